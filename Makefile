@@ -1,0 +1,103 @@
+# pkttables — one non-recursive GNU make build.
+#
+#   make            build build/pkttables
+#   make demo       install missing Debian packages, build, replay the shipped example
+#   make check      install missing Debian packages, build, run every test (also under ASan/UBSan)
+#   make bench      benchmarks (build/bench.csv, build/bench.png)
+#   make SAN=1      build with AddressSanitizer + UndefinedBehaviorSanitizer into build-san/
+
+CC       ?= gcc
+SAN      ?=
+PKGS     := libpcap libedit libmnl liburcu cmocka
+
+ifeq ($(SAN),1)
+B        := build-san
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+OPT      := -O1
+else
+B        := build
+SANFLAGS :=
+OPT      := -O2
+endif
+
+# pkg-config is asked only when a build actually runs, so `make deps` works before it exists.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CFLAGS   ?= $(OPT) -g
+CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter \
+            -Wstrict-prototypes -Wmissing-prototypes -fno-strict-aliasing $(SANFLAGS)
+CPPFLAGS += -Isrc -MMD -MP
+LDLIBS   += -lm -lpthread
+LDFLAGS  += $(SANFLAGS)
+
+LIB_SRC  := $(sort $(wildcard src/*/*.c))
+LIB_SRC  := $(filter-out src/cmd/%,$(LIB_SRC))
+CMD_SRC  := $(sort $(wildcard src/cmd/*.c))
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+BENCH_SRC:= $(sort $(wildcard bench/*.c))
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
+CMD_OBJ  := $(CMD_SRC:%.c=$(B)/obj/%.o)
+TESTS    := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
+BENCHES  := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
+LIB      := $(B)/libpkttables.a
+BIN      := $(B)/pkttables
+
+.PHONY: all tests deps demo check check-fast bench clean fmt
+.DEFAULT_GOAL := all
+
+all: $(BIN)
+
+tests: $(TESTS)
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(CMD_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) $(CMD_OBJ) $(LIB) $(PKG_LIBS) $(LDLIBS) -o $@
+
+$(B)/tests/%: $(B)/obj/tests/unit/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $< $(LIB) $(PKG_LIBS) $(LDLIBS) -o $@
+
+$(B)/bench/%: $(B)/obj/bench/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $< $(LIB) $(PKG_LIBS) $(LDLIBS) -o $@
+
+# Debian packages the build, the tests and the demo need; installed only when missing.
+deps:
+	@sh tools/install-deps.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	$(BIN) replay --rules examples/home-router.rules examples/home-router.pcap \
+		-o build/home-router.out.pcap
+
+# Everything: the normal build, then the sanitizer build, both through the same runner.
+check: deps
+	@$(MAKE) --no-print-directory all tests
+	@$(MAKE) --no-print-directory SAN=1 all tests
+	@sh tests/run.sh
+
+# The normal build only, without sanitizers (quick iteration).
+check-fast:
+	@$(MAKE) --no-print-directory all tests
+	@PT_NO_SAN=1 sh tests/run.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory all $(BENCHES)
+	@sh bench/run.sh
+
+fmt:
+	clang-format -i $(LIB_SRC) $(CMD_SRC) $(TEST_SRC) $(wildcard src/*/*.h)
+
+clean:
+	rm -rf build build-san
+
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_SRC:%.c=$(B)/obj/%.d) $(BENCH_SRC:%.c=$(B)/obj/%.d)

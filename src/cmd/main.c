@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* build/pkttables COMMAND [ARGS]: dispatch to the subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "parse", cmd_parse, "validate rulesets and print them in canonical iptables-save form" },
+	{ "replay", cmd_replay, "run a pcap/pcapng capture through a ruleset" },
+	{ "sim", cmd_sim, "the simulator: a shell, or a regression test given a script" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: pkttables COMMAND [ARGS]   (pkttables COMMAND --help for details)\n\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "pkttables: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The box: one instance of a netfilter host (a router, a client, a server). Everything a box
+ * knows lives in it: interfaces, addresses, routes, rulesets (one per family), the clock, the
+ * log, counters. A process may hold many boxes; nothing here is global.
+ *
+ * Packet paths, in the kernel's order (hook functions sorted by priority at each hook):
+ *
+ *   box_receive(iface) -> PREROUTING -> route -+-> INPUT -> ops.deliver (local)
+ *                                              +-> FORWARD -> POSTROUTING -> ops.xmit(oif)
+ *   box_output(local)  -> route -> OUTPUT -> POSTROUTING -> ops.xmit(oif)
+ *
+ *   priorities: defrag -400, raw -300, conntrack -200, mangle -150, nat(dst) -100,
+ *               filter 0, security 50, nat(src) 100, conntrack confirm INT_MAX
+ *
+ * Tables are hook functions registered like any other; conntrack and NAT (later) register
+ * theirs with box_register_hook().
+ */
+#ifndef ENGINE_BOX_H
+#define ENGINE_BOX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pkt/pkt.h"
+#include "rules/ext.h"
+#include "rules/rules.h"
+
+#define BOX_MAX_IFACES 64
+#define BOX_IFNAME_MAX 16
+
+enum box_prio {
+	BOX_PRIO_DEFRAG = -400,
+	BOX_PRIO_RAW = -300,
+	BOX_PRIO_CONNTRACK = -200,
+	BOX_PRIO_MANGLE = -150,
+	BOX_PRIO_NAT_DST = -100,
+	BOX_PRIO_FILTER = 0,
+	BOX_PRIO_SECURITY = 50,
+	BOX_PRIO_NAT_SRC = 100,
+	BOX_PRIO_CONFIRM = 0x7fffffff,
+};
+
+/* Why a packet did not make it. Every drop is counted under one of these. */
+enum box_drop_kind {
+	BOX_DROP_RULE,      /* a rule's DROP (or REJECT, or a target's drop verdict) */
+	BOX_DROP_POLICY,    /* a built-in chain's policy */
+	BOX_DROP_HOTDROP,   /* a match asked for it (malformed header seen by tcp match, ...) */
+	BOX_DROP_MALFORMED, /* the packet did not parse (pkt_info.bad) */
+	BOX_DROP_NOROUTE,   /* no route to the destination */
+	BOX_DROP_TTL,       /* TTL / hop limit expired while forwarding */
+	BOX_DROP_NOT_IP,    /* not IPv4/IPv6 */
+	BOX_DROP_QUEUE,     /* NFQUEUE without a handler and without --queue-bypass */
+	BOX_DROP_LOOP,      /* chain traversal deeper than the limit */
+	BOX_DROP_HOOK,      /* a registered hook function (conntrack: invalid, ...) */
+	BOX_DROP_MAX
+};
+
+struct box_drop {
+	enum box_drop_kind kind;
+	int table;          /* TABLE_* or -1 */
+	unsigned hook;      /* HOOK_* where it happened */
+	const char *chain;  /* chain name, NULL if not in a chain */
+	unsigned rulenum;   /* 1-based rule number in the chain, 0 for policies */
+	enum pkt_bad bad;   /* for BOX_DROP_MALFORMED */
+};
+
+const char *box_drop_kind_name(enum box_drop_kind k);
+
+struct box;
+
+/* How the box hands packets and text to whoever drives it (simulator, replay, live mode). */
+struct box_ops {
+	/* A packet leaves through interface `oif`. Takes ownership. */
+	void (*xmit)(void *user, struct box *b, int oif, struct pkt *p);
+	/* A packet was delivered to the box itself (after INPUT). Takes ownership. */
+	void (*deliver)(void *user, struct box *b, struct pkt *p);
+	/* A packet is dropped; called before it is freed. Information only. */
+	void (*dropped)(void *user, struct box *b, const struct pkt *p, const struct box_drop *why);
+	/* A kernel log line (LOG target), without newline. */
+	void (*log)(void *user, struct box *b, int level, const char *line);
+	/* A TRACE line, without newline. */
+	void (*trace)(void *user, struct box *b, const struct pkt *p, const char *line);
+	/* NFQUEUE: return a verdict (EXT_ACCEPT/EXT_DROP/EXT_REPEAT) and optionally change the
+	 * mark. NULL: queued packets are dropped unless --queue-bypass. */
+	int (*queue)(void *user, struct box *b, unsigned qnum, struct pkt *p, uint32_t *mark);
+};
+
+struct box_iface {
+	char name[BOX_IFNAME_MAX];
+	int index;               /* 1-based */
+	uint8_t mac[6];
+	uint8_t peer_mac[6];     /* next hop's MAC used when the simulator/replay writes frames */
+	uint32_t mtu;
+	enum pkt_link link;      /* how frames on it are framed */
+	bool up;
+};
+
+struct box_addr {
+	int family;
+	int ifindex;
+	union pt_addr addr;
+	int plen;
+};
+
+enum box_route_type {
+	BOX_RT_UNICAST,
+	BOX_RT_LOCAL,
+	BOX_RT_BLACKHOLE,
+	BOX_RT_UNREACHABLE,
+	BOX_RT_PROHIBIT,
+};
+
+struct box_route {
+	int family;
+	union pt_addr net;
+	int plen;
+	int oif;                 /* 0 for blackhole/unreachable/prohibit */
+	union pt_addr gw;        /* next hop, all-zero if directly connected */
+	uint32_t metric;
+	uint32_t mtu;            /* 0: the interface's */
+	enum box_route_type type;
+};
+
+/* Counters the box keeps besides the rule counters. */
+struct box_stats {
+	uint64_t received, forwarded, delivered, sent_local, xmit;
+	uint64_t dropped[BOX_DROP_MAX];
+	uint64_t malformed[PKT_BAD_MAX];
+	uint64_t queued;
+	uint64_t emitted; /* packets made by targets (REJECT) */
+};
+
+struct box *box_new(const char *name, const struct box_ops *ops, void *user);
+void box_free(struct box *b);
+const char *box_name(const struct box *b);
+
+/* ---- configuration ----------------------------------------------------------------------- */
+
+/* Add an interface; returns its index (>= 1) or -EEXIST/-ENOSPC. mac may be NULL (derived
+ * deterministically from the box and interface names). */
+int box_add_iface(struct box *b, const char *name, const uint8_t mac[6]);
+int box_iface_index(const struct box *b, const char *name); /* index or -ENOENT */
+const struct box_iface *box_iface(const struct box *b, int index); /* NULL if none */
+unsigned box_iface_count(const struct box *b);
+int box_set_iface_mtu(struct box *b, int index, uint32_t mtu);
+int box_set_iface_link(struct box *b, int index, enum pkt_link link);
+
+/* A local address on an interface; also adds the connected route (like `ip addr add`). */
+int box_add_addr(struct box *b, int ifindex, int family, const union pt_addr *a, int plen);
+int box_del_addr(struct box *b, int ifindex, int family, const union pt_addr *a);
+int box_add_route(struct box *b, const struct box_route *r);
+int box_del_route(struct box *b, int family, const union pt_addr *net, int plen);
+/* Longest-prefix match; NULL when there is no route. */
+const struct box_route *box_route_lookup(const struct box *b, int family, const union pt_addr *dst);
+bool box_is_local(const struct box *b, int family, const union pt_addr *a);
+/* Iterate: the i-th address/route, NULL past the end. */
+const struct box_addr *box_addr_at(const struct box *b, unsigned i);
+const struct box_route *box_route_at(const struct box *b, unsigned i);
+
+/* The default box of `pkttables replay`: lan0 (10/8, 172.16/12, 192.168/16, fc00::/7) and
+ * wan0 (default routes), no local addresses. */
+int box_setup_default_gateway(struct box *b);
+
+/* Forwarding on/off per family (net.ipv4.ip_forward); on by default. */
+void box_set_forwarding(struct box *b, int family, bool on);
+
+/* ---- rulesets ---------------------------------------------------------------------------- */
+
+/*
+ * Install a ruleset for its family, replacing the current one as a whole: a packet being
+ * processed sees either the old or the new one, never a mix. The box takes ownership and
+ * frees the old one. rs may be NULL (no rules: all tables absent).
+ */
+void box_set_ruleset(struct box *b, struct rules_ruleset *rs, int family);
+/* The current ruleset of a family (the box keeps ownership), NULL if none. */
+struct rules_ruleset *box_ruleset(struct box *b, int family);
+
+/* ---- clock ------------------------------------------------------------------------------- */
+
+/* The box's clock, in nanoseconds. It moves only when told: box_set_time / box_advance. */
+uint64_t box_now(const struct box *b);
+void box_set_time(struct box *b, uint64_t ns);
+void box_advance(struct box *b, uint64_t ns);
+/* Seed the box's deterministic PRNG (statistic --mode random, hashing). */
+void box_seed(struct box *b, uint64_t seed);
+
+/* ---- packets ----------------------------------------------------------------------------- */
+
+/* A packet arrives on interface `ifindex`. The box parses it (per the interface's link
+ * type), runs it through the hooks and hands it to ops.xmit / ops.deliver / ops.dropped.
+ * Takes ownership. Returns the final verdict (EXT_ACCEPT if it went out or was delivered,
+ * EXT_DROP, EXT_STOLEN when queued). */
+int box_receive(struct box *b, int ifindex, struct pkt *p);
+/* A packet made by the box itself (a local socket): OUTPUT, POSTROUTING, xmit. */
+int box_output(struct box *b, struct pkt *p);
+
+/* Print a TRACE line per rule for every packet (replay --trace), not only TRACE-marked. */
+void box_set_trace_all(struct box *b, bool on);
+
+const struct box_stats *box_stats(const struct box *b);
+void box_zero_stats(struct box *b);
+
+/* ---- hooks ------------------------------------------------------------------------------- */
+
+struct box_hook_state {
+	struct box *box;
+	int family;
+	unsigned hook;
+	int in, out;            /* interface indexes, 0 = none */
+	struct box_drop drop;   /* a hook function returning EXT_DROP fills this */
+};
+
+/* Returns EXT_ACCEPT (go on), EXT_DROP (drop, `st->drop` says why), EXT_STOLEN (taken). */
+typedef int (*box_hook_fn)(void *priv, struct box_hook_state *st, struct pkt *p);
+
+/* Register a hook function at `hook` with `priority` for family (0 = both). Functions of equal
+ * priority run in registration order. 0 or -ENOSPC. */
+int box_register_hook(struct box *b, int family, unsigned hook, int priority, box_hook_fn fn,
+		      void *priv);
+int box_unregister_hook(struct box *b, int family, unsigned hook, box_hook_fn fn, void *priv);
+
+/* The services extensions get (struct ext_env) for this box. */
+const struct ext_env *box_ext_env(struct box *b);
+
+/* Emit a kernel log line (used by the LOG target through ext_env). */
+void box_log(struct box *b, int level, const char *line);
+
+#endif

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pkt: the packet buffer and its parsers.
+ *
+ * A packet is a list of segments (non-linear, like an skb with frags). Headers are read with
+ * pkt_header(), which returns a pointer into the segment when the bytes are contiguous and
+ * otherwise copies them into a caller buffer, so nothing ever reads out of bounds.
+ *
+ *   struct pkt
+ *   +-----------+     seg[0]              seg[1]             seg[2]
+ *   | seg[]     |---> [eth|ip|tc] ------> [p hdr|payload] -> [payload...]
+ *   | nsegs,len |     offsets are counted from the first byte of seg[0]
+ *   | info      |     info.l3off = start of IPv4/IPv6 header (0 for raw-IP packets)
+ *   +-----------+     info.l4off = start of the transport header (after IPv6 ext headers)
+ *
+ * This layer knows nothing about rules, boxes or time.
+ */
+#ifndef PKT_PKT_H
+#define PKT_PKT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PKT_MAX_SEGS 16
+#define PKT_MAX_LEN 65535 + 64
+
+/* One address of either family. IPv4 lives in the first 4 bytes, the rest is zero. */
+union pt_addr {
+	uint8_t b[16];
+	uint16_t h[8];
+	uint32_t w[4];
+};
+
+struct pkt_seg {
+	uint8_t *data;
+	uint32_t len;
+};
+
+/* Why parsing stopped short. Counted by the engine; never fatal to the process. */
+enum pkt_bad {
+	PKT_OK = 0,
+	PKT_BAD_L2_TRUNC,     /* Ethernet/VLAN header cut short */
+	PKT_BAD_L2_PROTO,     /* not IPv4/IPv6 (ARP etc.): not an IP packet */
+	PKT_BAD_IP_TRUNC,     /* IP header cut short */
+	PKT_BAD_IP_VERSION,   /* version field does not match the link type */
+	PKT_BAD_IP_HLEN,      /* IPv4 IHL < 5 or beyond the packet */
+	PKT_BAD_IP_LEN,       /* total/payload length larger than the captured data */
+	PKT_BAD_IP_CSUM,      /* IPv4 header checksum wrong */
+	PKT_BAD_IP_OPTIONS,   /* malformed IPv4 option list */
+	PKT_BAD_EXTHDR,       /* malformed or truncated IPv6 extension header chain */
+	PKT_BAD_L4_TRUNC,     /* transport header cut short (first fragment or unfragmented) */
+	PKT_BAD_L4_HLEN,      /* TCP data offset < 5 or beyond the segment */
+	PKT_BAD_MAX
+};
+
+/* Bits of pkt_info.ip6_exthdrs, one per extension header type seen (ipv6header match). */
+enum {
+	PKT_EH_HOPOPTS = 1 << 0, /* 0 */
+	PKT_EH_DSTOPTS = 1 << 1, /* 60 */
+	PKT_EH_ROUTING = 1 << 2, /* 43 */
+	PKT_EH_FRAG = 1 << 3,    /* 44 */
+	PKT_EH_AUTH = 1 << 4,    /* 51 */
+	PKT_EH_ESP = 1 << 5,     /* 50 */
+	PKT_EH_NONE = 1 << 6,    /* 59 */
+	PKT_EH_PROTO = 1 << 7,   /* an upper-layer protocol header follows */
+};
+
+/*
+ * What the parser found. Filled by pkt_parse(); read by matches. Offsets are absolute
+ * (from byte 0 of the packet). Fields for layers that were not reached are zero.
+ */
+struct pkt_info {
+	uint8_t family;   /* AF_INET or AF_INET6; 0 if not IP */
+	uint8_t l4proto;  /* IPPROTO_*; for IPv6 the first non-extension header */
+	uint8_t ttl;      /* IPv4 TTL or IPv6 hop limit */
+	uint8_t tos;      /* IPv4 TOS byte or IPv6 traffic class */
+	uint16_t l2proto; /* ethertype after VLAN tags (host order), 0 for raw IP */
+	uint16_t vlan;    /* outermost VLAN id, 0xffff if untagged */
+	uint32_t l2off;   /* start of the Ethernet header (0), or UINT32_MAX for raw IP */
+	uint32_t l3off;
+	uint32_t l3len; /* IP datagram length per its header (<= bytes present) */
+	uint32_t l4off; /* transport header start; valid when has_l4 */
+	uint32_t l4len; /* bytes from l4off to the end of the IP datagram */
+	uint8_t ihl;    /* IPv4 header length in bytes */
+	union pt_addr src, dst;
+
+	/* fragmentation (IPv4 header fields, or the IPv6 fragment header) */
+	bool is_fragment;   /* MF set or offset != 0 */
+	bool more_frags;    /* MF */
+	bool dont_frag;     /* IPv4 DF */
+	uint16_t frag_off;  /* in 8-byte units */
+	uint32_t frag_id;   /* IPv4 id or IPv6 fragment identification */
+	uint32_t frag_hdr_off; /* IPv6: offset of the fragment header, 0 if none */
+
+	/* IPv6 extension headers seen, in order */
+	uint16_t ip6_exthdrs; /* PKT_EH_* bits */
+	uint8_t n_exthdr;
+	uint8_t exthdr_type[8];
+	uint32_t exthdr_off[8];
+
+	/* transport: valid when has_l4 (the first fragment or an unfragmented packet) */
+	bool has_l4;
+	bool has_ports; /* TCP, UDP, UDP-Lite, SCTP, DCCP */
+	uint16_t sport, dport; /* host order */
+	uint8_t tcp_flags;     /* FIN=0x01 SYN=0x02 RST=0x04 PSH=0x08 ACK=0x10 URG=0x20 ECE CWR */
+	uint8_t tcp_doff;      /* TCP header length in bytes */
+	uint8_t icmp_type, icmp_code; /* ICMP or ICMPv6 */
+	uint32_t payload_off;  /* first byte after the transport header */
+
+	enum pkt_bad bad; /* PKT_OK if everything parsed cleanly */
+};
+
+/*
+ * A packet. The segments point into memory the packet owns (pkt_alloc, pkt_from_bytes) or that
+ * a caller lends (pkt_init_segs); `own` is what pkt_free releases.
+ * Metadata travels with the packet through the box.
+ */
+struct pkt {
+	struct pkt_seg seg[PKT_MAX_SEGS];
+	unsigned nsegs;
+	uint32_t len;
+	void *own[PKT_MAX_SEGS]; /* buffers to free() on pkt_free, may be NULL */
+
+	struct pkt_info info;
+
+	/* metadata, set by the box and by targets */
+	uint32_t mark;
+	uint32_t priority; /* CLASSIFY */
+	int iif, oif;      /* interface indexes in the box, 0 = none */
+	uint64_t tstamp_ns;
+	uint64_t id;       /* number of the packet in its source (pcap packet number, ...) */
+	bool trace;        /* TRACE target hit: print each rule traversed */
+	void *ct;          /* conntrack entry (later: src/ct), NULL if untracked */
+	uint32_t ctinfo;
+};
+
+/* ---- buffer ------------------------------------------------------------------------------ */
+
+/* A packet with one linear owned segment holding a copy of `len` bytes. NULL on ENOMEM. */
+struct pkt *pkt_from_bytes(const void *data, uint32_t len);
+/* A packet whose data is split into segments of at most `chunk` bytes (tests of non-linearity). */
+struct pkt *pkt_from_bytes_split(const void *data, uint32_t len, uint32_t chunk);
+/* An exact copy (data and metadata), linear. NULL on ENOMEM. */
+struct pkt *pkt_clone(const struct pkt *p);
+void pkt_free(struct pkt *p);
+
+/*
+ * Pointer to `len` bytes at `off`. When they lie in one segment, a pointer into it; else they
+ * are copied to `buf` (which must hold len bytes) and buf is returned. NULL when off+len is
+ * beyond the packet. Like the kernel's skb_header_pointer.
+ */
+const void *pkt_header(const struct pkt *p, uint32_t off, uint32_t len, void *buf);
+/* Copy out `len` bytes at `off` into dst. 0, or -EFAULT if out of range. */
+int pkt_copy_out(const struct pkt *p, uint32_t off, void *dst, uint32_t len);
+/* Overwrite `len` bytes at `off` (across segments). 0 or -EFAULT. */
+int pkt_store(struct pkt *p, uint32_t off, const void *src, uint32_t len);
+/* Make the packet one segment. 0 or -ENOMEM. Offsets stay valid. */
+int pkt_linearize(struct pkt *p);
+/* Pointer to byte `off` in a linear packet, NULL if not linear or out of range. */
+uint8_t *pkt_linear_data(struct pkt *p);
+/* Cut the packet to `len` bytes (len <= p->len). */
+void pkt_trim(struct pkt *p, uint32_t len);
+/*
+ * Replace `oldlen` bytes at `off` with `newlen` bytes from `src` (the packet grows or shrinks;
+ * used by TCPMSS and, later, NAT helpers). Linearizes. 0, -EFAULT or -ENOMEM.
+ */
+int pkt_splice(struct pkt *p, uint32_t off, uint32_t oldlen, const void *src, uint32_t newlen);
+
+/* Call fn on each contiguous block of [off, off+len) in order; stops early if fn returns != 0
+ * and returns that value. For checksums and textsearch over non-linear packets. */
+int pkt_for_each_block(const struct pkt *p, uint32_t off, uint32_t len,
+		       int (*fn)(const uint8_t *data, uint32_t len, void *arg), void *arg);
+
+/* ---- parsing ----------------------------------------------------------------------------- */
+
+enum pkt_link {
+	PKT_LINK_ETHERNET, /* Ethernet II, 802.1Q/802.1ad tags */
+	PKT_LINK_RAW,      /* starts at the IP header; version nibble tells the family */
+};
+
+/*
+ * Parse the headers and fill p->info. Returns 0 when the packet is IP and its headers (up to
+ * the transport header when present) are intact; a negative code otherwise, with
+ * p->info.bad saying why and info filled as far as it got. Verifies the IPv4 header checksum
+ * only when verify_csum is true.
+ */
+int pkt_parse(struct pkt *p, enum pkt_link link, bool verify_csum);
+/* Short human name of a bad reason: "ip-trunc", "l4-trunc", ... */
+const char *pkt_bad_name(enum pkt_bad why);
+
+/* ---- checksums --------------------------------------------------------------------------- */
+
+/* One's complement sum of [off, off+len) (not folded, not inverted); works across segments. */
+uint32_t pkt_csum_partial(const struct pkt *p, uint32_t off, uint32_t len, uint32_t sum);
+uint16_t pkt_csum_fold(uint32_t sum);
+/* Recompute the IPv4 header checksum in place (no-op for IPv6). */
+void pkt_ip_csum_update(struct pkt *p);
+/* Recompute the TCP/UDP/ICMP/ICMPv6/SCTP(crc32c)/DCCP checksum of the transport header in place. */
+void pkt_l4_csum_update(struct pkt *p);
+/* True if the transport checksum is correct (UDPv4 zero checksum counts as correct). */
+bool pkt_l4_csum_ok(const struct pkt *p);
+/* Incremental update (RFC 1624): the new checksum after a 16- or 32-bit field changed. */
+uint16_t pkt_csum_replace2(uint16_t check, uint16_t old, uint16_t new_);
+uint16_t pkt_csum_replace4(uint16_t check, uint32_t old, uint32_t new_);
+uint16_t pkt_csum_replace16(uint16_t check, const union pt_addr *old, const union pt_addr *new_);
+
+/* ---- addresses --------------------------------------------------------------------------- */
+
+/* Parse "192.0.2.1" or "2001:db8::1"; returns the family (AF_INET/AF_INET6) or 0. */
+int pt_addr_parse(const char *s, union pt_addr *a);
+/* Write the address in the canonical text form (inet_ntop); returns buf. */
+const char *pt_addr_str(int family, const union pt_addr *a, char *buf, size_t len);
+/* Prefix length to a mask; -1 if len is out of range for the family. */
+int pt_mask_from_len(int family, int len, union pt_addr *mask);
+/* The prefix length of a contiguous mask, or -1 if the mask has holes. */
+int pt_mask_len(int family, const union pt_addr *mask);
+bool pt_addr_match(const union pt_addr *a, const union pt_addr *net, const union pt_addr *mask);
+bool pt_addr_eq(const union pt_addr *a, const union pt_addr *b);
+/* Compare as big-endian numbers: <0, 0, >0 (iprange). */
+int pt_addr_cmp(const union pt_addr *a, const union pt_addr *b);
+
+#endif
