@@ -8,7 +8,7 @@
 
 CC       ?= gcc
 SAN      ?=
-PKGS     := libpcap libedit libmnl liburcu cmocka
+PKGS     := libpcap libedit libmnl liburcu-memb cmocka
 
 ifeq ($(SAN),1)
 B        := build-san
