@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pcap / pcapng in, pcap out, through libpcap. See pcapio.h for the link types handled and the
+ * cooked headers drawn.
+ */
+#include <errno.h>
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "io/pcapio.h"
+
+#ifndef DLT_LINUX_SLL2
+#define DLT_LINUX_SLL2 276
+#endif
+#ifndef DLT_IPV4
+#define DLT_IPV4 228
+#endif
+#ifndef DLT_IPV6
+#define DLT_IPV6 229
+#endif
+
+struct pcapio_reader {
+	pcap_t *pc;
+	char path[256];
+	int dlt;
+	enum pkt_link link;
+	uint32_t strip;   /* bytes of cooked header before the IP header */
+	uint64_t count;   /* records read */
+	uint32_t wirelen; /* of the last record */
+	bool nano;
+};
+
+struct pcapio_writer {
+	pcap_t *dead;
+	pcap_dumper_t *dump;
+	enum pkt_link link;
+	uint64_t count;
+	bool failed;
+	uint8_t *buf; /* linear copy of a segmented packet */
+};
+
+int pcapio_open(const char *path, struct pcapio_reader **out, char *err, size_t errlen)
+{
+	char ebuf[PCAP_ERRBUF_SIZE] = "";
+	struct pcapio_reader *r;
+	struct stat st;
+
+	*out = NULL;
+	/* libpcap's message for a missing file is fine, but say it the same way for every case. */
+	if (stat(path, &st) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: is a directory", path);
+		return -EISDIR;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	r->pc = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, ebuf);
+	if (!r->pc) {
+		snprintf(err, errlen, "%s: not a readable pcap/pcapng capture (%s)", path, ebuf);
+		free(r);
+		return -EINVAL;
+	}
+	r->nano = pcap_get_tstamp_precision(r->pc) == PCAP_TSTAMP_PRECISION_NANO;
+	r->dlt = pcap_datalink(r->pc);
+	switch (r->dlt) {
+	case DLT_EN10MB:
+		r->link = PKT_LINK_ETHERNET;
+		break;
+	case DLT_RAW:
+	case DLT_IPV4:
+	case DLT_IPV6:
+		r->link = PKT_LINK_RAW;
+		break;
+	case DLT_LINUX_SLL:
+		r->link = PKT_LINK_RAW;
+		r->strip = 16;
+		break;
+	case DLT_LINUX_SLL2:
+		r->link = PKT_LINK_RAW;
+		r->strip = 20;
+		break;
+	case DLT_NULL:
+	case DLT_LOOP:
+		r->link = PKT_LINK_RAW;
+		r->strip = 4;
+		break;
+	default: {
+		const char *name = pcap_datalink_val_to_name(r->dlt);
+
+		snprintf(err, errlen, "%s: link type %d (%s) is not supported (Ethernet, raw IP, "
+			 "Linux cooked, loopback are)", path, r->dlt, name ? name : "unknown");
+		pcap_close(r->pc);
+		free(r);
+		return -EPROTONOSUPPORT;
+	}
+	}
+	*out = r;
+	return 0;
+}
+
+enum pkt_link pcapio_link(const struct pcapio_reader *r)
+{
+	return r->link;
+}
+
+int pcapio_dlt(const struct pcapio_reader *r)
+{
+	return r->dlt;
+}
+
+uint32_t pcapio_last_wirelen(const struct pcapio_reader *r)
+{
+	return r->wirelen;
+}
+
+int pcapio_next(struct pcapio_reader *r, struct pkt **out, char *err, size_t errlen)
+{
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	uint32_t len, skip;
+	struct pkt *p;
+	int rc;
+
+	*out = NULL;
+	rc = pcap_next_ex(r->pc, &h, &data);
+	if (rc == PCAP_ERROR_BREAK)
+		return 0;
+	if (rc != 1) {
+		snprintf(err, errlen, "%s: packet %llu: %s", r->path,
+			 (unsigned long long)r->count + 1, pcap_geterr(r->pc));
+		return -EBADMSG;
+	}
+	r->count++;
+	r->wirelen = h->len;
+	len = h->caplen;
+	skip = r->strip <= len ? r->strip : len;
+	if (len - skip > PKT_MAX_LEN)
+		len = skip + PKT_MAX_LEN;
+	p = len - skip ? pkt_from_bytes(data + skip, len - skip) : pkt_alloc(0);
+	if (!p) {
+		snprintf(err, errlen, "%s: packet %llu: out of memory", r->path,
+			 (unsigned long long)r->count);
+		return -ENOMEM;
+	}
+	p->tstamp_ns = (uint64_t)h->ts.tv_sec * 1000000000ull +
+		       (uint64_t)h->ts.tv_usec * (r->nano ? 1 : 1000);
+	p->id = r->count;
+	*out = p;
+	return 1;
+}
+
+void pcapio_close(struct pcapio_reader *r)
+{
+	if (!r)
+		return;
+	pcap_close(r->pc);
+	free(r);
+}
+
+int pcapio_create(const char *path, enum pkt_link link, struct pcapio_writer **out, char *err,
+		  size_t errlen)
+{
+	struct pcapio_writer *w;
+	int dlt = link == PKT_LINK_ETHERNET ? DLT_EN10MB : DLT_RAW;
+
+	*out = NULL;
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	w->link = link;
+	w->dead = pcap_open_dead_with_tstamp_precision(dlt, PKT_MAX_LEN,
+						       PCAP_TSTAMP_PRECISION_NANO);
+	if (!w->dead) {
+		snprintf(err, errlen, "%s: cannot set up a pcap writer", path);
+		free(w);
+		return -ENOMEM;
+	}
+	w->dump = pcap_dump_open(w->dead, path);
+	if (!w->dump) {
+		snprintf(err, errlen, "%s: %s", path, pcap_geterr(w->dead));
+		pcap_close(w->dead);
+		free(w);
+		return -EIO;
+	}
+	*out = w;
+	return 0;
+}
+
+int pcapio_write_bytes(struct pcapio_writer *w, const void *data, uint32_t len,
+		       uint64_t tstamp_ns)
+{
+	struct pcap_pkthdr h;
+
+	memset(&h, 0, sizeof(h));
+	h.ts.tv_sec = (time_t)(tstamp_ns / 1000000000ull);
+	/* With a nanosecond dead handle the "usec" field carries nanoseconds. */
+	h.ts.tv_usec = (suseconds_t)(tstamp_ns % 1000000000ull);
+	h.caplen = len;
+	h.len = len;
+	pcap_dump((u_char *)w->dump, &h, data);
+	w->count++;
+	return 0;
+}
+
+int pcapio_write(struct pcapio_writer *w, const struct pkt *p, uint64_t tstamp_ns)
+{
+	const void *d;
+
+	if (!w->buf) {
+		w->buf = malloc(PKT_MAX_LEN);
+		if (!w->buf) {
+			w->failed = true;
+			return -ENOMEM;
+		}
+	}
+	d = pkt_header(p, 0, p->len, w->buf);
+	if (!d && p->len) {
+		w->failed = true;
+		return -EIO;
+	}
+	return pcapio_write_bytes(w, d ? d : w->buf, p->len, tstamp_ns);
+}
+
+enum pkt_link pcapio_writer_link(const struct pcapio_writer *w)
+{
+	return w->link;
+}
+
+uint64_t pcapio_writer_count(const struct pcapio_writer *w)
+{
+	return w->count;
+}
+
+int pcapio_finish(struct pcapio_writer *w)
+{
+	int rc;
+
+	if (!w)
+		return 0;
+	rc = pcap_dump_flush(w->dump) < 0 || w->failed ? -EIO : 0;
+	pcap_dump_close(w->dump);
+	pcap_close(w->dead);
+	free(w->buf);
+	free(w);
+	return rc;
+}
