@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/run.sh - the runner behind `make check` (the builds are made before it runs).
+#
+# Runs, each bounded by `timeout 300`:
+#   build/tests/test_*  and  build-san/tests/test_*       unit tests (cmocka)
+#   tests/scenarios/*.sim through build/pkttables sim  and  build-san/pkttables sim
+#   every executable tests/*/run-*.sh                       other suites (exit 77 = skipped)
+# One line per test: PASS|FAIL|SKIP name. The last line is exactly "N passed, N failed, N skipped".
+# Exit status 1 if anything failed.
+#
+# Environment: PT_NO_SAN=1 skips the build-san ones; PT_TEST_TIMEOUT overrides 300 (seconds);
+# PT_VERBOSE=1 prints the whole output of failed tests (otherwise the last 30 lines).
+# Logs of every test are kept in build/test-logs/.
+
+cd "$(dirname "$0")/.." || exit 2
+
+limit=${PT_TEST_TIMEOUT:-300}
+logdir=build/test-logs
+mkdir -p "$logdir" || exit 2
+passed=0
+failed=0
+skipped=0
+
+# Sanitizers: fail loudly at the first report, keep the leak checker on.
+ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+export ASAN_OPTIONS UBSAN_OPTIONS
+
+if command -v timeout >/dev/null 2>&1; then
+	bounded="timeout -k 10 $limit"
+else
+	bounded=""
+fi
+
+# run NAME COMMAND... : run one test and account for its result.
+run() {
+	name=$1
+	shift
+	log="$logdir/$(printf '%s' "$name" | tr '/ ' '__').log"
+	# shellcheck disable=SC2086
+	$bounded "$@" >"$log" 2>&1 </dev/null
+	rc=$?
+	case $rc in
+	0)
+		echo "PASS $name"
+		passed=$((passed + 1))
+		;;
+	77)
+		echo "SKIP $name"
+		skipped=$((skipped + 1))
+		;;
+	*)
+		if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+			echo "FAIL $name (timed out after ${limit}s)"
+		else
+			echo "FAIL $name (exit $rc)"
+		fi
+		if [ "${PT_VERBOSE:-0}" = 1 ]; then
+			sed 's/^/    /' "$log"
+		else
+			tail -n 30 "$log" | sed 's/^/    /'
+		fi
+		failed=$((failed + 1))
+		;;
+	esac
+}
+
+builds="build"
+[ "${PT_NO_SAN:-0}" = 1 ] || builds="build build-san"
+
+for b in $builds; do
+	prefix=""
+	[ "$b" = build-san ] && prefix="san:"
+	for t in "$b"/tests/test_*; do
+		[ -f "$t" ] && [ -x "$t" ] || continue
+		run "${prefix}unit/${t##*/}" "$t"
+	done
+	for s in tests/scenarios/*.sim; do
+		[ -f "$s" ] || continue
+		if [ ! -x "$b/pkttables" ]; then
+			echo "FAIL ${prefix}scenario/${s##*/} ($b/pkttables missing)"
+			failed=$((failed + 1))
+			continue
+		fi
+		run "${prefix}scenario/${s##*/}" "$b/pkttables" sim "$s"
+	done
+done
+
+for t in tests/*/run-*.sh; do
+	[ -f "$t" ] && [ -x "$t" ] || continue
+	d=${t%/*}
+	run "${d#tests/}/${t##*/}" "$t"
+done
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
