@@ -1,0 +1,57 @@
+# hashlimit match: --hashlimit-upto/-above, -burst, -mode, -srcmask/-dstmask, -name,
+# -htable-size/-max/-expire/-gcinterval.  Each case uses its own --hashlimit-name.
+*filter
+:INPUT,FORWARD,OUTPUT
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-name h01;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-name h01;OK
+-m hashlimit --hashlimit 10/sec --hashlimit-name h02;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-name h02;OK
+-m hashlimit --hashlimit-above 10/sec --hashlimit-name h03;-m hashlimit --hashlimit-above 10/sec --hashlimit-burst 5 --hashlimit-name h03;OK
+-m hashlimit --hashlimit-upto 10/second --hashlimit-name h04;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-name h04;OK
+-m hashlimit --hashlimit-upto 10 --hashlimit-name h05;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-name h05;OK
+-m hashlimit --hashlimit-upto 1/min --hashlimit-name h06;-m hashlimit --hashlimit-upto 1/min --hashlimit-burst 5 --hashlimit-name h06;OK
+-m hashlimit --hashlimit-upto 60/min --hashlimit-name h07;-m hashlimit --hashlimit-upto 1/sec --hashlimit-burst 5 --hashlimit-name h07 --hashlimit-htable-expire 60000;OK
+-m hashlimit --hashlimit-upto 1/hour --hashlimit-name h08;-m hashlimit --hashlimit-upto 1/hour --hashlimit-burst 5 --hashlimit-name h08;OK
+-m hashlimit --hashlimit-upto 1/day --hashlimit-name h09;;FAIL
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-name h10;=;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 20 --hashlimit-name h11;=;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-mode srcip --hashlimit-name h12;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-mode srcip --hashlimit-name h12;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-mode dstip --hashlimit-name h13;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-mode dstip --hashlimit-name h13;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-mode srcport --hashlimit-name h14;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-mode srcport --hashlimit-name h14;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-mode dstport --hashlimit-name h15;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-mode dstport --hashlimit-name h15;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-mode srcip,dstip,srcport,dstport --hashlimit-name h16;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-mode srcip,srcport,dstip,dstport --hashlimit-name h16;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-mode dstport,srcip --hashlimit-name h17;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-mode srcip,dstport --hashlimit-name h17;OK
+-p tcp -m hashlimit --hashlimit-upto 10/sec --hashlimit-mode srcip,dstport --hashlimit-name h18;-p tcp -m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-mode srcip,dstport --hashlimit-name h18;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-mode srcip --hashlimit-srcmask 24 --hashlimit-name h19;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-mode srcip --hashlimit-name h19 --hashlimit-srcmask 24;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-mode dstip --hashlimit-dstmask 16 --hashlimit-name h20;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-mode dstip --hashlimit-name h20 --hashlimit-dstmask 16;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-mode srcip --hashlimit-srcmask 32 --hashlimit-name h21;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-mode srcip --hashlimit-name h21;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-mode srcip --hashlimit-srcmask 0 --hashlimit-name h22;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-mode srcip --hashlimit-name h22 --hashlimit-srcmask 0;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-mode srcip --hashlimit-srcmask 33 --hashlimit-name h23;;FAIL
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-srcmask 24 --hashlimit-name h24;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-name h24 --hashlimit-srcmask 24;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-name h25 --hashlimit-htable-size 1024;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-name h25 --hashlimit-htable-size 1024;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-name h26 --hashlimit-htable-max 2048;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-name h26 --hashlimit-htable-max 2048;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-name h27 --hashlimit-htable-expire 60000;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-name h27 --hashlimit-htable-expire 60000;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-name h28 --hashlimit-htable-expire 10000;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-name h28 --hashlimit-htable-expire 10000;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-name h29 --hashlimit-htable-gcinterval 1000;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-name h29;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-name h30 --hashlimit-htable-gcinterval 5000;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-name h30 --hashlimit-htable-gcinterval 5000;OK
+-m hashlimit --hashlimit-above 100/min --hashlimit-burst 50 --hashlimit-mode srcip --hashlimit-srcmask 24 --hashlimit-name h31 --hashlimit-htable-size 512 --hashlimit-htable-max 4096 --hashlimit-htable-expire 30000 --hashlimit-htable-gcinterval 2000;-m hashlimit --hashlimit-above 100/min --hashlimit-burst 50 --hashlimit-mode srcip --hashlimit-name h31 --hashlimit-htable-size 512 --hashlimit-htable-max 4096 --hashlimit-htable-gcinterval 2000 --hashlimit-htable-expire 30000 --hashlimit-srcmask 24;OK
+-m hashlimit --hashlimit-name h32 --hashlimit-mode srcip --hashlimit-upto 5/sec;-m hashlimit --hashlimit-upto 5/sec --hashlimit-burst 5 --hashlimit-mode srcip --hashlimit-name h32;OK
+-m hashlimit --hashlimit-upto 1000kb/s --hashlimit-name h33;=;OK
+-m hashlimit --hashlimit-upto 1mb/s --hashlimit-name h34;=;OK
+-m hashlimit --hashlimit-upto 512b/s --hashlimit-name h35;=;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-rate-match --hashlimit-name h36;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-name h36 --hashlimit-rate-match;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-rate-interval 5 --hashlimit-rate-match --hashlimit-name h37;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-name h37 --hashlimit-rate-match --hashlimit-rate-interval 5;OK
+-m hashlimit --hashlimit-upto 10/sec;;FAIL
+-m hashlimit --hashlimit-name h39;;FAIL
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-mode foo --hashlimit-name h40;;FAIL
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-name 0123456789abcde;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-name 0123456789abcde;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-name 0123456789abcdef;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-name 0123456789abcdef;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-above 10/sec --hashlimit-name h43;;FAIL
+-m hashlimit --hashlimit-upto 0/sec --hashlimit-name h44;;FAIL
+-m hashlimit --hashlimit-upto 1/week --hashlimit-name h45;;FAIL
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 0 --hashlimit-name h46;;FAIL
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-name h47 --hashlimit-htable-size 0;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-name h47;OK
+-m hashlimit ! --hashlimit-upto 10/sec --hashlimit-name h48;-m hashlimit --hashlimit-above 10/sec --hashlimit-burst 5 --hashlimit-name h48;OK
+-6
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-mode srcip --hashlimit-name h61;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-mode srcip --hashlimit-name h61;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-mode srcip --hashlimit-srcmask 64 --hashlimit-name h62;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-mode srcip --hashlimit-name h62 --hashlimit-srcmask 64;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-mode srcip --hashlimit-srcmask 128 --hashlimit-name h63;-m hashlimit --hashlimit-upto 10/sec --hashlimit-burst 5 --hashlimit-mode srcip --hashlimit-name h63;OK
+-m hashlimit --hashlimit-upto 10/sec --hashlimit-mode srcip --hashlimit-srcmask 129 --hashlimit-name h64;;FAIL

@@ -1,0 +1,53 @@
+# icmp match (IPv4): type names, numbers, type/code, any.
+*filter
+:INPUT,FORWARD,OUTPUT
+-p icmp --icmp-type echo-request;-p icmp -m icmp --icmp-type 8;OK
+-p icmp --icmp-type 8;-p icmp -m icmp --icmp-type 8;OK
+-p icmp --icmp-type 8/0;-p icmp -m icmp --icmp-type 8/0;OK
+-p icmp --icmp-type 8/1;-p icmp -m icmp --icmp-type 8/1;OK
+-p icmp --icmp-type echo-reply;-p icmp -m icmp --icmp-type 0;OK
+-p icmp --icmp-type 0;-p icmp -m icmp --icmp-type 0;OK
+-p icmp --icmp-type ping;-p icmp -m icmp --icmp-type 8;OK
+-p icmp --icmp-type pong;-p icmp -m icmp --icmp-type 0;OK
+-p icmp --icmp-type destination-unreachable;-p icmp -m icmp --icmp-type 3;OK
+-p icmp --icmp-type 3;-p icmp -m icmp --icmp-type 3;OK
+-p icmp --icmp-type 3/3;-p icmp -m icmp --icmp-type 3/3;OK
+-p icmp --icmp-type port-unreachable;-p icmp -m icmp --icmp-type 3/3;OK
+-p icmp --icmp-type network-unreachable;-p icmp -m icmp --icmp-type 3/0;OK
+-p icmp --icmp-type host-unreachable;-p icmp -m icmp --icmp-type 3/1;OK
+-p icmp --icmp-type fragmentation-needed;-p icmp -m icmp --icmp-type 3/4;OK
+-p icmp --icmp-type host-prohibited;-p icmp -m icmp --icmp-type 3/10;OK
+-p icmp --icmp-type communication-prohibited;-p icmp -m icmp --icmp-type 3/13;OK
+-p icmp --icmp-type source-quench;-p icmp -m icmp --icmp-type 4;OK
+-p icmp --icmp-type redirect;-p icmp -m icmp --icmp-type 5;OK
+-p icmp --icmp-type host-redirect;-p icmp -m icmp --icmp-type 5/1;OK
+-p icmp --icmp-type router-advertisement;-p icmp -m icmp --icmp-type 9;OK
+-p icmp --icmp-type time-exceeded;-p icmp -m icmp --icmp-type 11;OK
+-p icmp --icmp-type ttl-exceeded;-p icmp -m icmp --icmp-type 11;OK
+-p icmp --icmp-type ttl-zero-during-transit;-p icmp -m icmp --icmp-type 11/0;OK
+-p icmp --icmp-type parameter-problem;-p icmp -m icmp --icmp-type 12;OK
+-p icmp --icmp-type timestamp-request;-p icmp -m icmp --icmp-type 13;OK
+-p icmp --icmp-type address-mask-reply;-p icmp -m icmp --icmp-type 18;OK
+-p icmp --icmp-type any;-p icmp -m icmp --icmp-type any;OK
+-p icmp --icmp-type 255;-p icmp -m icmp --icmp-type any;OK
+-p icmp --icmp-type 255/255;-p icmp -m icmp --icmp-type any;OK
+-p icmp --icmp-type 13;-p icmp -m icmp --icmp-type 13;OK
+-p icmp --icmp-type 3/20;-p icmp -m icmp --icmp-type 3/20;OK
+-p icmp --icmp-type ECHO-REQUEST;-p icmp -m icmp --icmp-type 8;OK
+-p icmp ! --icmp-type echo-reply;-p icmp -m icmp ! --icmp-type 0;OK
+-p icmp ! --icmp-type any;-p icmp -m icmp ! --icmp-type any;OK
+-p icmp -m icmp --icmp-type 8;=;OK
+-p 1 --icmp-type 8;-p icmp -m icmp --icmp-type 8;OK
+-p icmp --icmp-type 256;;FAIL
+-p icmp --icmp-type 3/256;;FAIL
+-p icmp --icmp-type foo;;FAIL
+-p icmp --icmp-type -1;;FAIL
+-p icmp --icmp-type;;FAIL
+-p icmp;=;OK
+-p icmp -m icmp;;FAIL
+--icmp-type 8;;FAIL
+-m icmp --icmp-type 8;;FAIL
+-p tcp -m icmp --icmp-type 8;;FAIL
+-p icmp --icmp-type echo-request --icmp-type echo-reply;;FAIL
+-6
+-p icmp -m icmp --icmp-type 8;;FAIL

@@ -1,0 +1,49 @@
+# icmp6 match (IPv6 only): --icmpv6-type names, numbers, type/code.
+*filter
+:INPUT,FORWARD,OUTPUT
+-6
+-p ipv6-icmp --icmpv6-type echo-request;-p ipv6-icmp -m icmp6 --icmpv6-type 128;OK
+-p icmpv6 --icmpv6-type 128;-p ipv6-icmp -m icmp6 --icmpv6-type 128;OK
+-p ipv6-icmp -m icmp6 --icmpv6-type 128;=;OK
+-p ipv6-icmp --icmpv6-type 128/0;-p ipv6-icmp -m icmp6 --icmpv6-type 128/0;OK
+-p ipv6-icmp --icmpv6-type 128/1;-p ipv6-icmp -m icmp6 --icmpv6-type 128/1;OK
+-p ipv6-icmp --icmpv6-type echo-reply;-p ipv6-icmp -m icmp6 --icmpv6-type 129;OK
+-p ipv6-icmp --icmpv6-type ping;-p ipv6-icmp -m icmp6 --icmpv6-type 128;OK
+-p ipv6-icmp --icmpv6-type pong;-p ipv6-icmp -m icmp6 --icmpv6-type 129;OK
+-p ipv6-icmp --icmpv6-type destination-unreachable;-p ipv6-icmp -m icmp6 --icmpv6-type 1;OK
+-p ipv6-icmp --icmpv6-type no-route;-p ipv6-icmp -m icmp6 --icmpv6-type 1/0;OK
+-p ipv6-icmp --icmpv6-type communication-prohibited;-p ipv6-icmp -m icmp6 --icmpv6-type 1/1;OK
+-p ipv6-icmp --icmpv6-type address-unreachable;-p ipv6-icmp -m icmp6 --icmpv6-type 1/3;OK
+-p ipv6-icmp --icmpv6-type port-unreachable;-p ipv6-icmp -m icmp6 --icmpv6-type 1/4;OK
+-p ipv6-icmp --icmpv6-type 1/4;-p ipv6-icmp -m icmp6 --icmpv6-type 1/4;OK
+-p ipv6-icmp --icmpv6-type packet-too-big;-p ipv6-icmp -m icmp6 --icmpv6-type 2;OK
+-p ipv6-icmp --icmpv6-type time-exceeded;-p ipv6-icmp -m icmp6 --icmpv6-type 3;OK
+-p ipv6-icmp --icmpv6-type ttl-exceeded;-p ipv6-icmp -m icmp6 --icmpv6-type 3;OK
+-p ipv6-icmp --icmpv6-type ttl-zero-during-transit;-p ipv6-icmp -m icmp6 --icmpv6-type 3/0;OK
+-p ipv6-icmp --icmpv6-type parameter-problem;-p ipv6-icmp -m icmp6 --icmpv6-type 4;OK
+-p ipv6-icmp --icmpv6-type bad-header;-p ipv6-icmp -m icmp6 --icmpv6-type 4/0;OK
+-p ipv6-icmp --icmpv6-type router-solicitation;-p ipv6-icmp -m icmp6 --icmpv6-type 133;OK
+-p ipv6-icmp --icmpv6-type router-advertisement;-p ipv6-icmp -m icmp6 --icmpv6-type 134;OK
+-p ipv6-icmp --icmpv6-type neighbour-solicitation;-p ipv6-icmp -m icmp6 --icmpv6-type 135;OK
+-p ipv6-icmp --icmpv6-type neighbor-solicitation;-p ipv6-icmp -m icmp6 --icmpv6-type 135;OK
+-p ipv6-icmp --icmpv6-type neighbour-advertisement;-p ipv6-icmp -m icmp6 --icmpv6-type 136;OK
+-p ipv6-icmp --icmpv6-type neighbor-advertisement;-p ipv6-icmp -m icmp6 --icmpv6-type 136;OK
+-p ipv6-icmp --icmpv6-type redirect;-p ipv6-icmp -m icmp6 --icmpv6-type 137;OK
+-p ipv6-icmp --icmpv6-type 135;-p ipv6-icmp -m icmp6 --icmpv6-type 135;OK
+-p ipv6-icmp --icmpv6-type 255;-p ipv6-icmp -m icmp6 --icmpv6-type 255;OK
+-p ipv6-icmp --icmpv6-type 133/0;-p ipv6-icmp -m icmp6 --icmpv6-type 133/0;OK
+-p ipv6-icmp ! --icmpv6-type echo-request;-p ipv6-icmp -m icmp6 ! --icmpv6-type 128;OK
+-p ipv6-icmp --icmpv6-type any;;FAIL
+-p ipv6-icmp --icmp-type 128;;FAIL
+-p ipv6-icmp --icmpv6-type 256;;FAIL
+-p ipv6-icmp --icmpv6-type 1/256;;FAIL
+-p ipv6-icmp --icmpv6-type foo;;FAIL
+-p ipv6-icmp;=;OK
+-p 58 --icmpv6-type 128;-p ipv6-icmp -m icmp6 --icmpv6-type 128;OK
+-m icmp6 --icmpv6-type 128;;FAIL
+--icmpv6-type 128;;FAIL
+-p tcp -m icmp6 --icmpv6-type 128;;FAIL
+-p icmp -m icmp6 --icmpv6-type 128;;FAIL
+-4
+-p icmp -m icmp6 --icmpv6-type 128;;FAIL
+-p ipv6-icmp -m icmp6 --icmpv6-type 128;;FAIL

@@ -1,0 +1,35 @@
+# ipv6header match (IPv6 only): --header names/numbers, --soft, '!'.
+*filter
+:INPUT,FORWARD,OUTPUT
+-6
+-m ipv6header --header hop;-m ipv6header --header hop-by-hop;OK
+-m ipv6header --header hop-by-hop;=;OK
+-m ipv6header --header dst;-m ipv6header --header ipv6-opts;OK
+-m ipv6header --header ipv6-opts;=;OK
+-m ipv6header --header route;-m ipv6header --header ipv6-route;OK
+-m ipv6header --header ipv6-route;=;OK
+-m ipv6header --header frag;-m ipv6header --header ipv6-frag;OK
+-m ipv6header --header ipv6-frag;=;OK
+-m ipv6header --header auth;-m ipv6header --header ah;OK
+-m ipv6header --header ah;=;OK
+-m ipv6header --header esp;=;OK
+-m ipv6header --header none;-m ipv6header --header ipv6-nonxt;OK
+-m ipv6header --header ipv6-nonxt;=;OK
+-m ipv6header --header prot;-m ipv6header --header protocol;OK
+-m ipv6header --header protocol;=;OK
+-m ipv6header --header dst,route,frag;-m ipv6header --header ipv6-opts,ipv6-route,ipv6-frag;OK
+-m ipv6header --header frag,route,dst;-m ipv6header --header ipv6-opts,ipv6-route,ipv6-frag;OK
+-m ipv6header --header hop,dst,route,frag,auth,esp,none,prot;-m ipv6header --header hop-by-hop,ipv6-opts,ipv6-route,ipv6-frag,ah,esp,ipv6-nonxt,protocol;OK
+-m ipv6header --header 0;-m ipv6header --header hop-by-hop;OK
+-m ipv6header --header 44;-m ipv6header --header ipv6-frag;OK
+-m ipv6header --header 6;;FAIL
+-m ipv6header --header hop --soft;-m ipv6header --header hop-by-hop --soft;OK
+-m ipv6header --soft --header frag,auth;-m ipv6header --header ipv6-frag,ah --soft;OK
+-m ipv6header ! --header frag;-m ipv6header ! --header ipv6-frag;OK
+-m ipv6header ! --header frag --soft;-m ipv6header ! --header ipv6-frag --soft;OK
+-m ipv6header --header foo;;FAIL
+-m ipv6header --soft;;FAIL
+-m ipv6header;;FAIL
+-m ipv6header --header HOP;;FAIL
+-4
+-m ipv6header --header hop;;FAIL

@@ -1,0 +1,42 @@
+# limit match: --limit N/unit, --limit-burst; defaults and normalised printing.
+*filter
+:INPUT,FORWARD,OUTPUT
+-m limit;-m limit --limit 3/hour;OK
+-m limit --limit 3/hour;=;OK
+-m limit --limit 3/hour --limit-burst 5;-m limit --limit 3/hour;OK
+-m limit --limit-burst 5;-m limit --limit 3/hour;OK
+-m limit --limit-burst 10;-m limit --limit 3/hour --limit-burst 10;OK
+-m limit --limit 1/sec;=;OK
+-m limit --limit 1/second;-m limit --limit 1/sec;OK
+-m limit --limit 1/s;-m limit --limit 1/sec;OK
+-m limit --limit 1/SEC;-m limit --limit 1/sec;OK
+-m limit --limit 100;-m limit --limit 100/sec;OK
+-m limit --limit 10/minute;-m limit --limit 10/min;OK
+-m limit --limit 10/min;=;OK
+-m limit --limit 10/m;-m limit --limit 10/min;OK
+-m limit --limit 60/minute;-m limit --limit 1/sec;OK
+-m limit --limit 120/min;-m limit --limit 2/sec;OK
+-m limit --limit 3600/hour;-m limit --limit 1/sec;OK
+-m limit --limit 2/hour;=;OK
+-m limit --limit 24/day;-m limit --limit 1/hour;OK
+-m limit --limit 1/day;=;OK
+-m limit --limit 7/d;-m limit --limit 7/day;OK
+-m limit --limit 1/h;-m limit --limit 1/hour;OK
+-m limit --limit 10/s --limit-burst 20;-m limit --limit 10/sec --limit-burst 20;OK
+-m limit --limit 10000/sec;=;OK
+-m limit --limit 10001/sec;;FAIL
+-m limit --limit 0/sec;;FAIL
+-m limit --limit 1/week;;FAIL
+-m limit --limit foo;;FAIL
+-m limit --limit 1.5/sec;-m limit --limit 1/sec;OK
+-m limit --limit -1/sec;;FAIL
+-m limit --limit-burst 0;-m limit --limit 3/hour;OK
+-m limit --limit-burst 10000;-m limit --limit 3/hour --limit-burst 10000;OK
+-m limit --limit-burst 10001;;FAIL
+-m limit --limit-burst 4294967295;;FAIL
+-m limit --limit-burst foo;;FAIL
+-m limit ! --limit 1/sec;;FAIL
+-m limit --limit 1/sec --limit 2/sec;;FAIL
+-6
+-m limit --limit 5/min --limit-burst 10;=;OK
+-m limit;-m limit --limit 3/hour;OK

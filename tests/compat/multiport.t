@@ -1,0 +1,41 @@
+# multiport match: --sports --dports --ports, ranges, '!', 15-port limit.
+*filter
+:INPUT,FORWARD,OUTPUT
+-p tcp -m multiport --dports 22,80,443;=;OK
+-p tcp -m multiport --dports ssh,http;-p tcp -m multiport --dports 22,80;OK
+-p tcp -m multiport --dports 80;=;OK
+-p tcp -m multiport --sports 1024:65535;=;OK
+-p tcp -m multiport --ports 80,8000:8080;=;OK
+-p tcp -m multiport --dports 1:;;FAIL
+-p tcp -m multiport --dports :1024;;FAIL
+-p tcp -m multiport ! --dports 80,443;=;OK
+-p tcp -m multiport ! --sports 80;=;OK
+-p tcp -m multiport ! --ports 1,2,3;=;OK
+-p tcp -m multiport --dports ! 80;;FAIL
+-p udp -m multiport --dports 53,123;=;OK
+-p udp -m multiport --sports domain,ntp;-p udp -m multiport --sports 53,123;OK
+-p tcp -m multiport --destination-ports 80;-p tcp -m multiport --dports 80;OK
+-p tcp -m multiport --source-ports 80;-p tcp -m multiport --sports 80;OK
+-p tcp -m multiport --dports 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15;=;OK
+-p tcp -m multiport --dports 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16;;FAIL
+-p tcp -m multiport --dports 1:2,3:4,5:6,7:8,9:10,11:12,13:14,15;=;OK
+-p tcp -m multiport --dports 1:2,3:4,5:6,7:8,9:10,11:12,13:14,15:16;;FAIL
+-p tcp -m multiport --dports 80:22;;FAIL
+-p tcp -m multiport --dports 80,;;FAIL
+-p tcp -m multiport --dports 70000;;FAIL
+-p tcp -m multiport --dports foo;;FAIL
+-p tcp -m multiport;;FAIL
+-p tcp -m multiport --dports 80 --sports 80;;FAIL
+-p tcp -m multiport --dports 80 --dports 81;;FAIL
+-p tcp -m multiport --sports 80 -m multiport --dports 81;=;OK
+-p tcp -m multiport --dports 80,80;=;OK
+-p sctp -m multiport --dports 80;=;OK
+-p udplite -m multiport --dports 80;=;OK
+-p dccp -m multiport --dports 80;=;OK
+-m multiport --dports 80;;FAIL
+-p icmp -m multiport --dports 80;;FAIL
+-p tcp --dport 80 -m multiport --sports 1,2;-p tcp -m tcp --dport 80 -m multiport --sports 1,2;OK
+-6
+-p tcp -m multiport --dports 22,80,443;=;OK
+-p udp -m multiport ! --ports 546:547;=;OK
+-m multiport --dports 80;;FAIL

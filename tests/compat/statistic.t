@@ -1,0 +1,34 @@
+# statistic match: --mode random --probability, --mode nth --every --packet, '!'.
+*filter
+:INPUT,FORWARD,OUTPUT
+-m statistic --mode random --probability 0.5;-m statistic --mode random --probability 0.50000000000;OK
+-m statistic --mode random --probability 0.50000000000;=;OK
+-m statistic --mode random --probability 1;-m statistic --mode random --probability 1.00000000000;OK
+-m statistic --mode random --probability 0;-m statistic --mode random --probability 0.00000000000;OK
+-m statistic --mode random --probability 0.1;-m statistic --mode random --probability 0.10000000009;OK
+-m statistic --mode random --probability 0.25;-m statistic --mode random --probability 0.25000000000;OK
+-m statistic --mode random --probability 0.333;-m statistic --mode random --probability 0.33300000010;OK
+-m statistic --mode random --probability 0.0001;-m statistic --mode random --probability 0.00009999983;OK
+-m statistic --mode random ! --probability 0.5;-m statistic --mode random ! --probability 0.50000000000;OK
+-m statistic --mode random --probability 1.5;;FAIL
+-m statistic --mode random --probability -0.1;;FAIL
+-m statistic --mode random --probability foo;;FAIL
+-m statistic --mode random;;FAIL
+-m statistic --mode nth --every 3;;FAIL
+-m statistic --mode nth --every 3 --packet 0;=;OK
+-m statistic --mode nth --every 3 --packet 2;=;OK
+-m statistic --mode nth --every 3 --packet 3;;FAIL
+-m statistic --mode nth --every 1;;FAIL
+-m statistic --mode nth ! --every 3;;FAIL
+-m statistic --mode nth --every 0;;FAIL
+-m statistic --mode nth --packet 1;;FAIL
+-m statistic --mode nth;;FAIL
+-m statistic --mode random --every 3;;FAIL
+-m statistic --mode nth --probability 0.5;;FAIL
+-m statistic --mode foo;;FAIL
+-m statistic --probability 0.5;;FAIL
+-m statistic --every 2;;FAIL
+-m statistic;;FAIL
+-6
+-m statistic --mode random --probability 0.5;-m statistic --mode random --probability 0.50000000000;OK
+-m statistic --mode nth --every 10 --packet 9;=;OK

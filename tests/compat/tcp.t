@@ -1,0 +1,77 @@
+# tcp match: --sport/--dport (ranges, service names), --tcp-flags, --syn, --tcp-option.
+*filter
+:INPUT,FORWARD,OUTPUT
+-p tcp --sport 22;-p tcp -m tcp --sport 22;OK
+-p tcp --sport ssh;-p tcp -m tcp --sport 22;OK
+-p tcp -m tcp --sport 22;=;OK
+-p tcp -m tcp --dport 80;=;OK
+-p tcp --dport http;-p tcp -m tcp --dport 80;OK
+-p tcp --dport https;-p tcp -m tcp --dport 443;OK
+-p tcp --dport domain;-p tcp -m tcp --dport 53;OK
+-p tcp --dport HTTP;;FAIL
+-p tcp --dport 1024:65535;-p tcp -m tcp --dport 1024:65535;OK
+-p tcp --dport :1024;-p tcp -m tcp --dport 0:1024;OK
+-p tcp --dport 1024:;-p tcp -m tcp --dport 1024:65535;OK
+-p tcp --dport 0:65535;-p tcp -m tcp;OK
+-p tcp --dport 0;-p tcp -m tcp --dport 0;OK
+-p tcp --dport 80:80;-p tcp -m tcp --dport 80;OK
+-p tcp --dport 80:22;;FAIL
+-p tcp --dport ssh:http;-p tcp -m tcp --dport 22:80;OK
+-p tcp --dport 65535;-p tcp -m tcp --dport 65535;OK
+-p tcp --dport 65536;;FAIL
+-p tcp --dport -1;;FAIL
+-p tcp --dport foo;;FAIL
+-p tcp --dport 80,443;;FAIL
+-p tcp ! --dport 80;-p tcp -m tcp ! --dport 80;OK
+-p tcp --dport ! 80;;FAIL
+-p tcp ! --sport 1024:65535;-p tcp -m tcp ! --sport 1024:65535;OK
+-p tcp --source-port 80;-p tcp -m tcp --sport 80;OK
+-p tcp --destination-port 80;-p tcp -m tcp --dport 80;OK
+-p tcp --sport 1:2 --dport 3:4;-p tcp -m tcp --sport 1:2 --dport 3:4;OK
+-p tcp --dport 22 --sport 1024:;-p tcp -m tcp --sport 1024:65535 --dport 22;OK
+-p tcp --dport 80 --dport 81;;FAIL
+-p 6 --dport 80;-p tcp -m tcp --dport 80;OK
+--dport 80;;FAIL
+-m tcp --dport 80;;FAIL
+-p udp -m tcp --dport 80;;FAIL
+-p tcp;=;OK
+-p tcp -m tcp;=;OK
+-p tcp --syn;-p tcp -m tcp --tcp-flags FIN,SYN,RST,ACK SYN;OK
+-p tcp ! --syn;-p tcp -m tcp ! --tcp-flags FIN,SYN,RST,ACK SYN;OK
+-p tcp --tcp-flags FIN,SYN,RST,ACK SYN;-p tcp -m tcp --tcp-flags FIN,SYN,RST,ACK SYN;OK
+-p tcp --tcp-flags SYN,RST,ACK,FIN SYN;-p tcp -m tcp --tcp-flags FIN,SYN,RST,ACK SYN;OK
+-p tcp --tcp-flags SYN,RST,ACK SYN;-p tcp -m tcp --tcp-flags SYN,RST,ACK SYN;OK
+-p tcp --tcp-flags ALL NONE;-p tcp -m tcp --tcp-flags FIN,SYN,RST,PSH,ACK,URG NONE;OK
+-p tcp --tcp-flags ALL ALL;-p tcp -m tcp --tcp-flags FIN,SYN,RST,PSH,ACK,URG FIN,SYN,RST,PSH,ACK,URG;OK
+-p tcp --tcp-flags ALL SYN,ACK;-p tcp -m tcp --tcp-flags FIN,SYN,RST,PSH,ACK,URG SYN,ACK;OK
+-p tcp --tcp-flags ALL FIN,URG,PSH;-p tcp -m tcp --tcp-flags FIN,SYN,RST,PSH,ACK,URG FIN,PSH,URG;OK
+-p tcp --tcp-flags NONE NONE;-p tcp -m tcp;OK
+-p tcp --tcp-flags FIN,SYN,RST,PSH,ACK,URG FIN,SYN,RST,PSH,ACK,URG;-p tcp -m tcp --tcp-flags FIN,SYN,RST,PSH,ACK,URG FIN,SYN,RST,PSH,ACK,URG;OK
+-p tcp ! --tcp-flags SYN,ACK SYN;-p tcp -m tcp ! --tcp-flags SYN,ACK SYN;OK
+-p tcp --tcp-flags syn,ack ack;-p tcp -m tcp --tcp-flags SYN,ACK ACK;OK
+-p tcp --tcp-flags URG,PSH URG;-p tcp -m tcp --tcp-flags PSH,URG URG;OK
+-p tcp --tcp-flags SYN,FIN SYN,FIN;-p tcp -m tcp --tcp-flags FIN,SYN FIN,SYN;OK
+-p tcp --tcp-flags ACK SYN;-p tcp -m tcp --tcp-flags ACK SYN;OK
+-p tcp --tcp-flags FOO SYN;;FAIL
+-p tcp --tcp-flags SYN;;FAIL
+-p tcp --tcp-flags ECE,CWR ECE;;FAIL
+-p tcp --syn --tcp-flags ACK ACK;;FAIL
+-p tcp --syn --dport 22;-p tcp -m tcp --dport 22 --tcp-flags FIN,SYN,RST,ACK SYN;OK
+-p tcp --tcp-option 2;-p tcp -m tcp --tcp-option 2;OK
+-p tcp ! --tcp-option 8;-p tcp -m tcp ! --tcp-option 8;OK
+-p tcp --tcp-option 0;;FAIL
+-p tcp --tcp-option 255;-p tcp -m tcp --tcp-option 255;OK
+-p tcp --tcp-option 256;;FAIL
+-p tcp --tcp-option mss;;FAIL
+-p tcp --dport http --sport https --syn;-p tcp -m tcp --sport 443 --dport 80 --tcp-flags FIN,SYN,RST,ACK SYN;OK
+-p tcp --syn --sport 1 --dport 2 --tcp-option 3;-p tcp -m tcp --sport 1 --dport 2 --tcp-option 3 --tcp-flags FIN,SYN,RST,ACK SYN;OK
+-p tcp --dport 80 -m tcp --sport 1;-p tcp -m tcp --sport 1 --dport 80;OK
+-6
+-p tcp --dport 22;-p tcp -m tcp --dport 22;OK
+-p tcp --sport 1024:65535 --dport ssh;-p tcp -m tcp --sport 1024:65535 --dport 22;OK
+-p tcp --syn;-p tcp -m tcp --tcp-flags FIN,SYN,RST,ACK SYN;OK
+-p tcp ! --syn;-p tcp -m tcp ! --tcp-flags FIN,SYN,RST,ACK SYN;OK
+-p tcp --tcp-flags ALL NONE;-p tcp -m tcp --tcp-flags FIN,SYN,RST,PSH,ACK,URG NONE;OK
+-p tcp --tcp-option 2;-p tcp -m tcp --tcp-option 2;OK
+-p 6 --dport 80;-p tcp -m tcp --dport 80;OK
+--dport 80;;FAIL

@@ -1,0 +1,31 @@
+# tos match: --tos name | value[/mask], '!'.
+*filter
+:INPUT,FORWARD,OUTPUT
+-m tos --tos 0x10;-m tos --tos 0x10/0xff;OK
+-m tos --tos 16;-m tos --tos 0x10/0xff;OK
+-m tos --tos 0x10/0x3f;=;OK
+-m tos --tos 0x10/0xff;=;OK
+-m tos --tos 0x10/0x1e;=;OK
+-m tos --tos 0xff;-m tos --tos 0xff/0xff;OK
+-m tos --tos 0x00;-m tos --tos 0x00/0xff;OK
+-m tos --tos 0/0;-m tos --tos 0x00/0x00;OK
+-m tos --tos Minimize-Delay;-m tos --tos 0x10/0x3f;OK
+-m tos --tos Maximize-Throughput;-m tos --tos 0x08/0x3f;OK
+-m tos --tos Maximize-Reliability;-m tos --tos 0x04/0x3f;OK
+-m tos --tos Minimize-Cost;-m tos --tos 0x02/0x3f;OK
+-m tos --tos Normal-Service;-m tos --tos 0x00/0x3f;OK
+-m tos --tos minimize-delay;-m tos --tos 0x10/0x3f;OK
+-m tos --tos Minimize-Delay/0xff;;FAIL
+-m tos ! --tos 0x10;-m tos ! --tos 0x10/0xff;OK
+-m tos ! --tos Minimize-Cost;-m tos ! --tos 0x02/0x3f;OK
+-m tos ! --tos 0x08/0x3f;=;OK
+-m tos --tos 0x100;;FAIL
+-m tos --tos 0x10/0x100;;FAIL
+-m tos --tos foo;;FAIL
+-m tos --tos -1;;FAIL
+-m tos;;FAIL
+-m tos --tos 1 --tos 2;;FAIL
+-6
+-m tos --tos 0x10;-m tos --tos 0x10/0xff;OK
+-m tos --tos Minimize-Delay;-m tos --tos 0x10/0x3f;OK
+-m tos ! --tos 0xb8/0xfc;=;OK

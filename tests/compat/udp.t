@@ -1,0 +1,33 @@
+# udp match: --sport/--dport.
+*filter
+:INPUT,FORWARD,OUTPUT
+-p udp --dport 53;-p udp -m udp --dport 53;OK
+-p udp --dport domain;-p udp -m udp --dport 53;OK
+-p udp -m udp --dport 53;=;OK
+-p udp --sport ntp;-p udp -m udp --sport 123;OK
+-p udp --sport 123 --dport 123;-p udp -m udp --sport 123 --dport 123;OK
+-p udp --dport 33434:33534;-p udp -m udp --dport 33434:33534;OK
+-p udp --dport :1023;-p udp -m udp --dport 0:1023;OK
+-p udp --dport 1024:;-p udp -m udp --dport 1024:65535;OK
+-p udp --dport 0:65535;-p udp -m udp;OK
+-p udp --dport 100:10;-p udp -m udp --dport 100:10;OK
+-p udp ! --dport 53;-p udp -m udp ! --dport 53;OK
+-p udp ! --sport 67:68;-p udp -m udp ! --sport 67:68;OK
+-p udp --source-port 68 --destination-port 67;-p udp -m udp --sport 68 --dport 67;OK
+-p udp --dport 65536;-p udp -m udp --dport 0;OK
+-p udp --dport nosuchservice;;FAIL
+-p udp --dport 53,54;;FAIL
+-p udp --syn;;FAIL
+-p udp --tcp-flags ALL NONE;;FAIL
+-p 17 --dport 53;-p udp -m udp --dport 53;OK
+--dport 53;;FAIL
+-m udp --dport 53;;FAIL
+-p tcp -m udp --dport 53;;FAIL
+-p udp;=;OK
+-p udp -m udp;=;OK
+-p udplite -m udp --dport 53;;FAIL
+-6
+-p udp --dport 53;-p udp -m udp --dport 53;OK
+-p udp --dport 546:547;-p udp -m udp --dport 546:547;OK
+-p udp ! --sport domain;-p udp -m udp ! --sport 53;OK
+-m udp --dport 53;;FAIL
