@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #define PKT_MAX_SEGS 16
-#define PKT_MAX_LEN 65535 + 64
+#define PKT_MAX_LEN  (65535 + 64) /* parenthesised: it is used in expressions */
 
 /* One address of either family. IPv4 lives in the first 4 bytes, the rest is zero. */
 union pt_addr {
@@ -137,13 +137,40 @@ struct pkt {
 
 /* ---- buffer ------------------------------------------------------------------------------ */
 
+/*
+ * Invariants: nsegs <= PKT_MAX_SEGS, len == sum of seg[i].len, own[i] is NULL or the malloc()ed
+ * block holding seg[i].data (never shared between two segments). Zero-length segments are
+ * allowed. Packets are at most PKT_MAX_LEN bytes.
+ */
+
+/* A packet with one owned, zeroed linear segment of `len` bytes. NULL on ENOMEM or len too big. */
+struct pkt *pkt_alloc(uint32_t len);
 /* A packet with one linear owned segment holding a copy of `len` bytes. NULL on ENOMEM. */
 struct pkt *pkt_from_bytes(const void *data, uint32_t len);
-/* A packet whose data is split into segments of at most `chunk` bytes (tests of non-linearity). */
+/*
+ * A packet whose data is split into segments of at most `chunk` bytes (tests of non-linearity),
+ * each in its own malloc() block so that ASan sees any read across a boundary. When more than
+ * PKT_MAX_SEGS segments would be needed, the last segment holds all that remains.
+ */
 struct pkt *pkt_from_bytes_split(const void *data, uint32_t len, uint32_t chunk);
-/* An exact copy (data and metadata), linear. NULL on ENOMEM. */
+/*
+ * A packet cut at the `ncuts` ascending offsets in `cuts` (0 < cut < len; ncuts < PKT_MAX_SEGS),
+ * each segment in its own malloc() block. NULL on ENOMEM or bad cuts.
+ */
+struct pkt *pkt_from_bytes_cuts(const void *data, uint32_t len, const uint32_t *cuts,
+				unsigned ncuts);
+/*
+ * Initialise a caller-provided struct pkt (e.g. on the stack, for a packet in an AF_PACKET ring)
+ * over lent segments: nothing is owned. 0, or -EINVAL (too many segments, too long). Such a
+ * packet is released with pkt_release(), not pkt_free().
+ */
+int pkt_init_segs(struct pkt *p, const struct pkt_seg *segs, unsigned nsegs);
+/* An exact copy (data and metadata, including the ct pointer as is), linear. NULL on ENOMEM. */
 struct pkt *pkt_clone(const struct pkt *p);
+/* Free the owned buffers and the struct itself (packets from pkt_alloc/from_bytes/clone/build). */
 void pkt_free(struct pkt *p);
+/* Free only the owned buffers (linearize/splice may have made some) of a pkt_init_segs packet. */
+void pkt_release(struct pkt *p);
 
 /*
  * Pointer to `len` bytes at `off`. When they lie in one segment, a pointer into it; else they
@@ -157,13 +184,15 @@ int pkt_copy_out(const struct pkt *p, uint32_t off, void *dst, uint32_t len);
 int pkt_store(struct pkt *p, uint32_t off, const void *src, uint32_t len);
 /* Make the packet one segment. 0 or -ENOMEM. Offsets stay valid. */
 int pkt_linearize(struct pkt *p);
-/* Pointer to byte `off` in a linear packet, NULL if not linear or out of range. */
+/* Pointer to byte 0 of a linear (one-segment) packet, NULL if it is not linear. */
 uint8_t *pkt_linear_data(struct pkt *p);
-/* Cut the packet to `len` bytes (len <= p->len). */
+/* Cut the packet to `len` bytes (no-op when len >= p->len). p->info is not updated. */
 void pkt_trim(struct pkt *p, uint32_t len);
 /*
  * Replace `oldlen` bytes at `off` with `newlen` bytes from `src` (the packet grows or shrinks;
- * used by TCPMSS and, later, NAT helpers). Linearizes. 0, -EFAULT or -ENOMEM.
+ * used by TCPMSS and, later, NAT helpers). Linearizes. 0, -EFAULT (range outside the packet),
+ * -EMSGSIZE (result longer than PKT_MAX_LEN) or -ENOMEM. Does not touch p->info or any length
+ * or checksum field: the caller fixes those and parses again.
  */
 int pkt_splice(struct pkt *p, uint32_t off, uint32_t oldlen, const void *src, uint32_t newlen);
 
@@ -182,8 +211,16 @@ enum pkt_link {
 /*
  * Parse the headers and fill p->info. Returns 0 when the packet is IP and its headers (up to
  * the transport header when present) are intact; a negative code otherwise, with
- * p->info.bad saying why and info filled as far as it got. Verifies the IPv4 header checksum
+ * p->info.bad saying why and info filled as far as it got: -EPROTONOSUPPORT for a frame that is
+ * not IP (PKT_BAD_L2_PROTO), -EBADMSG for every malformation. Verifies the IPv4 header checksum
  * only when verify_csum is true.
+ *
+ * Details: l3len/l4len follow the IP length fields, so trailing bytes (Ethernet padding) are
+ * ignored; every header must lie inside the datagram. For IPv6 the first 8 extension headers are
+ * recorded in exthdr_type/off (ip6_exthdrs has a bit for every one seen); ESP ends the chain
+ * with l4proto 50 and an 8-byte "transport header" (SPI, sequence); IPv4 AH (proto 51) is a
+ * transport header too. No-next-header (59) gives l4proto 59, has_l4 false. For a non-first
+ * fragment, l4proto is the fragment's protocol, l4off the start of its data, has_l4 false.
  */
 int pkt_parse(struct pkt *p, enum pkt_link link, bool verify_csum);
 /* Short human name of a bad reason: "ip-trunc", "l4-trunc", ... */
@@ -191,16 +228,49 @@ const char *pkt_bad_name(enum pkt_bad why);
 
 /* ---- checksums --------------------------------------------------------------------------- */
 
-/* One's complement sum of [off, off+len) (not folded, not inverted); works across segments. */
+/*
+ * Byte order: every 16-bit checksum value here is a host-order number (what ntohs() of the
+ * field gives), and sums add the bytes as big-endian 16-bit words. Store with htons().
+ */
+
+/*
+ * One's complement sum of [off, off+len) (not folded, not inverted), added to `sum`; works
+ * across segments, including odd-length ones. The range must lie in the packet (bytes beyond
+ * the end count as absent).
+ */
 uint32_t pkt_csum_partial(const struct pkt *p, uint32_t off, uint32_t len, uint32_t sum);
+/* One's complement sum of a flat buffer (same rules; `off` parity is that of byte 0: even). */
+uint32_t pkt_csum_bytes(const void *data, size_t len, uint32_t sum);
+/* Fold a sum to 16 bits and complement it: the value to store in a checksum field. */
 uint16_t pkt_csum_fold(uint32_t sum);
+/*
+ * The TCP/UDP/... pseudo-header sum (RFC 793, RFC 8200 8.1): addresses, protocol and the
+ * transport length, not folded.
+ */
+uint32_t pkt_csum_pseudo(int family, const union pt_addr *src, const union pt_addr *dst,
+			 uint8_t proto, uint32_t len);
+/* CRC32c (Castagnoli) of [off, off+len), as SCTP uses it: init ~0, final complement. */
+uint32_t pkt_crc32c(const struct pkt *p, uint32_t off, uint32_t len);
 /* Recompute the IPv4 header checksum in place (no-op for IPv6). */
 void pkt_ip_csum_update(struct pkt *p);
-/* Recompute the TCP/UDP/ICMP/ICMPv6/SCTP(crc32c)/DCCP checksum of the transport header in place. */
+/*
+ * Recompute the TCP/UDP/UDP-Lite/ICMP/ICMPv6/SCTP(crc32c)/DCCP/GRE(when C is set) checksum of
+ * the transport header in place, from a parsed p->info. No-op for fragments (the checksum covers
+ * the whole datagram) and packets without a transport header; a UDP-over-IPv4 zero checksum
+ * ("none") stays zero.
+ */
 void pkt_l4_csum_update(struct pkt *p);
-/* True if the transport checksum is correct (UDPv4 zero checksum counts as correct). */
+/*
+ * True if the transport checksum is correct (UDPv4 zero checksum counts as correct, protocols
+ * without a checksum too). False for fragments and packets without a transport header: they
+ * cannot be verified.
+ */
 bool pkt_l4_csum_ok(const struct pkt *p);
-/* Incremental update (RFC 1624): the new checksum after a 16- or 32-bit field changed. */
+/*
+ * Incremental update (RFC 1624 eqn. 3): the new checksum after a 16- or 32-bit field changed.
+ * check, old and new_ in host order (ntohs/ntohl of the fields); replace16 takes the addresses
+ * as stored (network order bytes).
+ */
 uint16_t pkt_csum_replace2(uint16_t check, uint16_t old, uint16_t new_);
 uint16_t pkt_csum_replace4(uint16_t check, uint32_t old, uint32_t new_);
 uint16_t pkt_csum_replace16(uint16_t check, const union pt_addr *old, const union pt_addr *new_);

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Checksums: the Internet checksum (RFC 1071) over segmented data, pseudo-headers, SCTP's
+ * CRC32c (RFC 9260 appendix A) and incremental updates (RFC 1624).
+ *
+ * Pseudo-headers summed in front of TCP, UDP, UDP-Lite, DCCP and ICMPv6:
+ *   IPv4: | src (4) | dst (4) | 0 | proto | length (2) |
+ *   IPv6: | src (16) | dst (16) | length (4) | 0 0 0 | next header |
+ */
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include "pkt/pkt.h"
+
+struct sum_state {
+	uint64_t sum;
+	uint32_t
+	    pos; /* bytes summed so far: its parity says whether the next byte is high or low */
+};
+
+static void sum_block(struct sum_state *st, const uint8_t *d, uint32_t len)
+{
+	uint64_t s = st->sum;
+	uint32_t i = 0;
+
+	if ((st->pos & 1) && len) {
+		s += d[0];
+		i = 1;
+	}
+	for (; i + 1 < len; i += 2)
+		s += (uint32_t)d[i] << 8 | d[i + 1];
+	if (i < len)
+		s += (uint32_t)d[i] << 8;
+	st->sum = s;
+	st->pos += len;
+}
+
+static int sum_cb(const uint8_t *d, uint32_t len, void *arg)
+{
+	sum_block(arg, d, len);
+	return 0;
+}
+
+/* Fold 64 bits to 32 with end-around carries, then add `sum` the same way. */
+static uint32_t sum_finish(uint64_t s, uint32_t sum)
+{
+	s += sum;
+	while (s >> 32)
+		s = (s & 0xffffffff) + (s >> 32);
+	return (uint32_t)s;
+}
+
+uint32_t pkt_csum_bytes(const void *data, size_t len, uint32_t sum)
+{
+	struct sum_state st = {0, 0};
+
+	sum_block(&st, data, (uint32_t)len);
+	return sum_finish(st.sum, sum);
+}
+
+uint32_t pkt_csum_partial(const struct pkt *p, uint32_t off, uint32_t len, uint32_t sum)
+{
+	struct sum_state st = {0, 0};
+
+	if ((uint64_t)off + len > p->len)
+		len = off < p->len ? p->len - off : 0;
+	if (len)
+		pkt_for_each_block(p, off, len, sum_cb, &st);
+	return sum_finish(st.sum, sum);
+}
+
+uint16_t pkt_csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+uint32_t pkt_csum_pseudo(int family, const union pt_addr *src, const union pt_addr *dst,
+			 uint8_t proto, uint32_t len)
+{
+	unsigned words = family == AF_INET6 ? 16 : 4;
+	uint64_t s = 0;
+	unsigned i;
+
+	for (i = 0; i < words; i += 2) {
+		s += (uint32_t)src->b[i] << 8 | src->b[i + 1];
+		s += (uint32_t)dst->b[i] << 8 | dst->b[i + 1];
+	}
+	s += proto;
+	s += len >> 16;
+	s += len & 0xffff;
+	return sum_finish(s, 0);
+}
+
+/* CRC32c, reflected polynomial 0x82F63B78, four bits at a time. */
+static const uint32_t crc32c_nibble[16] = {
+    0x00000000, 0x105ec76f, 0x20bd8ede, 0x30e349b1, 0x417b1dbc, 0x5125dad3, 0x61c69362, 0x7198540d,
+    0x82f63b78, 0x92a8fc17, 0xa24bb5a6, 0xb21572c9, 0xc38d26c4, 0xd3d3e1ab, 0xe330a81a, 0xf36e6f75,
+};
+
+static int crc_cb(const uint8_t *d, uint32_t len, void *arg)
+{
+	uint32_t *crc = arg, c = *crc, i;
+
+	for (i = 0; i < len; i++) {
+		c ^= d[i];
+		c = (c >> 4) ^ crc32c_nibble[c & 15];
+		c = (c >> 4) ^ crc32c_nibble[c & 15];
+	}
+	*crc = c;
+	return 0;
+}
+
+uint32_t pkt_crc32c(const struct pkt *p, uint32_t off, uint32_t len)
+{
+	uint32_t crc = 0xffffffff;
+
+	pkt_for_each_block(p, off, len, crc_cb, &crc);
+	return ~crc;
+}
+
+/* The SCTP checksum of a parsed packet: CRC32c with the checksum field taken as zero. */
+static uint32_t sctp_crc(const struct pkt *p)
+{
+	static const uint8_t zero[4];
+	const struct pkt_info *in = &p->info;
+	uint32_t crc = 0xffffffff;
+
+	pkt_for_each_block(p, in->l4off, 8, crc_cb, &crc);
+	crc_cb(zero, 4, &crc);
+	pkt_for_each_block(p, in->l4off + 12, in->l4len - 12, crc_cb, &crc);
+	return ~crc;
+}
+
+/*
+ * Where each protocol keeps its checksum and what it covers. `cover` returns the number of
+ * transport bytes covered, or -1 when the coverage field is invalid.
+ */
+struct csum_proto {
+	uint8_t field;	   /* offset of the checksum in the transport header */
+	bool pseudo;	   /* a pseudo-header is summed in */
+	bool zero_is_none; /* UDP: a computed 0 is sent as 0xffff */
+	long (*cover)(const struct pkt *p);
+};
+
+static long cover_all(const struct pkt *p)
+{
+	return p->info.l4len;
+}
+
+static uint16_t read16(const struct pkt *p, uint32_t off)
+{
+	uint8_t b[2] = {0, 0};
+
+	pkt_copy_out(p, off, b, 2);
+	return (uint16_t)(b[0] << 8 | b[1]);
+}
+
+/* UDP-Lite (RFC 3828): the length field is the checksum coverage, 0 meaning everything. */
+static long cover_udplite(const struct pkt *p)
+{
+	uint16_t cov = read16(p, p->info.l4off + 4);
+
+	if (cov == 0)
+		return p->info.l4len;
+	if (cov < 8 || cov > p->info.l4len)
+		return -1;
+	return cov;
+}
+
+/* DCCP (RFC 4340 9.2): CsCov 0 covers everything, else the header and (CsCov-1)*4 data bytes. */
+static long cover_dccp(const struct pkt *p)
+{
+	uint8_t b[2] = {0, 0};
+	uint32_t cov;
+
+	pkt_copy_out(p, p->info.l4off + 4, b, 2);
+	if ((b[1] & 15) == 0)
+		return p->info.l4len;
+	cov = (uint32_t)b[0] * 4 + ((uint32_t)(b[1] & 15) - 1) * 4;
+	if (cov > p->info.l4len)
+		return -1;
+	return cov;
+}
+
+/* GRE carries a checksum only when its C bit is set. */
+static long cover_gre(const struct pkt *p)
+{
+	return (read16(p, p->info.l4off) & 0x8000) ? (long)p->info.l4len : -2;
+}
+
+static const struct csum_proto csum_protos[256] = {
+    [IPPROTO_TCP] = {.field = 16, .pseudo = true, .cover = cover_all},
+    [IPPROTO_UDP] = {.field = 6, .pseudo = true, .zero_is_none = true, .cover = cover_all},
+    [IPPROTO_UDPLITE] = {.field = 6, .pseudo = true, .zero_is_none = true, .cover = cover_udplite},
+    [IPPROTO_ICMP] = {.field = 2, .cover = cover_all},
+    [IPPROTO_ICMPV6] = {.field = 2, .pseudo = true, .cover = cover_all},
+    [IPPROTO_DCCP] = {.field = 6, .pseudo = true, .cover = cover_dccp},
+    [IPPROTO_GRE] = {.field = 4, .cover = cover_gre},
+};
+
+/* The packet has a complete transport header whose checksum we can compute. */
+static bool l4_checkable(const struct pkt *p)
+{
+	const struct pkt_info *in = &p->info;
+
+	return in->has_l4 && !in->is_fragment && (uint64_t)in->l4off + in->l4len <= p->len;
+}
+
+/*
+ * The one's complement sum over the covered bytes with the checksum field left out, plus
+ * the pseudo-header. -1 when the coverage is invalid, -2 when there is no checksum.
+ */
+static long l4_sum(const struct pkt *p, const struct csum_proto *cp)
+{
+	const struct pkt_info *in = &p->info;
+	long cov = cp->cover(p);
+	uint32_t sum = 0;
+
+	if (cov < 0)
+		return cov;
+	if (cov < cp->field + 2)
+		return -1;
+	if (cp->pseudo)
+		sum = pkt_csum_pseudo(in->family, &in->src, &in->dst, in->l4proto, in->l4len);
+	sum = pkt_csum_partial(p, in->l4off, cp->field, sum);
+	sum = pkt_csum_partial(p, in->l4off + cp->field + 2, (uint32_t)cov - cp->field - 2, sum);
+	return (long)pkt_csum_fold(sum);
+}
+
+static void store16(struct pkt *p, uint32_t off, uint16_t v)
+{
+	uint8_t b[2] = {(uint8_t)(v >> 8), (uint8_t)v};
+
+	pkt_store(p, off, b, 2);
+}
+
+void pkt_ip_csum_update(struct pkt *p)
+{
+	const struct pkt_info *in = &p->info;
+	uint32_t sum;
+
+	if (in->family != AF_INET || in->ihl < 20)
+		return;
+	store16(p, in->l3off + 10, 0);
+	sum = pkt_csum_partial(p, in->l3off, in->ihl, 0);
+	store16(p, in->l3off + 10, pkt_csum_fold(sum));
+}
+
+void pkt_l4_csum_update(struct pkt *p)
+{
+	const struct pkt_info *in = &p->info;
+	const struct csum_proto *cp = &csum_protos[in->l4proto];
+	long c;
+
+	if (!l4_checkable(p))
+		return;
+	if (in->l4proto == IPPROTO_SCTP) {
+		uint32_t crc = sctp_crc(p);
+		uint8_t b[4] = {(uint8_t)crc, (uint8_t)(crc >> 8), (uint8_t)(crc >> 16),
+				(uint8_t)(crc >> 24)}; /* stored little-endian */
+
+		pkt_store(p, in->l4off + 8, b, 4);
+		return;
+	}
+	if (!cp->cover)
+		return;
+	if (in->l4proto == IPPROTO_UDP && in->family == AF_INET && read16(p, in->l4off + 6) == 0)
+		return; /* "no checksum" stays so */
+	c = l4_sum(p, cp);
+	if (c < 0)
+		return;
+	if (c == 0 && cp->zero_is_none)
+		c = 0xffff;
+	store16(p, in->l4off + cp->field, (uint16_t)c);
+}
+
+bool pkt_l4_csum_ok(const struct pkt *p)
+{
+	const struct pkt_info *in = &p->info;
+	const struct csum_proto *cp = &csum_protos[in->l4proto];
+	uint16_t stored;
+	long c;
+
+	if (!l4_checkable(p))
+		return false;
+	if (in->l4proto == IPPROTO_SCTP) {
+		uint8_t b[4];
+
+		pkt_copy_out(p, in->l4off + 8, b, 4);
+		return sctp_crc(p) == ((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+				       (uint32_t)b[3] << 24);
+	}
+	if (!cp->cover)
+		return true; /* ESP, AH, unknown: nothing to check */
+	stored = read16(p, in->l4off + cp->field);
+	if (in->l4proto == IPPROTO_UDP && stored == 0)
+		return in->family == AF_INET; /* RFC 768 vs RFC 8200 8.1 */
+	c = l4_sum(p, cp);
+	if (c == -2)
+		return true;
+	if (c < 0)
+		return false;
+	/* 0 and 0xffff are the same number in one's complement. */
+	return stored == c || ((stored == 0 || stored == 0xffff) && (c == 0 || c == 0xffff));
+}
+
+uint16_t pkt_csum_replace2(uint16_t check, uint16_t old, uint16_t new_)
+{
+	uint32_t s = (uint16_t)~check;
+
+	s += (uint16_t)~old;
+	s += new_;
+	return pkt_csum_fold(s);
+}
+
+uint16_t pkt_csum_replace4(uint16_t check, uint32_t old, uint32_t new_)
+{
+	uint32_t s = (uint16_t)~check;
+
+	s += (uint16_t) ~(old >> 16);
+	s += (uint16_t)~old;
+	s += new_ >> 16;
+	s += new_ & 0xffff;
+	return pkt_csum_fold(s);
+}
+
+uint16_t pkt_csum_replace16(uint16_t check, const union pt_addr *old, const union pt_addr *new_)
+{
+	uint32_t s = (uint16_t)~check;
+	unsigned i;
+
+	for (i = 0; i < 16; i += 2) {
+		s += (uint16_t) ~((unsigned)old->b[i] << 8 | old->b[i + 1]);
+		s += (unsigned)new_->b[i] << 8 | new_->b[i + 1];
+	}
+	return pkt_csum_fold(s);
+}
