@@ -255,6 +255,8 @@ tcp = bytes(TCP(sport=61008, dport=23, flags="S", seq=99, window=1024))
 p = IP(src=SCANNER, dst=H20, id=779, flags="MF", frag=0, proto=6) / Raw(tcp[:8])
 emit(p)
 emit(IP(src=SCANNER, dst=H20, id=779, frag=1, proto=6) / Raw(tcp[8:]))
+# a non-first fragment long enough to be misread as a TCP header (its byte 13 says ACK)
+emit(IP(src=SCANNER, dst=H20, id=780, frag=100, proto=6) / Raw(b"\0" * 13 + b"\x10" + b"\0" * 26))
 big6 = (IPv6(src=DNS6, dst=H6_20) / IPv6ExtHdrFragment(id=0x6001) /
         UDP(sport=53, dport=40300) / Raw(rnd(1800)))
 for f in fragment6(IPv6(bytes(big6)), 1280):
@@ -274,6 +276,10 @@ dns(H21, DNS4, "news.example.net", "A", ["198.51.100.80"])
 Tcp(H21, 50600, "198.51.100.80", 443).session(rnd(280), [rnd(1400), rnd(1400), rnd(1400), rnd(600)])
 Tcp(H6_20, 50700, "2001:db8:80::80", 80).session(b"GET /feed HTTP/1.1\r\nHost: n\r\n\r\n",
                                                  [rnd(1200), rnd(800)])
+# --- protocols the ruleset has no rule for: WAN_IN runs to RETURN, back through the goto to
+# the FORWARD policy
+emit(IP(src="198.51.100.50", dst=H20, proto=50) / Raw(struct.pack(">II", 0x1001, 1) + rnd(48)))  # esp
+emit(IPv6(src="2001:db8:50::50", dst=H6_20, nh=47) / Raw(b"\0\0\x86\xdd" + rnd(40)))        # gre
 
 out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                           "home-router.pcap")
