@@ -20,6 +20,8 @@
 -j TCPMSS --clamp-mss-to-pmtu;;FAIL
 -p udp -j TCPMSS --set-mss 1400;;FAIL
 -p tcp ! --syn -j TCPMSS --set-mss 1400;-p tcp -m tcp ! --tcp-flags FIN,SYN,RST,ACK SYN -j TCPMSS --set-mss 1400;OK
+-p tcp --syn -j TCPMSS --set-mss 65515;-p tcp -m tcp --tcp-flags FIN,SYN,RST,ACK SYN -j TCPMSS --set-mss 65515;OK
+-p tcp --syn -j TCPMSS --set-mss 65516;;FAIL
 :PREROUTING
 -p tcp --syn -j TCPMSS --clamp-mss-to-pmtu;;FAIL
 -p tcp --syn -j TCPMSS --set-mss 1400;-p tcp -m tcp --tcp-flags FIN,SYN,RST,ACK SYN -j TCPMSS --set-mss 1400;OK
@@ -38,3 +40,6 @@
 -p tcp --syn -j TCPMSS --clamp-mss-to-pmtu;-p tcp -m tcp --tcp-flags FIN,SYN,RST,ACK SYN -j TCPMSS --clamp-mss-to-pmtu;OK
 -p tcp --syn -j TCPMSS --set-mss 1220;-p tcp -m tcp --tcp-flags FIN,SYN,RST,ACK SYN -j TCPMSS --set-mss 1220;OK
 -j TCPMSS --set-mss 1220;;FAIL
+-p tcp --syn -j TCPMSS --set-mss 65495;-p tcp -m tcp --tcp-flags FIN,SYN,RST,ACK SYN -j TCPMSS --set-mss 65495;OK
+-p tcp --syn -j TCPMSS --set-mss 65496;;FAIL
+-p tcp --syn -j TCPMSS --set-mss 65515;;FAIL

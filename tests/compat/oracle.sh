@@ -8,8 +8,11 @@
 #   oracle.sh FILE...            print FILE with the expected columns filled in (stdout)
 #   oracle.sh -w FILE...         rewrite FILE in place with the oracle's answers
 #   oracle.sh -c FILE...         check: report every case whose columns disagree; exit 1 if any
-#   oracle.sh -r FILE.save       ruleset mode: load FILE.save with restore -c, print save -c
-#                                (minus the "# Generated/Completed" timestamp lines)
+#   oracle.sh -r FILE.save...    ruleset mode: load FILE.save with restore -c, print save -c
+#                                (minus the "# Generated/Completed" timestamp lines); with -w
+#                                write FILE.expected, with -c diff against FILE.expected
+#                                (with -l: FILE.legacy-expected).  "# family: -6" in the file
+#                                selects ip6tables.
 # Options (before the files):
 #   -l                           use iptables-legacy / ip6tables-legacy instead of the default
 #   -v                           say what is being run on stderr
@@ -27,13 +30,14 @@
 set -u
 
 mode=fill
+ruleset=0
 legacy=0
 verbose=0
 while getopts "wcrlv" opt; do
 	case $opt in
 	w) mode=write ;;
 	c) mode=check ;;
-	r) mode=ruleset ;;
+	r) ruleset=1 ;;
 	l) legacy=1 ;;
 	v) verbose=1 ;;
 	*) sed -n '2,20p' "$0" >&2; exit 2 ;;
@@ -69,13 +73,29 @@ builtin_chains() {
 }
 
 # ---------------------------------------------------------------- ruleset mode
-if [ $mode = ruleset ]; then
+if [ $ruleset = 1 ]; then
 	rc=0
+	suffix=expected
+	[ $legacy = 1 ] && suffix=legacy-expected
 	for f in "$@"; do
 		fam=4
 		grep -q '^# family: *-6' "$f" && fam=6
-		ip netns exec "$NS" "$(tool $fam restore)" -c <"$f" || { rc=1; continue; }
-		ip netns exec "$NS" "$(tool $fam save)" -c | grep -v '^# \(Generated\|Completed\)'
+		# each file gets a namespace of its own: tables left by the previous file would
+		# otherwise show up in this file's output
+		ip netns del "$NS" 2>/dev/null
+		ip netns add "$NS" || exit 2
+		if ! ip netns exec "$NS" "$(tool $fam restore)" -c <"$f"; then
+			echo "oracle.sh: $f refused" >&2
+			rc=1
+			continue
+		fi
+		ip netns exec "$NS" "$(tool $fam save)" -c |
+			grep -v '^# \(Generated\|Completed\)' >"$TMP.save"
+		case $mode in
+		write) cp "$TMP.save" "${f%.save}.$suffix" ;;
+		check) diff -u "${f%.save}.$suffix" "$TMP.save" || rc=1 ;;
+		*) cat "$TMP.save" ;;
+		esac
 	done
 	exit $rc
 fi
@@ -256,6 +276,10 @@ process_file() {
 
 status=0
 for f in "$@"; do
+	if grep -q '^#.*hand-written, not from the kernel oracle' "$f"; then
+		echo "oracle.sh: skipping $f (hand-written, not from the kernel oracle)" >&2
+		continue
+	fi
 	if [ $mode = write ]; then
 		process_file "$f" >"$TMP.new" && cat "$TMP.new" >"$f" || status=1
 	else
