@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Expectations: each `expect` consumes the oldest recorded outcome of its kind in a box and
+ * compares it with what the script says. A packet pattern is the text form of pkt_spec_parse
+ * with only the fields given compared:
+ *
+ *   pattern:  tcp  10.0.0.2:*  >  192.0.2.1:80  rst,ack  ttl=64   mark=0x1
+ *             |    |              |             |        |        +- packet metadata
+ *             |    |              |             |        +---------- KEY=VALUE: same value
+ *             |    |              |             +------------------- word: present as is
+ *             +----+--------------+--- by position: protocol, source, ">", destination;
+ *                                      `*` anything, ADDR/PLEN a prefix, no port = any port
+ *
+ * The packet's side is pkt_spec_format's canonical text, so both use one vocabulary.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "pkt/build.h"
+#include "sim/internal.h"
+
+#define MAX_TOK 48
+
+struct toks {
+	int n;
+	char *t[MAX_TOK];
+	char buf[2048];
+};
+
+/* Split on blanks, keeping "quoted parts" (payload="a b") inside one token. */
+static void tokenize(const char *s, struct toks *t)
+{
+	char *o = t->buf, *end = t->buf + sizeof(t->buf) - 1;
+
+	t->n = 0;
+	while (*s && t->n < MAX_TOK) {
+		bool q = false;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		t->t[t->n++] = o;
+		while (*s && (q || (*s != ' ' && *s != '\t')) && o < end) {
+			if (*s == '"')
+				q = !q;
+			*o++ = *s++;
+		}
+		*o++ = '\0';
+		if (o >= end)
+			break;
+	}
+}
+
+/* "10.0.0.2:80", "[2001:db8::1]:80", "2001:db8::1", "10.0.0.0/8:*" -> addr, port. */
+static int split_endpoint(const char *tok, char *addr, size_t alen, char *port, size_t plen)
+{
+	const char *colon;
+
+	port[0] = '\0';
+	if (tok[0] == '[') {
+		const char *close = strchr(tok, ']');
+
+		if (!close)
+			return -1;
+		snprintf(addr, alen, "%.*s", (int)(close - tok - 1), tok + 1);
+		if (close[1] == ':')
+			snprintf(port, plen, "%s", close + 2);
+		return 0;
+	}
+	colon = strchr(tok, ':');
+	if (colon && !strchr(colon + 1, ':')) { /* exactly one colon: IPv4 with a port */
+		snprintf(addr, alen, "%.*s", (int)(colon - tok), tok);
+		snprintf(port, plen, "%s", colon + 1);
+		return 0;
+	}
+	snprintf(addr, alen, "%s", tok);
+	return 0;
+}
+
+static bool endpoint_matches(const char *want, const char *have)
+{
+	char wa[80], wp[16], ha[80], hp[16];
+	union pt_addr a, b, mask;
+	int fa, fb, plen = -1;
+	char *slash;
+
+	if (!strcmp(want, "*"))
+		return true;
+	if (split_endpoint(want, wa, sizeof(wa), wp, sizeof(wp)) < 0 ||
+	    split_endpoint(have, ha, sizeof(ha), hp, sizeof(hp)) < 0)
+		return false;
+	if (wp[0] && strcmp(wp, "*") && strcmp(wp, hp))
+		return false;
+	if (!strcmp(wa, "*"))
+		return true;
+	slash = strchr(wa, '/');
+	if (slash) {
+		*slash = '\0';
+		plen = atoi(slash + 1);
+	}
+	fa = pt_addr_parse(wa, &a);
+	fb = pt_addr_parse(ha, &b);
+	if (!fa || fa != fb)
+		return !strcmp(wa, ha);
+	if (plen < 0)
+		return pt_addr_eq(&a, &b);
+	if (pt_mask_from_len(fa, plen, &mask) < 0)
+		return false;
+	return pt_addr_match(&b, &a, &mask);
+}
+
+static bool value_eq(const char *a, const char *b)
+{
+	char *ea, *eb;
+	unsigned long long x, y;
+
+	if (!strcmp(a, b))
+		return true;
+	errno = 0;
+	x = strtoull(a, &ea, 0);
+	y = strtoull(b, &eb, 0);
+	return !*ea && !*eb && ea != a && eb != b && x == y;
+}
+
+/* KEY=VALUE the packet's text does not show: metadata, and IP fields at their defaults. */
+static bool meta_value(const struct pkt *p, const char *key, char *val, size_t len)
+{
+	if (!strcmp(key, "mark"))
+		snprintf(val, len, "0x%" PRIx32, p->mark);
+	else if (!strcmp(key, "prio") || !strcmp(key, "priority"))
+		snprintf(val, len, "0x%" PRIx32, p->priority);
+	else if (!strcmp(key, "ttl") || !strcmp(key, "hlim"))
+		snprintf(val, len, "%u", p->info.ttl);
+	else if (!strcmp(key, "tos") || !strcmp(key, "tc"))
+		snprintf(val, len, "0x%x", p->info.tos);
+	else if (!strcmp(key, "dscp"))
+		snprintf(val, len, "0x%x", p->info.tos >> 2);
+	else if (!strcmp(key, "iplen"))
+		snprintf(val, len, "%u", p->info.l3len);
+	else
+		return false;
+	return true;
+}
+
+int sim_pkt_matches(const struct pkt *p, const char *pattern, char *why, size_t whylen)
+{
+	struct toks *w = malloc(sizeof(*w)), *h = malloc(sizeof(*h));
+	char text[1024];
+	int rc = 1, i;
+
+	if (!w || !h) {
+		free(w);
+		free(h);
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	sim_pkt_text(p, text, sizeof(text));
+	tokenize(pattern, w);
+	tokenize(text, h);
+	/* Positional part: protocol, source, '>', destination. */
+	for (i = 0; i < w->n && i < 4; i++) {
+		const char *x = w->t[i];
+		const char *y = i < h->n ? h->t[i] : "";
+
+		if (i == 0 && strchr(x, '='))
+			break; /* only KEY=VALUE tokens */
+		if (i == 2) {
+			if (strcmp(x, ">")) {
+				snprintf(why, whylen, "pattern: '>' expected between addresses");
+				rc = -1;
+				goto out;
+			}
+			continue;
+		}
+		if (i == 0 ? (strcmp(x, "*") && strcmp(x, y)) : !endpoint_matches(x, y)) {
+			snprintf(why, whylen, "%s is '%s', expected '%s'",
+				 i == 0 ? "protocol" : i == 1 ? "source" : "destination", y, x);
+			rc = 0;
+			goto out;
+		}
+	}
+	for (; i < w->n; i++) {
+		const char *x = w->t[i], *eq = strchr(x, '=');
+		bool found = false;
+
+		if (!strcmp(x, "*"))
+			continue;
+		for (int k = 4; k < h->n && !found; k++) {
+			const char *y = h->t[k];
+
+			if (!eq) {
+				found = !strcmp(x, y);
+			} else if (!strncmp(x, y, (size_t)(eq - x) + 1)) {
+				if (!value_eq(eq + 1, y + (eq - x) + 1)) {
+					snprintf(why, whylen, "%s, expected %s", y, x);
+					rc = 0;
+					goto out;
+				}
+				found = true;
+			}
+		}
+		if (!found && eq) {
+			char key[32], val[64];
+
+			snprintf(key, sizeof(key), "%.*s", (int)(eq - x), x);
+			if (meta_value(p, key, val, sizeof(val))) {
+				if (!value_eq(eq + 1, val)) {
+					snprintf(why, whylen, "%s=%s, expected %s", key, val, x);
+					rc = 0;
+					goto out;
+				}
+				found = true;
+			}
+		}
+		if (!found) {
+			snprintf(why, whylen, "no '%s' in it", x);
+			rc = 0;
+			goto out;
+		}
+	}
+out:
+	free(w);
+	free(h);
+	return rc;
+}
+
+/* ---- the command ------------------------------------------------------------------------- */
+
+static void join(int argc, char **argv, int from, char *out, size_t len)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (int i = from; i < argc && n < len; i++) {
+		bool sp = strchr(argv[i], ' ') != NULL;
+
+		n += (size_t)snprintf(out + n, len - n, "%s%s%s%s", i > from ? " " : "",
+				      sp ? "\"" : "", argv[i], sp ? "\"" : "");
+	}
+}
+
+/* What is still pending in a box, one line, for failure messages. */
+static void pending_summary(struct sim_box *sb, char *out, size_t len)
+{
+	size_t n = 0;
+	char text[512], r[128];
+	unsigned shown = 0;
+
+	out[0] = '\0';
+	for (unsigned i = 0; i < sb->nout && n < len && shown < 4; i++) {
+		const struct sim_outcome *o = &sb->out[i];
+		const struct box_iface *ifc;
+
+		switch (o->kind) {
+		case SIM_OUT_XMIT:
+			ifc = box_iface(sb->box, o->ifindex);
+			n += (size_t)snprintf(out + n, len - n, "%s[out %s: %s]", shown ? " " : "",
+					      ifc ? ifc->name : "?",
+					      sim_pkt_text(o->pkt, text, sizeof(text)));
+			break;
+		case SIM_OUT_LOCAL:
+			n += (size_t)snprintf(out + n, len - n, "%s[local: %s]", shown ? " " : "",
+					      sim_pkt_text(o->pkt, text, sizeof(text)));
+			break;
+		case SIM_OUT_DROP:
+			n += (size_t)snprintf(out + n, len - n, "%s[drop %s: %s]", shown ? " " : "",
+					      sim_drop_text(&o->why, r, sizeof(r)),
+					      o->pkt ? sim_pkt_text(o->pkt, text, sizeof(text)) : "");
+			break;
+		case SIM_OUT_QUEUE:
+			n += (size_t)snprintf(out + n, len - n, "%s[queue %u]", shown ? " " : "",
+					      o->qnum);
+			break;
+		default:
+			continue;
+		}
+		shown++;
+	}
+	if (!shown)
+		snprintf(out, len, "nothing happened");
+}
+
+static int find_outcome(struct sim_box *sb, enum sim_outcome_kind kind, int ifindex)
+{
+	for (unsigned i = 0; i < sb->nout; i++)
+		if (sb->out[i].kind == kind && (ifindex <= 0 || sb->out[i].ifindex == ifindex))
+			return (int)i;
+	return -1;
+}
+
+/* Does drop reason `have` ("filter:INPUT:3", "policy filter:INPUT", "malformed (ip-trunc)")
+ * match the words of `want`? Each given word must equal the reason's word, or be a prefix of
+ * it ending at a ':' ("filter:INPUT" for any rule of the chain); parentheses are ignored. */
+static bool drop_matches(const char *have, int argc, char **argv, int from)
+{
+	char buf[160], *save = NULL, *tok;
+	int i = from;
+
+	snprintf(buf, sizeof(buf), "%s", have);
+	for (char *c = buf; *c; c++)
+		if (*c == '(' || *c == ')')
+			*c = ' ';
+	for (tok = strtok_r(buf, " ", &save); tok && i < argc; tok = strtok_r(NULL, " ", &save)) {
+		char want[96];
+		size_t n;
+
+		snprintf(want, sizeof(want), "%s", argv[i]);
+		for (char *c = want; *c; c++)
+			if (*c == '(' || *c == ')')
+				*c = ' ';
+		n = strlen(want);
+		while (n && want[n - 1] == ' ')
+			want[--n] = '\0';
+		if (strcmp(tok, want) && !(strncmp(tok, want, n) == 0 && tok[n] == ':'))
+			return false;
+		i++;
+	}
+	return i >= argc;
+}
+
+static int expect_counter(struct sim *s, struct sim_box *sb, int argc, char **argv, bool policy)
+{
+	int family = AF_INET, table, ci, n = 0;
+	const char *args[8];
+	const struct rules_ruleset *rs;
+	const struct rules_chain *ch;
+	uint64_t pkts, bytes;
+	bool have_p = false, have_b = false;
+	uint64_t wp = 0, wb = 0;
+	unsigned rulenum = 0;
+
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-6"))
+			family = AF_INET6;
+		else if (!strcmp(argv[i], "-4"))
+			family = AF_INET;
+		else if (!strncmp(argv[i], "pkts=", 5))
+			have_p = true, wp = strtoull(argv[i] + 5, NULL, 0);
+		else if (!strncmp(argv[i], "bytes=", 6))
+			have_b = true, wb = strtoull(argv[i] + 6, NULL, 0);
+		else if (n < 8)
+			args[n++] = argv[i];
+	}
+	if (n != (policy ? 2 : 3) || (!have_p && !have_b))
+		return sim_errorf(s, "usage: expect %s TABLE CHAIN%s [pkts=N] [bytes=N] [-6]",
+				  policy ? "policy-counter" : "counter", policy ? "" : " RULENUM");
+	table = rules_table_by_name(args[0]);
+	if (table < 0)
+		return sim_errorf(s, "no table '%s'", args[0]);
+	rs = box_ruleset(sb->box, family);
+	if (!rs || !rs->tables[table].present)
+		return sim_failf(s, "%s: no %s table %s", box_name(sb->box),
+				 family == AF_INET ? "IPv4" : "IPv6", args[0]);
+	ci = rules_chain_find(&rs->tables[table], args[1]);
+	if (ci < 0)
+		return sim_failf(s, "no chain %s in table %s", args[1], args[0]);
+	ch = &rs->tables[table].chains[ci];
+	if (policy) {
+		if (!ch->builtin)
+			return sim_errorf(s, "%s is a user chain: it has no policy", args[1]);
+		pkts = ch->pkts;
+		bytes = ch->bytes;
+	} else {
+		char *end;
+
+		rulenum = (unsigned)strtoul(args[2], &end, 10);
+		if (*end || rulenum == 0)
+			return sim_errorf(s, "bad rule number '%s'", args[2]);
+		if (rulenum > ch->nrules)
+			return sim_failf(s, "%s:%s has %u rules, no rule %u", args[0], args[1],
+					 ch->nrules, rulenum);
+		pkts = ch->rules[rulenum - 1].pkts;
+		bytes = ch->rules[rulenum - 1].bytes;
+	}
+	if ((have_p && pkts != wp) || (have_b && bytes != wb)) {
+		char what[64];
+
+		if (policy)
+			snprintf(what, sizeof(what), "policy of %s:%s", args[0], args[1]);
+		else
+			snprintf(what, sizeof(what), "%s:%s rule %u", args[0], args[1], rulenum);
+		return sim_failf(s, "%s: expected%s%.0" PRIu64 "%s%.0" PRIu64
+				 ", have pkts=%" PRIu64 " bytes=%" PRIu64,
+				 what, have_p ? " pkts=" : "", have_p ? wp : 0,
+				 have_b ? " bytes=" : "", have_b ? wb : 0, pkts, bytes);
+	}
+	return 0;
+}
+
+int sim_cmd_expect(struct sim *s, int argc, char **argv)
+{
+	struct sim_box *sb = s->cur;
+	char pattern[1024], why[512], pend[1024], text[512], r[128];
+	const char *what;
+	int idx, rc, ifindex = 0;
+	const char *colon;
+
+	if (argc < 2)
+		return sim_errorf(s, "usage: expect IFACE PATTERN | drop [REASON] | local [PATTERN] | "
+				  "nothing [IFACE] | log TEXT | counter ... | policy-counter ... | "
+				  "queue N");
+	what = argv[1];
+	/* BOX:IFACE, or BOX:drop / BOX:local / ... for outcomes of another box. */
+	colon = strchr(what, ':');
+	if (colon) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%.*s", (int)(colon - what), what);
+		sb = sim_box_find(s, name);
+		if (!sb)
+			return sim_errorf(s, "no box '%s'", name);
+		what = colon + 1;
+	}
+	if (!sb)
+		return sim_errorf(s, "expect: no box yet");
+
+	if (!strcmp(what, "counter") || !strcmp(what, "policy-counter"))
+		return expect_counter(s, sb, argc, argv, !strcmp(what, "policy-counter"));
+
+	if (!strcmp(what, "nothing")) {
+		if (argc > 2) {
+			ifindex = box_iface_index(sb->box, argv[2]);
+			if (ifindex < 0)
+				return sim_errorf(s, "no interface '%s'", argv[2]);
+			idx = find_outcome(sb, SIM_OUT_XMIT, ifindex);
+			if (idx >= 0)
+				return sim_failf(s, "expected nothing out of %s, got %s", argv[2],
+						 sim_pkt_text(sb->out[idx].pkt, text, sizeof(text)));
+			return 0;
+		}
+		for (unsigned i = 0; i < sb->nout; i++)
+			if (sb->out[i].kind != SIM_OUT_LOG && sb->out[i].kind != SIM_OUT_TRACE) {
+				pending_summary(sb, pend, sizeof(pend));
+				return sim_failf(s, "expected nothing (more) in %s, have %s",
+						 box_name(sb->box), pend);
+			}
+		return 0;
+	}
+
+	if (!strcmp(what, "log") || !strcmp(what, "nolog")) {
+		bool neg = !strcmp(what, "nolog");
+
+		join(argc, argv, 2, pattern, sizeof(pattern));
+		if (argc == 3)
+			snprintf(pattern, sizeof(pattern), "%s", argv[2]);
+		for (unsigned i = 0; i < sb->nout; i++)
+			if (sb->out[i].kind == SIM_OUT_LOG && strstr(sb->out[i].line, pattern)) {
+				if (neg)
+					return sim_failf(s, "expected no log line with \"%s\", got %s",
+							 pattern, sb->out[i].line);
+				sim_outcome_remove(sb, i);
+				return 0;
+			}
+		if (neg)
+			return 0;
+		idx = find_outcome(sb, SIM_OUT_LOG, 0);
+		return sim_failf(s, "expected a log line with \"%s\", %s%s", pattern,
+				 idx < 0 ? "there is none" : "the first is: ",
+				 idx < 0 ? "" : sb->out[idx].line);
+	}
+
+	if (!strcmp(what, "drop")) {
+		idx = find_outcome(sb, SIM_OUT_DROP, 0);
+		join(argc, argv, 2, pattern, sizeof(pattern));
+		if (idx < 0) {
+			pending_summary(sb, pend, sizeof(pend));
+			return sim_failf(s, "expected drop%s%s, %s", argc > 2 ? " " : "", pattern, pend);
+		}
+		sim_drop_text(&sb->out[idx].why, r, sizeof(r));
+		rc = drop_matches(r, argc, argv, 2);
+		if (!rc) {
+			sim_failf(s, "expected drop %s, got drop %s of %s", pattern, r,
+				  sb->out[idx].pkt ? sim_pkt_text(sb->out[idx].pkt, text, sizeof(text))
+						   : "?");
+			sim_outcome_remove(sb, (unsigned)idx);
+			return 1;
+		}
+		sim_outcome_remove(sb, (unsigned)idx);
+		return 0;
+	}
+
+	if (!strcmp(what, "queue")) {
+		unsigned q;
+
+		if (argc < 3)
+			return sim_errorf(s, "usage: expect queue N [PATTERN]");
+		q = (unsigned)strtoul(argv[2], NULL, 0);
+		idx = find_outcome(sb, SIM_OUT_QUEUE, 0);
+		if (idx < 0) {
+			pending_summary(sb, pend, sizeof(pend));
+			return sim_failf(s, "expected a packet queued to %u, %s", q, pend);
+		}
+		if (sb->out[idx].qnum != q) {
+			unsigned got = sb->out[idx].qnum;
+
+			sim_outcome_remove(sb, (unsigned)idx);
+			return sim_failf(s, "expected a packet queued to %u, it went to queue %u", q,
+					 got);
+		}
+		join(argc, argv, 3, pattern, sizeof(pattern));
+		if (argc > 3 && sb->out[idx].pkt &&
+		    (rc = sim_pkt_matches(sb->out[idx].pkt, pattern, why, sizeof(why))) != 1) {
+			sim_outcome_remove(sb, (unsigned)idx);
+			return rc < 0 ? sim_errorf(s, "%s", why)
+				      : sim_failf(s, "queued packet: %s", why);
+		}
+		sim_outcome_remove(sb, (unsigned)idx);
+		return 0;
+	}
+
+	if (!strcmp(what, "local")) {
+		idx = find_outcome(sb, SIM_OUT_LOCAL, 0);
+	} else {
+		ifindex = box_iface_index(sb->box, what);
+		if (ifindex < 0)
+			return sim_errorf(s, "expect: '%s' is neither an interface of %s nor one of "
+					  "drop, local, nothing, log, counter, policy-counter, queue",
+					  what, box_name(sb->box));
+		idx = find_outcome(sb, SIM_OUT_XMIT, ifindex);
+	}
+	/* The packet text is taken from the original words, rejoined. */
+	join(argc, argv, 2, pattern, sizeof(pattern));
+	if (idx < 0) {
+		pending_summary(sb, pend, sizeof(pend));
+		return sim_failf(s, "expected %s%s%s, %s", !strcmp(what, "local") ? "local delivery"
+									  : "a packet out of ",
+				 !strcmp(what, "local") ? "" : what, argc > 2 ? ": " : "", pend);
+	}
+	rc = argc > 2 ? sim_pkt_matches(sb->out[idx].pkt, pattern, why, sizeof(why)) : 1;
+	if (rc < 0) {
+		return sim_errorf(s, "%s", why);
+	}
+	if (rc == 0) {
+		sim_failf(s, "on %s expected %s\n    got %s\n    (%s)", what, pattern,
+			  sim_pkt_text(sb->out[idx].pkt, text, sizeof(text)), why);
+		sim_outcome_remove(sb, (unsigned)idx);
+		return 1;
+	}
+	sim_outcome_remove(sb, (unsigned)idx);
+	return 0;
+}

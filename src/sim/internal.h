@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Inside the simulator: what the files of src/sim share. Not for other layers (use sim.h).
+ *
+ *   struct sim
+ *     boxes[] ----> struct sim_box { box, outcomes[], links[], captures[], queue handlers }
+ *     wire[]        deliveries in flight: (to box, to iface, due time, packet), FIFO by due
+ *     now           the one clock
+ */
+#ifndef SIM_INTERNAL_H
+#define SIM_INTERNAL_H
+
+#include <limits.h>
+
+#include "io/pcapio.h"
+#include "sim/sim.h"
+
+#define SIM_MAX_BOXES 32
+#define SIM_MAX_OUTCOMES 4096 /* per box; older ones are forgotten (and counted) beyond it */
+#define SIM_MAX_QUEUES 16
+#define SIM_MAX_CAPTURES 16
+#define SIM_MAX_WIRE 100000 /* deliveries run per command: stops forwarding loops */
+
+enum sim_outcome_kind {
+	SIM_OUT_XMIT,  /* left through ifindex */
+	SIM_OUT_LOCAL, /* delivered to the box */
+	SIM_OUT_DROP,  /* dropped, why */
+	SIM_OUT_LOG,   /* a LOG line */
+	SIM_OUT_TRACE, /* a TRACE line */
+	SIM_OUT_QUEUE, /* handed to an NFQUEUE handler */
+};
+
+struct sim_outcome {
+	enum sim_outcome_kind kind;
+	int ifindex;          /* XMIT */
+	struct pkt *pkt;      /* XMIT, LOCAL, DROP: a copy; NULL otherwise */
+	struct box_drop why;  /* DROP (chain points into chain[]) */
+	char chain[RULES_CHAIN_NAME_MAX + 1];
+	char *line;           /* LOG, TRACE: malloc()ed */
+	unsigned qnum;        /* QUEUE */
+	int verdict;          /* QUEUE: what the handler said */
+	bool generated;       /* XMIT: made by the box (no input interface) */
+};
+
+struct sim_queue_handler {
+	bool used;
+	unsigned num;
+	int verdict;          /* EXT_ACCEPT, EXT_DROP, EXT_REPEAT */
+	bool set_mark;
+	uint32_t mark;
+	uint64_t count;
+};
+
+struct sim_link {
+	struct sim_box *peer; /* NULL: nothing at the other end */
+	int peer_if;
+	uint64_t delay_ns;
+};
+
+struct sim_capture {
+	int ifindex;
+	struct pcapio_writer *w;
+	char path[PATH_MAX];
+};
+
+struct sim_box {
+	struct sim *sim;
+	struct box *box;
+	struct sim_outcome *out;
+	unsigned nout, cap;
+	uint64_t forgotten;
+	struct sim_link links[BOX_MAX_IFACES + 1];
+	struct sim_capture caps[SIM_MAX_CAPTURES];
+	unsigned ncaps;
+	struct sim_queue_handler queues[SIM_MAX_QUEUES];
+};
+
+struct sim_wire_item {
+	struct sim_box *to;
+	int ifindex;
+	uint64_t due;
+	uint64_t seq;
+	struct pkt *pkt;
+};
+
+struct sim {
+	FILE *out, *err;
+	unsigned flags;
+	struct sim_box *boxes[SIM_MAX_BOXES];
+	unsigned nboxes;
+	struct sim_box *cur;
+	uint64_t now;
+	bool trace;
+
+	struct sim_wire_item *wire;
+	unsigned nwire, wirecap;
+	uint64_t wireseq;
+
+	/* the command being run, for messages */
+	const char *file;
+	unsigned line;
+	char dir[PATH_MAX];
+
+	/* an open heredoc: `rules [-4|-6] <<TERM` */
+	bool in_heredoc;
+	char heredoc_term[32];
+	int heredoc_family;
+	unsigned heredoc_line;
+	char *heredoc_buf;
+	size_t heredoc_len, heredoc_cap;
+};
+
+/* world.c */
+struct sim_box *sim_box_new(struct sim *s, const char *name);
+struct sim_box *sim_box_find(struct sim *s, const char *name);
+void sim_box_clear_outcomes(struct sim_box *sb);
+void sim_outcome_remove(struct sim_box *sb, unsigned i);
+/* Run the wire until nothing is due at the current time. */
+void sim_run_wire(struct sim *s);
+void sim_set_now(struct sim *s, uint64_t ns);
+void sim_reset(struct sim *s);
+/* Receive a packet on a box's interface (frames it for the interface first). */
+int sim_inject(struct sim_box *sb, int ifindex, struct pkt *p);
+int sim_send(struct sim_box *sb, struct pkt *p);
+void sim_event_line(struct sim_box *sb, const char *what, const struct pkt *p);
+
+/* script.c */
+int sim_errorf(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int sim_failf(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sim_path(struct sim *s, const char *path, char *out, size_t len);
+
+/* expect.c */
+int sim_cmd_expect(struct sim *s, int argc, char **argv);
+/* Does the packet match the pattern text? why gets a reason when not. -1: bad pattern. */
+int sim_pkt_matches(const struct pkt *p, const char *pattern, char *why, size_t whylen);
+
+/* shell.c */
+extern const char *const sim_command_names[];
+
+#endif

@@ -1,0 +1,1163 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The script language: one command per line, `#` starts a comment, words split on blanks,
+ * "double quotes" group words. Packet text (inject, send, expect) is taken verbatim from the
+ * rest of the line and given to pkt_spec_parse. Every command is documented in
+ * docs/simulator.md; keep the two in step.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "pkt/build.h"
+#include "sim/internal.h"
+
+#define MAX_ARGS 64
+
+const char *const sim_command_names[] = {
+	"box", "iface", "addr", "route", "link", "forwarding", "rules", "inject", "send",
+	"expect", "time", "show", "capture", "queue", "trace", "echo", "reset", "seed", "help",
+	NULL,
+};
+
+int sim_errorf(struct sim *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->file)
+		fprintf(s->err, "%s:%u: ", s->file, s->line);
+	va_start(ap, fmt);
+	vfprintf(s->err, fmt, ap);
+	va_end(ap);
+	fputc('\n', s->err);
+	return -1;
+}
+
+int sim_failf(struct sim *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->file)
+		fprintf(s->err, "%s:%u: ", s->file, s->line);
+	fputs("expectation failed: ", s->err);
+	va_start(ap, fmt);
+	vfprintf(s->err, fmt, ap);
+	va_end(ap);
+	fputc('\n', s->err);
+	return 1;
+}
+
+/* ---- words ------------------------------------------------------------------------------- */
+
+struct words {
+	int argc;
+	char *argv[MAX_ARGS];
+	const char *rest[MAX_ARGS]; /* the original line from the start of word i */
+	char buf[4096];
+};
+
+/* Split a line; returns 0, or -1 (unterminated quote, too long). Comments end the line. */
+static int split(const char *line, struct words *w)
+{
+	const char *p = line;
+	char *o = w->buf, *end = w->buf + sizeof(w->buf) - 1;
+
+	w->argc = 0;
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			p++;
+		if (!*p || *p == '#')
+			return 0;
+		if (w->argc == MAX_ARGS)
+			return -1;
+		w->rest[w->argc] = p;
+		w->argv[w->argc++] = o;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n') {
+			if (o >= end)
+				return -1;
+			if (*p == '"') {
+				p++;
+				while (*p && *p != '"') {
+					if (*p == '\\' && p[1])
+						p++;
+					if (o >= end)
+						return -1;
+					*o++ = *p++;
+				}
+				if (*p != '"')
+					return -1;
+				p++;
+				continue;
+			}
+			*o++ = *p++;
+		}
+		*o++ = '\0';
+	}
+}
+
+/* The rest of the line from word i, with a trailing comment and blanks removed. */
+static void rest_of(const struct words *w, int i, char *out, size_t len)
+{
+	const char *p = w->rest[i];
+	size_t n = 0;
+	bool q = false;
+
+	while (p[n] && (q || p[n] != '#')) {
+		if (p[n] == '"')
+			q = !q;
+		n++;
+	}
+	while (n && isspace((unsigned char)p[n - 1]))
+		n--;
+	if (n >= len)
+		n = len - 1;
+	memcpy(out, p, n);
+	out[n] = '\0';
+}
+
+/* ---- helpers ----------------------------------------------------------------------------- */
+
+static struct sim_box *cur_box(struct sim *s)
+{
+	if (!s->cur) {
+		s->cur = sim_box_new(s, "box");
+		if (!s->cur)
+			sim_errorf(s, "out of memory");
+	}
+	return s->cur;
+}
+
+/* "IFACE" in the current box or "BOX:IFACE". */
+static int resolve_iface(struct sim *s, const char *spec, struct sim_box **sbp, int *ifindex)
+{
+	char name[64];
+	const char *colon = strchr(spec, ':');
+	struct sim_box *sb;
+
+	if (colon) {
+		snprintf(name, sizeof(name), "%.*s", (int)(colon - spec), spec);
+		sb = sim_box_find(s, name);
+		if (!sb)
+			return sim_errorf(s, "no box '%s'", name);
+		spec = colon + 1;
+	} else {
+		sb = cur_box(s);
+		if (!sb)
+			return -1;
+	}
+	*ifindex = box_iface_index(sb->box, spec);
+	if (*ifindex < 0)
+		return sim_errorf(s, "box '%s' has no interface '%s'", box_name(sb->box), spec);
+	*sbp = sb;
+	return 0;
+}
+
+static int parse_mac(const char *s, uint8_t mac[6])
+{
+	unsigned v[6];
+	char c;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &c) != 6)
+		return -1;
+	for (int i = 0; i < 6; i++) {
+		if (v[i] > 255)
+			return -1;
+		mac[i] = (uint8_t)v[i];
+	}
+	return 0;
+}
+
+/* "+30s", "500ms", "+1.5s", "2m", "10us", "7ns" -> nanoseconds. */
+static int parse_duration(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v;
+
+	if (*s == '+')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	v = strtod(s, &end);
+	if (!strcmp(end, "s") || !*end)
+		v *= 1e9;
+	else if (!strcmp(end, "ms"))
+		v *= 1e6;
+	else if (!strcmp(end, "us"))
+		v *= 1e3;
+	else if (!strcmp(end, "ns"))
+		;
+	else if (!strcmp(end, "m") || !strcmp(end, "min"))
+		v *= 60e9;
+	else if (!strcmp(end, "h"))
+		v *= 3600e9;
+	else
+		return -1;
+	if (v < 0 || v > 1.8e19)
+		return -1;
+	*ns = (uint64_t)(v + 0.5);
+	return 0;
+}
+
+static int parse_prefix(const char *s, int *family, union pt_addr *a, int *plen)
+{
+	char buf[128];
+	char *slash;
+
+	if (!strcmp(s, "default") || !strcmp(s, "default4")) {
+		*family = AF_INET;
+		memset(a, 0, sizeof(*a));
+		*plen = 0;
+		return 0;
+	}
+	if (!strcmp(s, "default6")) {
+		*family = AF_INET6;
+		memset(a, 0, sizeof(*a));
+		*plen = 0;
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%s", s);
+	slash = strchr(buf, '/');
+	if (slash)
+		*slash++ = '\0';
+	*family = pt_addr_parse(buf, a);
+	if (!*family)
+		return -1;
+	if (slash) {
+		char *end;
+		long n = strtol(slash, &end, 10);
+
+		if (*end || n < 0 || n > (*family == AF_INET ? 32 : 128))
+			return -1;
+		*plen = (int)n;
+	} else {
+		*plen = *family == AF_INET ? 32 : 128;
+	}
+	return 0;
+}
+
+int sim_read_file(const char *path, char **buf, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *b = NULL;
+	size_t n = 0, cap = 0;
+
+	if (!f)
+		return -errno;
+	for (;;) {
+		size_t got;
+
+		if (cap - n < 4096) {
+			char *nb = realloc(b, cap ? cap * 2 : 8192);
+
+			if (!nb) {
+				free(b);
+				fclose(f);
+				return -ENOMEM;
+			}
+			b = nb;
+			cap = cap ? cap * 2 : 8192;
+		}
+		got = fread(b + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(b);
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+int sim_load_rules(struct box *b, const char *buf, size_t len, const char *name, int family,
+		   FILE *err)
+{
+	const struct ext_registry *reg = ext_registry_default();
+	struct rules_ruleset *rs4 = NULL, *rs6 = NULL;
+	struct rules_error e;
+	bool want4 = family == 0 || family == AF_INET;
+	bool want6 = family == AF_INET6 || (family == 0 && rules_buffer_has_family_tag(buf, len, 6));
+
+	/* Both halves parse before either is installed: a failed load changes nothing. */
+	memset(&e, 0, sizeof(e));
+	if (want4 && rules_parse_buffer(buf, len, name, AF_INET, reg, NULL, 0, &rs4, &e) < 0) {
+		rules_error_print(&e, err);
+		return -EINVAL;
+	}
+	memset(&e, 0, sizeof(e));
+	if (want6 && rules_parse_buffer(buf, len, name, AF_INET6, reg, NULL, 0, &rs6, &e) < 0) {
+		rules_error_print(&e, err);
+		rules_ruleset_free(rs4);
+		return -EINVAL;
+	}
+	if (want4)
+		box_set_ruleset(b, rs4, AF_INET);
+	if (want6)
+		box_set_ruleset(b, rs6, AF_INET6);
+	return 0;
+}
+
+/* ---- box setup (shared with replay --box) ------------------------------------------------ */
+
+int sim_setup_command(struct box *b, int argc, char **argv, char *err, size_t errlen)
+{
+	if (!strcmp(argv[0], "iface")) {
+		uint8_t mac[6];
+		bool has_mac = false;
+		uint32_t mtu = 0;
+		int link = -1, idx;
+
+		if (argc < 2)
+			goto usage;
+		for (int i = 2; i < argc; i++) {
+			if (!strcmp(argv[i], "mac") && i + 1 < argc) {
+				if (parse_mac(argv[++i], mac) < 0) {
+					snprintf(err, errlen, "bad MAC address '%s'", argv[i]);
+					return -1;
+				}
+				has_mac = true;
+			} else if (!strcmp(argv[i], "mtu") && i + 1 < argc) {
+				char *end;
+				unsigned long v = strtoul(argv[++i], &end, 0);
+
+				if (*end || v < 68 || v > 65535) {
+					snprintf(err, errlen, "bad MTU '%s' (68..65535)", argv[i]);
+					return -1;
+				}
+				mtu = (uint32_t)v;
+			} else if (!strcmp(argv[i], "raw")) {
+				link = PKT_LINK_RAW;
+			} else if (!strcmp(argv[i], "eth")) {
+				link = PKT_LINK_ETHERNET;
+			} else {
+				snprintf(err, errlen, "iface: unknown option '%s'", argv[i]);
+				return -1;
+			}
+		}
+		idx = box_iface_index(b, argv[1]);
+		if (idx < 0) {
+			if (strlen(argv[1]) >= BOX_IFNAME_MAX) {
+				snprintf(err, errlen, "interface name '%s' too long", argv[1]);
+				return -1;
+			}
+			idx = box_add_iface(b, argv[1], has_mac ? mac : NULL);
+			if (idx < 0) {
+				snprintf(err, errlen, "cannot add interface '%s': %s", argv[1],
+					 strerror(-idx));
+				return -1;
+			}
+		} else if (has_mac) {
+			snprintf(err, errlen, "interface '%s' exists; give mac when creating it",
+				 argv[1]);
+			return -1;
+		}
+		if (mtu)
+			box_set_iface_mtu(b, idx, mtu);
+		if (link >= 0)
+			box_set_iface_link(b, idx, (enum pkt_link)link);
+		return 0;
+	}
+	if (!strcmp(argv[0], "addr")) {
+		union pt_addr a;
+		int family, plen, idx, rc;
+
+		if (argc != 3)
+			goto usage;
+		idx = box_iface_index(b, argv[1]);
+		if (idx < 0) {
+			snprintf(err, errlen, "no interface '%s'", argv[1]);
+			return -1;
+		}
+		if (parse_prefix(argv[2], &family, &a, &plen) < 0) {
+			snprintf(err, errlen, "bad address '%s' (ADDR/PLEN)", argv[2]);
+			return -1;
+		}
+		rc = box_add_addr(b, idx, family, &a, plen);
+		if (rc < 0) {
+			snprintf(err, errlen, "cannot add address %s: %s", argv[2], strerror(-rc));
+			return -1;
+		}
+		return 0;
+	}
+	if (!strcmp(argv[0], "route")) {
+		struct box_route r;
+		int rc;
+
+		memset(&r, 0, sizeof(r));
+		if (argc >= 3 && !strcmp(argv[1], "del")) {
+			if (parse_prefix(argv[2], &r.family, &r.net, &r.plen) < 0) {
+				snprintf(err, errlen, "bad prefix '%s'", argv[2]);
+				return -1;
+			}
+			rc = box_del_route(b, r.family, &r.net, r.plen);
+			if (rc < 0) {
+				snprintf(err, errlen, "no route %s", argv[2]);
+				return -1;
+			}
+			return 0;
+		}
+		if (argc < 3)
+			goto usage;
+		if (parse_prefix(argv[1], &r.family, &r.net, &r.plen) < 0) {
+			snprintf(err, errlen, "bad prefix '%s' (ADDR/PLEN or default, default6)",
+				 argv[1]);
+			return -1;
+		}
+		r.type = BOX_RT_UNICAST;
+		for (int i = 2; i < argc; i++) {
+			if (!strcmp(argv[i], "dev") && i + 1 < argc) {
+				r.oif = box_iface_index(b, argv[++i]);
+				if (r.oif < 0) {
+					snprintf(err, errlen, "no interface '%s'", argv[i]);
+					return -1;
+				}
+			} else if (!strcmp(argv[i], "via") && i + 1 < argc) {
+				if (pt_addr_parse(argv[++i], &r.gw) != r.family) {
+					snprintf(err, errlen, "bad gateway '%s'", argv[i]);
+					return -1;
+				}
+			} else if (!strcmp(argv[i], "metric") && i + 1 < argc) {
+				r.metric = (uint32_t)strtoul(argv[++i], NULL, 0);
+			} else if (!strcmp(argv[i], "mtu") && i + 1 < argc) {
+				r.mtu = (uint32_t)strtoul(argv[++i], NULL, 0);
+			} else if (!strcmp(argv[i], "blackhole")) {
+				r.type = BOX_RT_BLACKHOLE;
+			} else if (!strcmp(argv[i], "unreachable")) {
+				r.type = BOX_RT_UNREACHABLE;
+			} else if (!strcmp(argv[i], "prohibit")) {
+				r.type = BOX_RT_PROHIBIT;
+			} else if (!strcmp(argv[i], "local")) {
+				r.type = BOX_RT_LOCAL;
+			} else {
+				snprintf(err, errlen, "route: unknown option '%s'", argv[i]);
+				return -1;
+			}
+		}
+		if (r.type == BOX_RT_UNICAST && !r.oif) {
+			snprintf(err, errlen, "route %s: give dev IFACE (or blackhole, unreachable, "
+				 "prohibit)", argv[1]);
+			return -1;
+		}
+		rc = box_add_route(b, &r);
+		if (rc < 0) {
+			snprintf(err, errlen, "cannot add route %s: %s", argv[1], strerror(-rc));
+			return -1;
+		}
+		return 0;
+	}
+	if (!strcmp(argv[0], "forwarding")) {
+		int family = 0;
+		bool on;
+
+		if (argc < 2 || (strcmp(argv[1], "on") && strcmp(argv[1], "off")))
+			goto usage;
+		on = !strcmp(argv[1], "on");
+		if (argc > 2)
+			family = !strcmp(argv[2], "-6") ? AF_INET6 : AF_INET;
+		if (family != AF_INET6)
+			box_set_forwarding(b, AF_INET, on);
+		if (family != AF_INET)
+			box_set_forwarding(b, AF_INET6, on);
+		return 0;
+	}
+	snprintf(err, errlen, "unknown command '%s'", argv[0]);
+	return -1;
+usage:
+	snprintf(err, errlen, "usage: %s", !strcmp(argv[0], "iface") ? "iface NAME [mac XX:XX:XX:XX:XX:XX] [mtu N] [raw|eth]"
+				 : !strcmp(argv[0], "addr") ? "addr IFACE ADDR/PLEN"
+				 : !strcmp(argv[0], "route") ? "route PREFIX dev IFACE [via GW] [metric N] [mtu N] | route PREFIX blackhole|unreachable|prohibit | route del PREFIX"
+				 : "forwarding on|off [-4|-6]");
+	return -1;
+}
+
+/* ---- commands ---------------------------------------------------------------------------- */
+
+static int cmd_box(struct sim *s, struct words *w)
+{
+	struct sim_box *sb;
+
+	if (w->argc != 2)
+		return sim_errorf(s, "usage: box NAME");
+	sb = sim_box_find(s, w->argv[1]);
+	if (!sb)
+		sb = sim_box_new(s, w->argv[1]);
+	if (!sb)
+		return sim_errorf(s, "cannot create box '%s' (at most %d)", w->argv[1],
+				  SIM_MAX_BOXES);
+	s->cur = sb;
+	return 0;
+}
+
+static int cmd_setup(struct sim *s, struct words *w)
+{
+	struct sim_box *sb = cur_box(s);
+	char err[256];
+
+	if (!sb)
+		return -1;
+	if (sim_setup_command(sb->box, w->argc, w->argv, err, sizeof(err)) < 0)
+		return sim_errorf(s, "%s", err);
+	return 0;
+}
+
+static int cmd_link(struct sim *s, struct words *w)
+{
+	struct sim_box *a, *b;
+	int ia, ib;
+	uint64_t delay = 0;
+
+	if (w->argc != 3 && !(w->argc == 5 && !strcmp(w->argv[3], "delay")))
+		return sim_errorf(s, "usage: link BOXA:IFACE BOXB:IFACE [delay DURATION]");
+	if (!strchr(w->argv[1], ':') || !strchr(w->argv[2], ':'))
+		return sim_errorf(s, "link: give both ends as BOX:IFACE");
+	if (resolve_iface(s, w->argv[1], &a, &ia) < 0 || resolve_iface(s, w->argv[2], &b, &ib) < 0)
+		return -1;
+	if (w->argc == 5 && parse_duration(w->argv[4], &delay) < 0)
+		return sim_errorf(s, "bad delay '%s' (e.g. 10ms)", w->argv[4]);
+	if (a->links[ia].peer || b->links[ib].peer)
+		return sim_errorf(s, "link: %s or %s is already wired", w->argv[1], w->argv[2]);
+	/* A wire runs both ways. */
+	a->links[ia] = (struct sim_link){ b, ib, delay };
+	b->links[ib] = (struct sim_link){ a, ia, delay };
+	return 0;
+}
+
+static int heredoc_append(struct sim *s, const char *text, size_t n)
+{
+	if (s->heredoc_len + n + 2 > s->heredoc_cap) {
+		size_t cap = (s->heredoc_cap + n + 2) * 2;
+		char *b = realloc(s->heredoc_buf, cap);
+
+		if (!b)
+			return -1;
+		s->heredoc_buf = b;
+		s->heredoc_cap = cap;
+	}
+	memcpy(s->heredoc_buf + s->heredoc_len, text, n);
+	s->heredoc_len += n;
+	if (!n || text[n - 1] != '\n')
+		s->heredoc_buf[s->heredoc_len++] = '\n';
+	s->heredoc_buf[s->heredoc_len] = '\0';
+	return 0;
+}
+
+static int rules_family_arg(const char *a)
+{
+	if (!strcmp(a, "-4"))
+		return AF_INET;
+	if (!strcmp(a, "-6"))
+		return AF_INET6;
+	return -1;
+}
+
+static int cmd_rules(struct sim *s, struct words *w)
+{
+	struct sim_box *sb = cur_box(s);
+	int family = 0;
+
+	if (!sb)
+		return -1;
+	if (w->argc >= 2 && !strncmp(w->argv[w->argc - 1], "<<", 2)) {
+		const char *term = w->argv[w->argc - 1] + 2;
+
+		for (int i = 1; i < w->argc - 1; i++) {
+			family = rules_family_arg(w->argv[i]);
+			if (family < 0)
+				return sim_errorf(s, "usage: rules [-4|-6] <<EOF");
+		}
+		if (!*term || strlen(term) >= sizeof(s->heredoc_term))
+			return sim_errorf(s, "rules <<TERM: give a terminator word (e.g. <<EOF)");
+		snprintf(s->heredoc_term, sizeof(s->heredoc_term), "%s", term);
+		s->heredoc_family = family;
+		s->heredoc_line = s->line;
+		s->heredoc_len = 0;
+		s->in_heredoc = true;
+		/* Start with one empty line per script line before the heredoc's first line, so
+		 * the parser's line numbers are the script's: errors read SCRIPT:LINE. */
+		for (unsigned i = 0; i < s->line; i++)
+			if (heredoc_append(s, "", 0) < 0)
+				return sim_errorf(s, "out of memory");
+		return 0;
+	}
+	if (w->argc >= 3 && !strcmp(w->argv[1], "load")) {
+		char path[PATH_MAX], name[PATH_MAX];
+		char *buf;
+		size_t len;
+		int rc;
+
+		if (w->argc > 4 || (w->argc == 4 && (family = rules_family_arg(w->argv[3])) < 0))
+			return sim_errorf(s, "usage: rules load FILE [-4|-6]");
+		sim_path(s, w->argv[2], path, sizeof(path));
+		rc = sim_read_file(path, &buf, &len);
+		if (rc < 0)
+			return sim_errorf(s, "%s: %s", path, strerror(-rc));
+		snprintf(name, sizeof(name), "%s", path);
+		rc = sim_load_rules(sb->box, buf, len, name, family, s->err);
+		free(buf);
+		return rc < 0 ? sim_errorf(s, "rules load %s: nothing changed", w->argv[2]) : 0;
+	}
+	if (w->argc >= 2 && !strcmp(w->argv[1], "show")) {
+		int f = AF_INET, table = -1;
+
+		for (int i = 2; i < w->argc; i++) {
+			if (rules_family_arg(w->argv[i]) > 0)
+				f = rules_family_arg(w->argv[i]);
+			else if ((table = rules_table_by_name(w->argv[i])) < 0)
+				return sim_errorf(s, "no table '%s'", w->argv[i]);
+		}
+		if (!box_ruleset(sb->box, f)) {
+			fprintf(s->out, "# no %s rules\n", f == AF_INET ? "IPv4" : "IPv6");
+			return 0;
+		}
+		if (table < 0) {
+			rules_print(box_ruleset(sb->box, f), s->out, RULES_PRINT_COUNTERS);
+		} else {
+			/* One table: print all, keep the section of that table. */
+			char *text = NULL;
+			size_t n = 0;
+			FILE *m = open_memstream(&text, &n);
+			bool on = false;
+			char *save = NULL;
+
+			if (!m)
+				return sim_errorf(s, "out of memory");
+			rules_print(box_ruleset(sb->box, f), m, RULES_PRINT_COUNTERS);
+			fclose(m);
+			for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+				if (l[0] == '*')
+					on = !strcmp(l + 1, rules_table_name((unsigned)table));
+				if (on)
+					fprintf(s->out, "%s\n", l);
+				if (on && !strcmp(l, "COMMIT"))
+					on = false;
+			}
+			free(text);
+		}
+		return 0;
+	}
+	if (w->argc >= 2 && !strcmp(w->argv[1], "flush")) {
+		family = w->argc > 2 ? rules_family_arg(w->argv[2]) : 0;
+		if (family != AF_INET6)
+			box_set_ruleset(sb->box, NULL, AF_INET);
+		if (family != AF_INET)
+			box_set_ruleset(sb->box, NULL, AF_INET6);
+		return 0;
+	}
+	if (w->argc >= 2 && !strcmp(w->argv[1], "zero")) {
+		for (int f = 0; f < 2; f++) {
+			struct rules_ruleset *rs = box_ruleset(sb->box, f ? AF_INET6 : AF_INET);
+
+			if (rs)
+				rules_zero_counters(rs);
+		}
+		return 0;
+	}
+	return sim_errorf(s, "usage: rules load FILE [-4|-6] | rules [-4|-6] <<EOF | rules show "
+			  "[TABLE] [-6] | rules flush [-4|-6] | rules zero");
+}
+
+static int heredoc_line(struct sim *s, const char *text)
+{
+	const char *p = text;
+	size_t n = strlen(text);
+	int rc;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!strncmp(p, s->heredoc_term, strlen(s->heredoc_term)) &&
+	    !p[strspn(p + strlen(s->heredoc_term), " \t\r\n") + strlen(s->heredoc_term)]) {
+		struct sim_box *sb = cur_box(s);
+
+		s->in_heredoc = false;
+		if (!sb)
+			return -1;
+		rc = sim_load_rules(sb->box, s->heredoc_buf ? s->heredoc_buf : "", s->heredoc_len,
+				    s->file ? s->file : "stdin", s->heredoc_family, s->err);
+		s->line = s->heredoc_line;
+		return rc < 0 ? sim_errorf(s, "rules: nothing changed") : 0;
+	}
+	if (heredoc_append(s, text, n) < 0)
+		return sim_errorf(s, "out of memory");
+	return 0;
+}
+
+static struct pkt *build_from_text(struct sim *s, const char *text, const struct box_iface *ifc)
+{
+	struct pkt_spec *spec = malloc(sizeof(*spec));
+	char err[256] = "";
+	struct pkt *p;
+
+	if (!spec) {
+		sim_errorf(s, "out of memory");
+		return NULL;
+	}
+	if (pkt_spec_parse(text, spec, err, sizeof(err)) < 0) {
+		sim_errorf(s, "bad packet '%s': %s", text, err);
+		free(spec);
+		return NULL;
+	}
+	/* On an Ethernet interface the frame comes from the neighbour to this interface, unless
+	 * the text gave its own link fields. */
+	if (ifc && ifc->link == PKT_LINK_ETHERNET && !spec->eth) {
+		spec->eth = true;
+		memcpy(spec->eth_src, ifc->peer_mac, 6);
+		memcpy(spec->eth_dst, ifc->mac, 6);
+	}
+	p = pkt_build(spec);
+	if (!p)
+		sim_errorf(s, "cannot build packet '%s': %s", text, strerror(errno));
+	free(spec);
+	return p;
+}
+
+static int cmd_inject(struct sim *s, struct words *w)
+{
+	struct sim_box *sb;
+	int ifindex;
+	char text[2048];
+	struct pkt *p;
+
+	if (w->argc < 3)
+		return sim_errorf(s, "usage: inject IFACE PACKET | inject IFACE pcap FILE");
+	if (resolve_iface(s, w->argv[1], &sb, &ifindex) < 0)
+		return -1;
+	if (!strcmp(w->argv[2], "pcap")) {
+		struct pcapio_reader *r;
+		char path[PATH_MAX], err[512];
+		uint64_t first = 0, base = s->now;
+		int rc;
+
+		if (w->argc != 4)
+			return sim_errorf(s, "usage: inject IFACE pcap FILE");
+		sim_path(s, w->argv[3], path, sizeof(path));
+		if (pcapio_open(path, &r, err, sizeof(err)) < 0)
+			return sim_errorf(s, "%s", err);
+		box_set_iface_link(sb->box, ifindex, pcapio_link(r));
+		/* The capture's time runs from now: its first packet arrives at once, the next
+		 * ones as far apart as they were captured. */
+		while ((rc = pcapio_next(r, &p, err, sizeof(err))) == 1) {
+			uint64_t ts = p->tstamp_ns;
+
+			if (!first)
+				first = ts ? ts : 1;
+			if (ts > first && base + (ts - first) > s->now)
+				sim_set_now(s, base + (ts - first));
+			p->tstamp_ns = s->now;
+			sim_inject(sb, ifindex, p);
+			sim_run_wire(s);
+		}
+		pcapio_close(r);
+		if (rc < 0)
+			return sim_errorf(s, "%s", err);
+		return 0;
+	}
+	rest_of(w, 2, text, sizeof(text));
+	p = build_from_text(s, text, box_iface(sb->box, ifindex));
+	if (!p)
+		return -1;
+	sim_inject(sb, ifindex, p);
+	sim_run_wire(s);
+	return 0;
+}
+
+static int cmd_send(struct sim *s, struct words *w)
+{
+	struct sim_box *sb;
+	char text[2048];
+	struct pkt *p;
+	int start = 1;
+
+	if (w->argc < 2)
+		return sim_errorf(s, "usage: send [BOX:] PACKET");
+	sb = cur_box(s);
+	if (!sb)
+		return -1;
+	/* "send r1: tcp ..." sends from another box. */
+	if (w->argv[1][strlen(w->argv[1]) - 1] == ':' && strlen(w->argv[1]) > 1) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%.*s", (int)strlen(w->argv[1]) - 1, w->argv[1]);
+		sb = sim_box_find(s, name);
+		if (!sb)
+			return sim_errorf(s, "no box '%s'", name);
+		start = 2;
+		if (w->argc < 3)
+			return sim_errorf(s, "usage: send [BOX:] PACKET");
+	}
+	rest_of(w, start, text, sizeof(text));
+	p = build_from_text(s, text, NULL);
+	if (!p)
+		return -1;
+	sim_send(sb, p);
+	sim_run_wire(s);
+	return 0;
+}
+
+static int cmd_time(struct sim *s, struct words *w)
+{
+	uint64_t d;
+
+	if (w->argc != 2 || parse_duration(w->argv[1], &d) < 0)
+		return sim_errorf(s, "usage: time +DURATION (e.g. +30s, +500ms, +2m)");
+	sim_set_now(s, s->now + d);
+	return 0;
+}
+
+static void print_outcomes(struct sim *s, struct sim_box *sb)
+{
+	char text[512], r[128];
+
+	for (unsigned i = 0; i < sb->nout; i++) {
+		const struct sim_outcome *o = &sb->out[i];
+		const struct box_iface *ifc;
+
+		switch (o->kind) {
+		case SIM_OUT_XMIT:
+			ifc = box_iface(sb->box, o->ifindex);
+			fprintf(s->out, "out %s %s\n", ifc ? ifc->name : "?",
+				o->pkt ? sim_pkt_text(o->pkt, text, sizeof(text)) : "");
+			break;
+		case SIM_OUT_LOCAL:
+			fprintf(s->out, "local %s\n", o->pkt ? sim_pkt_text(o->pkt, text, sizeof(text)) : "");
+			break;
+		case SIM_OUT_DROP:
+			fprintf(s->out, "drop %s %s\n", sim_drop_text(&o->why, r, sizeof(r)),
+				o->pkt ? sim_pkt_text(o->pkt, text, sizeof(text)) : "");
+			break;
+		case SIM_OUT_LOG:
+			fprintf(s->out, "log %s\n", o->line ? o->line : "");
+			break;
+		case SIM_OUT_TRACE:
+			fprintf(s->out, "trace %s\n", o->line ? o->line : "");
+			break;
+		case SIM_OUT_QUEUE:
+			fprintf(s->out, "queue %u\n", o->qnum);
+			break;
+		}
+	}
+}
+
+static int cmd_show(struct sim *s, struct words *w)
+{
+	struct sim_box *sb = cur_box(s);
+	const char *what = w->argc > 1 ? w->argv[1] : "counters";
+	int family = AF_INET, table = -1;
+
+	if (!sb)
+		return -1;
+	for (int i = 2; i < w->argc; i++) {
+		if (rules_family_arg(w->argv[i]) > 0)
+			family = rules_family_arg(w->argv[i]);
+		else if ((table = rules_table_by_name(w->argv[i])) < 0)
+			return sim_errorf(s, "no table '%s'", w->argv[i]);
+	}
+	if (!strcmp(what, "counters") || !strcmp(what, "chains")) {
+		for (int f = 0; f < 2; f++) {
+			int fam = f ? AF_INET6 : AF_INET;
+			const struct rules_ruleset *rs = box_ruleset(sb->box, fam);
+
+			if (w->argc > 2 && fam != family)
+				continue;
+			if (!rs)
+				continue;
+			fprintf(s->out, "# %s\n", fam == AF_INET ? "IPv4" : "IPv6");
+			if (!strcmp(what, "counters")) {
+				sim_print_counters(s->out, rs, table);
+				continue;
+			}
+			for (unsigned t = 0; t < TABLE_MAX; t++) {
+				const struct rules_table *tb = &rs->tables[t];
+
+				if (!tb->present || (table >= 0 && (unsigned)table != t))
+					continue;
+				fprintf(s->out, "%s:", rules_table_name(t));
+				for (unsigned c = 0; c < tb->nchains; c++)
+					fprintf(s->out, " %s", tb->chains[c].name);
+				fputc('\n', s->out);
+			}
+		}
+		return 0;
+	}
+	if (!strcmp(what, "log")) {
+		for (unsigned i = 0; i < sb->nout; i++)
+			if (sb->out[i].kind == SIM_OUT_LOG)
+				fprintf(s->out, "%s\n", sb->out[i].line);
+		return 0;
+	}
+	if (!strcmp(what, "stats")) {
+		sim_print_stats(s->out, sb->box);
+		return 0;
+	}
+	if (!strcmp(what, "routes")) {
+		sim_print_routes(s->out, sb->box);
+		return 0;
+	}
+	if (!strcmp(what, "pending")) {
+		print_outcomes(s, sb);
+		return 0;
+	}
+	if (!strcmp(what, "boxes")) {
+		for (unsigned i = 0; i < s->nboxes; i++) {
+			struct box *b = s->boxes[i]->box;
+
+			fprintf(s->out, "%s%s:", s->boxes[i] == sb ? "*" : "", box_name(b));
+			for (unsigned k = 1; k <= box_iface_count(b); k++) {
+				const struct box_iface *ifc = box_iface(b, (int)k);
+				const struct sim_link *l = &s->boxes[i]->links[k];
+
+				if (!ifc)
+					continue;
+				fprintf(s->out, " %s", ifc->name);
+				if (l->peer)
+					fprintf(s->out, "=%s:%s", box_name(l->peer->box),
+						box_iface(l->peer->box, l->peer_if)->name);
+			}
+			fputc('\n', s->out);
+		}
+		return 0;
+	}
+	if (!strcmp(what, "time")) {
+		fprintf(s->out, "%" PRIu64 ".%09" PRIu64 "\n", s->now / 1000000000u,
+			s->now % 1000000000u);
+		return 0;
+	}
+	return sim_errorf(s, "usage: show counters|chains [TABLE] [-6] | log | stats | routes | "
+			  "pending | boxes | time");
+}
+
+static int cmd_capture(struct sim *s, struct words *w)
+{
+	struct sim_box *sb;
+	int ifindex;
+	char path[PATH_MAX], err[512];
+	const struct box_iface *ifc;
+	struct sim_capture *c;
+
+	if (w->argc != 3)
+		return sim_errorf(s, "usage: capture IFACE FILE.pcap | capture IFACE off");
+	if (resolve_iface(s, w->argv[1], &sb, &ifindex) < 0)
+		return -1;
+	for (unsigned i = 0; i < sb->ncaps; i++)
+		if (sb->caps[i].ifindex == ifindex) {
+			pcapio_finish(sb->caps[i].w);
+			sb->caps[i] = sb->caps[--sb->ncaps];
+			break;
+		}
+	if (!strcmp(w->argv[2], "off"))
+		return 0;
+	if (sb->ncaps == SIM_MAX_CAPTURES)
+		return sim_errorf(s, "too many captures (%d)", SIM_MAX_CAPTURES);
+	ifc = box_iface(sb->box, ifindex);
+	c = &sb->caps[sb->ncaps];
+	sim_path(s, w->argv[2], path, sizeof(path));
+	if (pcapio_create(path, ifc->link, &c->w, err, sizeof(err)) < 0)
+		return sim_errorf(s, "%s", err);
+	c->ifindex = ifindex;
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	sb->ncaps++;
+	return 0;
+}
+
+static int cmd_queue(struct sim *s, struct words *w)
+{
+	struct sim_box *sb = cur_box(s);
+	struct sim_queue_handler q = { .used = true, .verdict = EXT_ACCEPT };
+	char *end;
+	unsigned long n;
+	int slot = -1;
+
+	if (!sb)
+		return -1;
+	if (w->argc < 3)
+		goto usage;
+	n = strtoul(w->argv[1], &end, 0);
+	if (*end || n > 65535)
+		goto usage;
+	q.num = (unsigned)n;
+	for (int i = 2; i < w->argc; i++) {
+		if (!strcmp(w->argv[i], "accept"))
+			q.verdict = EXT_ACCEPT;
+		else if (!strcmp(w->argv[i], "drop"))
+			q.verdict = EXT_DROP;
+		else if (!strcmp(w->argv[i], "repeat"))
+			q.verdict = EXT_REPEAT;
+		else if (!strcmp(w->argv[i], "off"))
+			q.used = false;
+		else if (!strcmp(w->argv[i], "mark") && i + 1 < w->argc) {
+			q.mark = (uint32_t)strtoul(w->argv[++i], &end, 0);
+			if (*end)
+				goto usage;
+			q.set_mark = true;
+		} else
+			goto usage;
+	}
+	for (int i = 0; i < SIM_MAX_QUEUES; i++)
+		if (sb->queues[i].used && sb->queues[i].num == q.num)
+			slot = i;
+	for (int i = 0; slot < 0 && i < SIM_MAX_QUEUES; i++)
+		if (!sb->queues[i].used)
+			slot = i;
+	if (slot < 0)
+		return sim_errorf(s, "too many queue handlers (%d)", SIM_MAX_QUEUES);
+	sb->queues[slot] = q;
+	return 0;
+usage:
+	return sim_errorf(s, "usage: queue N accept|drop|repeat [mark VALUE] | queue N mark VALUE "
+			  "| queue N off");
+}
+
+static int cmd_trace(struct sim *s, struct words *w)
+{
+	if (w->argc != 2 || (strcmp(w->argv[1], "on") && strcmp(w->argv[1], "off")))
+		return sim_errorf(s, "usage: trace on|off");
+	s->trace = !strcmp(w->argv[1], "on");
+	for (unsigned i = 0; i < s->nboxes; i++)
+		box_set_trace_all(s->boxes[i]->box, s->trace);
+	return 0;
+}
+
+static int cmd_echo(struct sim *s, struct words *w)
+{
+	char text[2048] = "";
+
+	if (w->argc > 1)
+		rest_of(w, 1, text, sizeof(text));
+	fprintf(s->out, "%s\n", text);
+	return 0;
+}
+
+static int cmd_seed(struct sim *s, struct words *w)
+{
+	struct sim_box *sb = cur_box(s);
+
+	if (!sb)
+		return -1;
+	if (w->argc != 2)
+		return sim_errorf(s, "usage: seed N");
+	box_seed(sb->box, strtoull(w->argv[1], NULL, 0));
+	return 0;
+}
+
+static int cmd_help(struct sim *s, struct words *w)
+{
+	fputs("commands (docs/simulator.md has them all, with examples):\n"
+	      "  box NAME                         create or select a box\n"
+	      "  iface NAME [mac M] [mtu N] [raw] an interface of the current box\n"
+	      "  addr IFACE ADDR/PLEN             a local address (and its connected route)\n"
+	      "  route PREFIX dev IFACE [via GW]  | route PREFIX blackhole|unreachable|prohibit\n"
+	      "  forwarding on|off [-4|-6]        ip_forward\n"
+	      "  link BOXA:IFACE BOXB:IFACE [delay D]   a wire\n"
+	      "  rules load FILE [-4|-6] | rules [-4|-6] <<EOF ... EOF | rules show [TABLE]\n"
+	      "  inject IFACE PACKET | inject IFACE pcap FILE\n"
+	      "  send [BOX:] PACKET                from the box itself (OUTPUT)\n"
+	      "  expect IFACE PATTERN | expect drop [REASON] | expect local [PATTERN]\n"
+	      "  expect nothing | expect log TEXT | expect counter TABLE CHAIN N pkts=P bytes=B\n"
+	      "  expect policy-counter TABLE CHAIN pkts=P bytes=B | expect queue N\n"
+	      "  time +DURATION                   move the clock (30s, 500ms, 2m)\n"
+	      "  show counters|chains|log|stats|routes|pending|boxes|time\n"
+	      "  capture IFACE FILE.pcap | capture IFACE off\n"
+	      "  queue N accept|drop|repeat [mark V]   the NFQUEUE handler\n"
+	      "  trace on|off   echo TEXT   seed N   reset   help\n",
+	      s->out);
+	(void)w;
+	return 0;
+}
+
+int sim_feed_line(struct sim *s, const char *text, const char *file, unsigned line)
+{
+	struct words *w;
+	const char *c;
+	int rc;
+
+	s->file = file;
+	s->line = line;
+	if (s->in_heredoc)
+		return heredoc_line(s, text);
+	w = malloc(sizeof(*w));
+	if (!w)
+		return sim_errorf(s, "out of memory");
+	if (split(text, w) < 0) {
+		free(w);
+		return sim_errorf(s, "unterminated quote or line too long");
+	}
+	if (!w->argc) {
+		free(w);
+		return 0;
+	}
+	c = w->argv[0];
+	if (!strcmp(c, "box"))
+		rc = cmd_box(s, w);
+	else if (!strcmp(c, "iface") || !strcmp(c, "addr") || !strcmp(c, "route") ||
+		 !strcmp(c, "forwarding"))
+		rc = cmd_setup(s, w);
+	else if (!strcmp(c, "link"))
+		rc = cmd_link(s, w);
+	else if (!strcmp(c, "rules"))
+		rc = cmd_rules(s, w);
+	else if (!strcmp(c, "inject"))
+		rc = cmd_inject(s, w);
+	else if (!strcmp(c, "send"))
+		rc = cmd_send(s, w);
+	else if (!strcmp(c, "expect"))
+		rc = sim_cmd_expect(s, w->argc, w->argv);
+	else if (!strcmp(c, "time"))
+		rc = cmd_time(s, w);
+	else if (!strcmp(c, "show"))
+		rc = cmd_show(s, w);
+	else if (!strcmp(c, "capture"))
+		rc = cmd_capture(s, w);
+	else if (!strcmp(c, "queue"))
+		rc = cmd_queue(s, w);
+	else if (!strcmp(c, "trace"))
+		rc = cmd_trace(s, w);
+	else if (!strcmp(c, "echo"))
+		rc = cmd_echo(s, w);
+	else if (!strcmp(c, "seed"))
+		rc = cmd_seed(s, w);
+	else if (!strcmp(c, "reset"))
+		sim_reset(s), rc = 0;
+	else if (!strcmp(c, "help"))
+		rc = cmd_help(s, w);
+	else
+		rc = sim_errorf(s, "unknown command '%s' (try help)", c);
+	free(w);
+	return rc;
+}
+
+int sim_run_stream(struct sim *s, FILE *f, const char *name)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned n = 0;
+	int rc = 0;
+
+	while (getline(&line, &cap, f) >= 0) {
+		size_t len = strlen(line);
+
+		n++;
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		rc = sim_feed_line(s, line, name, n);
+		if (rc != 0 && !(s->flags & SIM_INTERACTIVE))
+			break;
+		rc = 0;
+	}
+	if (!rc && s->in_heredoc) {
+		s->line = s->heredoc_line;
+		s->file = name;
+		rc = sim_errorf(s, "rules <<%s: no line '%s' ends it", s->heredoc_term,
+				s->heredoc_term);
+		s->in_heredoc = false;
+	}
+	free(line);
+	return rc ? 1 : 0;
+}

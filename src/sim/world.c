@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The simulated world: boxes, what happens in them (outcomes), the wires between them and the
+ * clock. A box never re-enters itself: what it sends on a wire is queued and delivered after
+ * the box has returned, in order of due time, then of sending.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "pkt/build.h"
+#include "sim/internal.h"
+
+static void outcome_free(struct sim_outcome *o)
+{
+	if (o->pkt)
+		pkt_free(o->pkt);
+	free(o->line);
+	o->pkt = NULL;
+	o->line = NULL;
+}
+
+static struct sim_outcome *outcome_add(struct sim_box *sb, enum sim_outcome_kind kind)
+{
+	struct sim_outcome *o;
+
+	if (sb->nout == SIM_MAX_OUTCOMES) {
+		outcome_free(&sb->out[0]);
+		memmove(&sb->out[0], &sb->out[1], (sb->nout - 1) * sizeof(sb->out[0]));
+		sb->nout--;
+		sb->forgotten++;
+	}
+	if (sb->nout == sb->cap) {
+		unsigned cap = sb->cap ? sb->cap * 2 : 16;
+		struct sim_outcome *n = realloc(sb->out, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		sb->out = n;
+		sb->cap = cap;
+	}
+	o = &sb->out[sb->nout++];
+	memset(o, 0, sizeof(*o));
+	o->kind = kind;
+	return o;
+}
+
+void sim_outcome_remove(struct sim_box *sb, unsigned i)
+{
+	outcome_free(&sb->out[i]);
+	memmove(&sb->out[i], &sb->out[i + 1], (sb->nout - i - 1) * sizeof(sb->out[0]));
+	sb->nout--;
+}
+
+void sim_box_clear_outcomes(struct sim_box *sb)
+{
+	for (unsigned i = 0; i < sb->nout; i++)
+		outcome_free(&sb->out[i]);
+	sb->nout = 0;
+}
+
+void sim_event_line(struct sim_box *sb, const char *what, const struct pkt *p)
+{
+	char text[512];
+
+	if (sb->sim->flags & SIM_QUIET)
+		return;
+	if (p)
+		fprintf(sb->sim->out, "  [%s] %s %s\n", box_name(sb->box), what,
+			sim_pkt_text(p, text, sizeof(text)));
+	else
+		fprintf(sb->sim->out, "  [%s] %s\n", box_name(sb->box), what);
+}
+
+/* ---- the wire ---------------------------------------------------------------------------- */
+
+static void wire_push(struct sim *s, struct sim_box *to, int ifindex, uint64_t due, struct pkt *p)
+{
+	unsigned i;
+
+	if (s->nwire == s->wirecap) {
+		unsigned cap = s->wirecap ? s->wirecap * 2 : 64;
+		struct sim_wire_item *n = realloc(s->wire, cap * sizeof(*n));
+
+		if (!n) {
+			pkt_free(p);
+			return;
+		}
+		s->wire = n;
+		s->wirecap = cap;
+	}
+	/* Keep sorted by (due, seq): insert after every item due no later. */
+	i = s->nwire;
+	while (i > 0 && s->wire[i - 1].due > due)
+		i--;
+	memmove(&s->wire[i + 1], &s->wire[i], (s->nwire - i) * sizeof(s->wire[0]));
+	s->wire[i] = (struct sim_wire_item){ to, ifindex, due, s->wireseq++, p };
+	s->nwire++;
+}
+
+void sim_run_wire(struct sim *s)
+{
+	unsigned budget = SIM_MAX_WIRE;
+
+	while (s->nwire && s->wire[0].due <= s->now) {
+		struct sim_wire_item it = s->wire[0];
+
+		memmove(&s->wire[0], &s->wire[1], (s->nwire - 1) * sizeof(s->wire[0]));
+		s->nwire--;
+		if (!budget--) {
+			fprintf(s->err, "sim: more than %u wire deliveries in one step; a forwarding "
+				"loop? the rest is discarded\n", SIM_MAX_WIRE);
+			pkt_free(it.pkt);
+			continue;
+		}
+		sim_inject(it.to, it.ifindex, it.pkt);
+	}
+}
+
+void sim_set_now(struct sim *s, uint64_t ns)
+{
+	s->now = ns;
+	for (unsigned i = 0; i < s->nboxes; i++)
+		if (box_now(s->boxes[i]->box) < ns)
+			box_set_time(s->boxes[i]->box, ns);
+	sim_run_wire(s);
+}
+
+/* ---- box callbacks ----------------------------------------------------------------------- */
+
+static void cb_xmit(void *user, struct box *b, int oif, struct pkt *p)
+{
+	struct sim_box *sb = user;
+	const struct box_iface *ifc = box_iface(b, oif);
+	struct sim_outcome *o;
+	struct sim_link *l;
+	char what[64];
+	enum pkt_link have = sim_pkt_link(p);
+
+	/* Frame it as the interface does, so captures and the next box see a real frame. */
+	if (ifc)
+		p = sim_frame(p, have, ifc->link, ifc->mac, ifc->peer_mac);
+	if (!p)
+		return;
+	o = outcome_add(sb, SIM_OUT_XMIT);
+	if (o) {
+		o->ifindex = oif;
+		o->generated = p->iif == 0;
+		o->pkt = pkt_clone(p);
+	}
+	snprintf(what, sizeof(what), "%s %s", o && o->generated ? "sent" : "out",
+		 ifc ? ifc->name : "?");
+	sim_event_line(sb, what, p);
+	for (unsigned i = 0; i < sb->ncaps; i++)
+		if (sb->caps[i].ifindex == oif && sb->caps[i].w) {
+			struct pkt *c = pkt_clone(p);
+
+			if (c) {
+				c = sim_frame(c, sim_pkt_link(c), pcapio_writer_link(sb->caps[i].w),
+					      ifc ? ifc->mac : NULL, ifc ? ifc->peer_mac : NULL);
+				if (c) {
+					pcapio_write(sb->caps[i].w, c, box_now(b));
+					pkt_free(c);
+				}
+			}
+		}
+	l = oif > 0 && oif <= BOX_MAX_IFACES ? &sb->links[oif] : NULL;
+	if (l && l->peer) {
+		/* A fresh packet on the wire: no metadata crosses it. */
+		struct pkt *w = pkt_clone(p);
+
+		if (w) {
+			w->mark = 0;
+			w->priority = 0;
+			w->trace = false;
+			w->ct = NULL;
+			w->ctinfo = 0;
+			w->iif = w->oif = 0;
+			wire_push(sb->sim, l->peer, l->peer_if, sb->sim->now + l->delay_ns, w);
+		}
+	}
+	pkt_free(p);
+}
+
+static void cb_deliver(void *user, struct box *b, struct pkt *p)
+{
+	struct sim_box *sb = user;
+	struct sim_outcome *o = outcome_add(sb, SIM_OUT_LOCAL);
+
+	sim_event_line(sb, "local", p);
+	if (o)
+		o->pkt = p;
+	else
+		pkt_free(p);
+}
+
+static void cb_dropped(void *user, struct box *b, const struct pkt *p, const struct box_drop *why)
+{
+	struct sim_box *sb = user;
+	struct sim_outcome *o = outcome_add(sb, SIM_OUT_DROP);
+	char what[160], r[128];
+
+	snprintf(what, sizeof(what), "drop %s", sim_drop_text(why, r, sizeof(r)));
+	sim_event_line(sb, what, p);
+	if (!o)
+		return;
+	o->why = *why;
+	if (why->chain) {
+		snprintf(o->chain, sizeof(o->chain), "%s", why->chain);
+		o->why.chain = o->chain;
+	}
+	o->pkt = pkt_clone(p);
+}
+
+static void cb_log(void *user, struct box *b, int level, const char *line)
+{
+	struct sim_box *sb = user;
+	struct sim_outcome *o = outcome_add(sb, SIM_OUT_LOG);
+
+	if (o)
+		o->line = strdup(line);
+	if (!(sb->sim->flags & SIM_QUIET))
+		fprintf(sb->sim->out, "  [%s] log %s\n", box_name(b), line);
+}
+
+static void cb_trace(void *user, struct box *b, const struct pkt *p, const char *line)
+{
+	struct sim_box *sb = user;
+	struct sim_outcome *o = outcome_add(sb, SIM_OUT_TRACE);
+
+	if (o)
+		o->line = strdup(line);
+	if (!(sb->sim->flags & SIM_QUIET) && sb->sim->trace)
+		fprintf(sb->sim->out, "  [%s] trace %s\n", box_name(b), line);
+}
+
+static int cb_queue(void *user, struct box *b, unsigned qnum, struct pkt *p, uint32_t *mark)
+{
+	struct sim_box *sb = user;
+	struct sim_queue_handler *q = NULL;
+	struct sim_outcome *o;
+	char what[96];
+	int v = EXT_DROP;
+
+	for (unsigned i = 0; i < SIM_MAX_QUEUES; i++)
+		if (sb->queues[i].used && sb->queues[i].num == qnum)
+			q = &sb->queues[i];
+	if (q) {
+		v = q->verdict;
+		if (q->set_mark)
+			*mark = q->mark;
+		q->count++;
+	}
+	o = outcome_add(sb, SIM_OUT_QUEUE);
+	if (o) {
+		o->qnum = qnum;
+		o->verdict = v;
+		o->pkt = pkt_clone(p);
+	}
+	snprintf(what, sizeof(what), "queue %u -> %s%s", qnum,
+		 !q ? "drop (no handler)" : v == EXT_ACCEPT ? "accept" : v == EXT_REPEAT ? "repeat"
+									 : "drop",
+		 q && q->set_mark ? " mark" : "");
+	sim_event_line(sb, what, p);
+	return v;
+}
+
+static const struct box_ops sim_ops = {
+	.xmit = cb_xmit,
+	.deliver = cb_deliver,
+	.dropped = cb_dropped,
+	.log = cb_log,
+	.trace = cb_trace,
+	.queue = cb_queue,
+};
+
+/* Replay has no NFQUEUE listener: the box applies its own rule (drop unless --queue-bypass). */
+static const struct box_ops replay_ops = {
+	.xmit = cb_xmit,
+	.deliver = cb_deliver,
+	.dropped = cb_dropped,
+	.log = cb_log,
+	.trace = cb_trace,
+	.queue = NULL,
+};
+
+/* ---- boxes ------------------------------------------------------------------------------- */
+
+struct sim_box *sim_box_find(struct sim *s, const char *name)
+{
+	for (unsigned i = 0; i < s->nboxes; i++)
+		if (!strcmp(box_name(s->boxes[i]->box), name))
+			return s->boxes[i];
+	return NULL;
+}
+
+struct sim_box *sim_box_new(struct sim *s, const char *name)
+{
+	struct sim_box *sb;
+
+	if (s->nboxes == SIM_MAX_BOXES)
+		return NULL;
+	sb = calloc(1, sizeof(*sb));
+	if (!sb)
+		return NULL;
+	sb->sim = s;
+	sb->box = box_new(name, (s->flags & SIM_REPLAY) ? &replay_ops : &sim_ops, sb);
+	if (!sb->box) {
+		free(sb);
+		return NULL;
+	}
+	box_set_time(sb->box, s->now);
+	box_set_trace_all(sb->box, s->trace);
+	s->boxes[s->nboxes++] = sb;
+	return sb;
+}
+
+static void sim_box_free(struct sim_box *sb)
+{
+	sim_box_clear_outcomes(sb);
+	free(sb->out);
+	for (unsigned i = 0; i < sb->ncaps; i++)
+		pcapio_finish(sb->caps[i].w);
+	box_free(sb->box);
+	free(sb);
+}
+
+int sim_inject(struct sim_box *sb, int ifindex, struct pkt *p)
+{
+	const struct box_iface *ifc = box_iface(sb->box, ifindex);
+	char what[64];
+
+	if (!ifc) {
+		pkt_free(p);
+		return -ENOENT;
+	}
+	p = sim_frame(p, sim_pkt_link(p), ifc->link, ifc->peer_mac, ifc->mac);
+	if (!p)
+		return -ENOMEM;
+	if (!p->tstamp_ns)
+		p->tstamp_ns = sb->sim->now;
+	snprintf(what, sizeof(what), "in %s", ifc->name);
+	sim_event_line(sb, what, p);
+	return box_receive(sb->box, ifindex, p);
+}
+
+int sim_send(struct sim_box *sb, struct pkt *p)
+{
+	if (!p->tstamp_ns)
+		p->tstamp_ns = sb->sim->now;
+	sim_event_line(sb, "send", p);
+	return box_output(sb->box, p);
+}
+
+/* ---- the simulation ---------------------------------------------------------------------- */
+
+struct sim *sim_new(FILE *out, FILE *err, unsigned flags)
+{
+	struct sim *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->out = out;
+	s->err = err;
+	s->flags = flags;
+	return s;
+}
+
+void sim_reset(struct sim *s)
+{
+	for (unsigned i = 0; i < s->nboxes; i++)
+		sim_box_free(s->boxes[i]);
+	s->nboxes = 0;
+	s->cur = NULL;
+	for (unsigned i = 0; i < s->nwire; i++)
+		pkt_free(s->wire[i].pkt);
+	s->nwire = 0;
+	s->now = 0;
+	s->trace = false;
+}
+
+void sim_free(struct sim *s)
+{
+	if (!s)
+		return;
+	sim_reset(s);
+	free(s->wire);
+	free(s->heredoc_buf);
+	free(s);
+}
+
+void sim_set_dir(struct sim *s, const char *dir)
+{
+	snprintf(s->dir, sizeof(s->dir), "%s", dir ? dir : "");
+}
+
+void sim_path(struct sim *s, const char *path, char *out, size_t len)
+{
+	if (path[0] == '/' || !s->dir[0])
+		snprintf(out, len, "%s", path);
+	else
+		snprintf(out, len, "%s/%s", s->dir, path);
+}
+
+bool sim_in_heredoc(const struct sim *s)
+{
+	return s->in_heredoc;
+}
+
+/* ---- text -------------------------------------------------------------------------------- */
+
+const char *sim_pkt_text(const struct pkt *p, char *buf, size_t len)
+{
+	if (pkt_spec_format(p, buf, len) < 0)
+		snprintf(buf, len, "? len=%u", p->len);
+	return buf;
+}
+
+const char *sim_drop_text(const struct box_drop *d, char *buf, size_t len)
+{
+	const char *table = d->table >= 0 ? rules_table_name((unsigned)d->table) : NULL;
+	const char *chain = d->chain ? d->chain : "";
+
+	switch (d->kind) {
+	case BOX_DROP_RULE:
+		snprintf(buf, len, "%s:%s:%u", table ? table : "?", chain, d->rulenum);
+		break;
+	case BOX_DROP_POLICY:
+		snprintf(buf, len, "policy %s:%s", table ? table : "?", chain);
+		break;
+	case BOX_DROP_MALFORMED:
+		snprintf(buf, len, "malformed (%s)", pkt_bad_name(d->bad));
+		break;
+	case BOX_DROP_HOTDROP:
+	case BOX_DROP_QUEUE:
+		if (table && d->chain)
+			snprintf(buf, len, "%s %s:%s:%u", box_drop_kind_name(d->kind), table, chain,
+				 d->rulenum);
+		else
+			snprintf(buf, len, "%s", box_drop_kind_name(d->kind));
+		break;
+	default:
+		snprintf(buf, len, "%s", box_drop_kind_name(d->kind));
+		break;
+	}
+	return buf;
+}
+
+/* ---- framing ----------------------------------------------------------------------------- */
+
+enum pkt_link sim_pkt_link(const struct pkt *p)
+{
+	uint8_t b[2];
+
+	/* A parsed packet says where its IP header starts: past an Ethernet header or at 0. */
+	if (p->info.family)
+		return p->info.l3off >= 14 ? PKT_LINK_ETHERNET : PKT_LINK_RAW;
+	/* Unparsed: an IP version nibble at byte 0 means raw IP. */
+	if (pkt_copy_out(p, 0, b, 1) == 0 && (b[0] >> 4 == 4 || b[0] >> 4 == 6))
+		return PKT_LINK_RAW;
+	return p->len >= 14 ? PKT_LINK_ETHERNET : PKT_LINK_RAW;
+}
+
+struct pkt *sim_frame(struct pkt *p, enum pkt_link have, enum pkt_link want,
+		      const uint8_t src[6], const uint8_t dst[6])
+{
+	static const uint8_t zero[6];
+	struct pkt *n;
+	uint8_t v = 0;
+
+	if (!p || have == want)
+		return p;
+	if (want == PKT_LINK_RAW) {
+		uint32_t off = p->info.family ? p->info.l3off : 14;
+
+		if (off > p->len)
+			off = p->len;
+		n = pkt_alloc(p->len - off);
+		if (n && pkt_copy_out(p, off, pkt_linear_data(n), p->len - off) < 0) {
+			pkt_free(n);
+			n = NULL;
+		}
+	} else {
+		uint8_t *d;
+
+		n = pkt_alloc(p->len + 14);
+		if (n) {
+			d = pkt_linear_data(n);
+			memcpy(d, dst ? dst : zero, 6);
+			memcpy(d + 6, src ? src : zero, 6);
+			if (p->len)
+				pkt_copy_out(p, 0, &v, 1);
+			d[12] = (v >> 4) == 6 ? 0x86 : 0x08;
+			d[13] = (v >> 4) == 6 ? 0xdd : 0x00;
+			if (pkt_copy_out(p, 0, d + 14, p->len) < 0) {
+				pkt_free(n);
+				n = NULL;
+			}
+		}
+	}
+	if (n) {
+		/* Same packet, other framing: keep the metadata, parse again for the offsets. */
+		struct pkt_seg seg[PKT_MAX_SEGS];
+		void *own[PKT_MAX_SEGS];
+		unsigned nsegs = n->nsegs;
+		uint32_t len = n->len;
+
+		memcpy(seg, n->seg, sizeof(seg));
+		memcpy(own, n->own, sizeof(own));
+		memcpy(n, p, sizeof(*n));
+		memcpy(n->seg, seg, sizeof(seg));
+		memcpy(n->own, own, sizeof(own));
+		n->nsegs = nsegs;
+		n->len = len;
+		memset(&n->info, 0, sizeof(n->info));
+		pkt_parse(n, want, false);
+	}
+	pkt_free(p);
+	return n;
+}
