@@ -29,6 +29,9 @@
 
 #define BOX_MAX_IFACES 64
 #define BOX_IFNAME_MAX 16
+/* The loopback, as an interface index in struct box_hook_state (name "lo"): packets a box sends
+ * to one of its own addresses. Not a member of the interface table. */
+#define BOX_IFINDEX_LO (-1)
 
 enum box_prio {
 	BOX_PRIO_DEFRAG = -400,
@@ -146,6 +149,10 @@ const struct box_iface *box_iface(const struct box *b, int index); /* NULL if no
 unsigned box_iface_count(const struct box *b);
 int box_set_iface_mtu(struct box *b, int index, uint32_t mtu);
 int box_set_iface_link(struct box *b, int index, enum pkt_link link);
+/* The next hop's MAC written as destination of frames leaving on the interface. 0/-ENOENT. */
+int box_set_iface_peer_mac(struct box *b, int index, const uint8_t mac[6]);
+/* Up/down: a down interface neither receives nor is used by routes. 0/-ENOENT. */
+int box_set_iface_up(struct box *b, int index, bool up);
 
 /* A local address on an interface; also adds the connected route (like `ip addr add`). */
 int box_add_addr(struct box *b, int ifindex, int family, const union pt_addr *a, int plen);
@@ -185,6 +192,8 @@ void box_set_time(struct box *b, uint64_t ns);
 void box_advance(struct box *b, uint64_t ns);
 /* Seed the box's deterministic PRNG (statistic --mode random, hashing). */
 void box_seed(struct box *b, uint64_t seed);
+/* The next 32 bits of that PRNG (xoshiro256** seeded through splitmix64; a fixed default seed). */
+uint32_t box_random(struct box *b);
 
 /* ---- packets ----------------------------------------------------------------------------- */
 
@@ -193,7 +202,10 @@ void box_seed(struct box *b, uint64_t seed);
  * Takes ownership. Returns the final verdict (EXT_ACCEPT if it went out or was delivered,
  * EXT_DROP, EXT_STOLEN when queued). */
 int box_receive(struct box *b, int ifindex, struct pkt *p);
-/* A packet made by the box itself (a local socket): OUTPUT, POSTROUTING, xmit. */
+/* A packet made by the box itself (a local socket): OUTPUT, POSTROUTING, xmit. The packet
+ * starts at its IP header (a socket writes no link header); the box adds the Ethernet header
+ * when the route's interface is Ethernet. To one of the box's own addresses: OUTPUT,
+ * POSTROUTING, PREROUTING, INPUT on "lo", then ops.deliver. Takes ownership; same returns. */
 int box_output(struct box *b, struct pkt *p);
 
 /* Print a TRACE line per rule for every packet (replay --trace), not only TRACE-marked. */
@@ -210,9 +222,13 @@ struct box_hook_state {
 	unsigned hook;
 	int in, out;            /* interface indexes, 0 = none */
 	struct box_drop drop;   /* a hook function returning EXT_DROP fills this */
+	uint16_t queue_num;     /* a hook function returning EXT_QUEUE fills these */
+	uint16_t queue_flags;   /* EXT_QUEUE_* */
 };
 
-/* Returns EXT_ACCEPT (go on), EXT_DROP (drop, `st->drop` says why), EXT_STOLEN (taken). */
+/* Returns EXT_ACCEPT (go on), EXT_DROP (drop, `st->drop` says why), EXT_STOLEN (taken),
+ * EXT_QUEUE (to ops.queue: its ACCEPT goes on with the next function, REPEAT calls this one
+ * again, DROP drops; without a handler the packet is dropped unless EXT_QUEUE_BYPASS). */
 typedef int (*box_hook_fn)(void *priv, struct box_hook_state *st, struct pkt *p);
 
 /* Register a hook function at `hook` with `priority` for family (0 = both). Functions of equal
@@ -220,6 +236,16 @@ typedef int (*box_hook_fn)(void *priv, struct box_hook_state *st, struct pkt *p)
 int box_register_hook(struct box *b, int family, unsigned hook, int priority, box_hook_fn fn,
 		      void *priv);
 int box_unregister_hook(struct box *b, int family, unsigned hook, box_hook_fn fn, void *priv);
+
+/*
+ * Threading: one data-path thread per box (box_receive/box_output and all their callbacks);
+ * box_set_ruleset from any thread registered with liburcu. box_new registers the calling thread
+ * (counted per thread, so several boxes on one thread are fine); another thread that calls into
+ * a box registers itself with box_thread_register and leaves with box_thread_unregister.
+ * Everything else is configured on the data-path thread or while no packet is in flight.
+ */
+void box_thread_register(void);
+void box_thread_unregister(void);
 
 /* The services extensions get (struct ext_env) for this box. */
 const struct ext_env *box_ext_env(struct box *b);

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Hook machinery: per family and hook, a list of hook functions sorted by priority (equal
+ * priorities in registration order), run in order for every packet at that hook, as the
+ * kernel's nf_hook_slow runs nf_hook_entries.
+ *
+ * NFQUEUE follows nf_reinject: the userspace verdict ACCEPT goes on with the *next* hook
+ * function, REPEAT runs the queueing function again, DROP drops. Without a handler
+ * (ops.queue NULL) the packet is dropped, unless the rule said --queue-bypass: then it goes on
+ * as if accepted (nf_queue's -ESRCH with NF_VERDICT_FLAG_QUEUE_BYPASS).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "engine/engine_int.h"
+
+static int add_one(struct box_hook_list *l, int prio, box_hook_fn fn, void *priv)
+{
+	unsigned pos = 0;
+
+	if (l->n >= BOX_MAX_HOOK_FNS)
+		return -ENOSPC;
+	while (pos < l->n && l->e[pos].prio <= prio)
+		pos++;
+	memmove(&l->e[pos + 1], &l->e[pos], (l->n - pos) * sizeof(l->e[0]));
+	l->e[pos] = (struct box_hook_entry){ .prio = prio, .fn = fn, .priv = priv };
+	l->n++;
+	return 0;
+}
+
+int box_register_hook(struct box *b, int family, unsigned hook, int priority, box_hook_fn fn,
+		      void *priv)
+{
+	int lo = family == AF_INET6 ? 1 : 0, hi = family == AF_INET ? 0 : 1;
+
+	if (hook >= HOOK_MAX || !fn || (family && family != AF_INET && family != AF_INET6))
+		return -EINVAL;
+	for (int f = lo; f <= hi; f++)
+		if (b->hooks[f][hook].n >= BOX_MAX_HOOK_FNS)
+			return -ENOSPC;
+	for (int f = lo; f <= hi; f++)
+		add_one(&b->hooks[f][hook], priority, fn, priv);
+	return 0;
+}
+
+int box_unregister_hook(struct box *b, int family, unsigned hook, box_hook_fn fn, void *priv)
+{
+	int lo = family == AF_INET6 ? 1 : 0, hi = family == AF_INET ? 0 : 1, found = 0;
+
+	if (hook >= HOOK_MAX)
+		return -EINVAL;
+	for (int f = lo; f <= hi; f++) {
+		struct box_hook_list *l = &b->hooks[f][hook];
+
+		for (unsigned i = 0; i < l->n; i++) {
+			if (l->e[i].fn != fn || l->e[i].priv != priv)
+				continue;
+			memmove(&l->e[i], &l->e[i + 1], (l->n - i - 1) * sizeof(l->e[0]));
+			l->n--;
+			found = 1;
+			break;
+		}
+	}
+	return found ? 0 : -ENOENT;
+}
+
+/* The userspace side of NFQUEUE. Returns EXT_ACCEPT, EXT_REPEAT or EXT_DROP (drop filled). */
+static int queue_packet(struct box *b, struct box_hook_state *st, struct pkt *p,
+			struct box_drop *drop)
+{
+	uint32_t mark = p->mark;
+	int v;
+
+	if (!b->ops.queue) {
+		if (st->queue_flags & EXT_QUEUE_BYPASS)
+			return EXT_ACCEPT;
+		*drop = st->drop;
+		drop->kind = BOX_DROP_QUEUE;
+		return EXT_DROP;
+	}
+	b->stats.queued++;
+	v = b->ops.queue(b->user, b, st->queue_num, p, &mark);
+	p->mark = mark;
+	if (v == EXT_ACCEPT || v == EXT_REPEAT)
+		return v;
+	/* The verdict of a program: counted like the rule that queued the packet dropping it. */
+	*drop = st->drop;
+	drop->kind = BOX_DROP_RULE;
+	return EXT_DROP;
+}
+
+int box_run_hook(struct box *b, int family, unsigned hook, int in, int out, struct pkt *p,
+		 struct box_drop *drop)
+{
+	const struct box_hook_list *l = &b->hooks[box_fam_index(family)][hook];
+
+	for (unsigned i = 0; i < l->n; i++) {
+		unsigned repeats = 0;
+		int v;
+
+		for (;;) {
+			struct box_hook_state st = {
+				.box = b, .family = family, .hook = hook, .in = in, .out = out,
+				.drop = { .kind = BOX_DROP_HOOK, .table = -1, .hook = hook },
+			};
+
+			v = l->e[i].fn(l->e[i].priv, &st, p);
+			if (v == EXT_QUEUE)
+				v = queue_packet(b, &st, p, &st.drop);
+			if (v == EXT_REPEAT && ++repeats <= BOX_MAX_REPEAT)
+				continue;
+			if (v == EXT_REPEAT) {
+				st.drop.kind = BOX_DROP_LOOP;
+				v = EXT_DROP;
+			}
+			if (v == EXT_DROP) {
+				*drop = st.drop;
+				drop->hook = hook;
+			}
+			break;
+		}
+		if (v == EXT_ACCEPT)
+			continue;
+		if (v == EXT_STOLEN)
+			return EXT_STOLEN;
+		if (v != EXT_DROP) {
+			*drop = (struct box_drop){ .kind = BOX_DROP_HOOK, .table = -1, .hook = hook };
+		}
+		return EXT_DROP;
+	}
+	return EXT_ACCEPT;
+}

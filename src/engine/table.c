@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The five tables as hook functions, and chain traversal as ipt_do_table / ip6t_do_table do it:
+ *
+ *   rule 1..n of the chain, in order:
+ *     standard part (-s -d with masks, -i -o with '+', -p, -f; each with '!')
+ *     every match (false: next rule; hotdrop: drop now)
+ *     counters += 1 packet, IP datagram length bytes; TRACE line
+ *     target:   ACCEPT / DROP                 verdict
+ *               -j CHAIN                      push (chain, next rule), enter CHAIN
+ *               -g CHAIN                      enter CHAIN, no push
+ *               RETURN                        pop; nothing to pop: the built-in's policy
+ *               extension                     EXT_CONTINUE: next rule; else its verdict
+ *   end of a user chain:   as RETURN (TRACE ":return:")
+ *   end of a built-in:     policy, policy counters (TRACE ":policy:")
+ *
+ * The stack holds return positions only (so goto then RETURN lands after the rule that jumped
+ * into the chain that did the goto). The kernel refuses loops at load time; a hand-made
+ * ruleset may have them, so depth and runs of gotos are bounded here (BOX_DROP_LOOP).
+ *
+ * nat is traversed for every packet until conntrack exists (the kernel sees only a
+ * connection's first packet there).
+ */
+#include <string.h>
+
+#include "engine/engine_int.h"
+
+struct table_hook_desc {
+	unsigned table;
+	unsigned hook;
+	int prio;
+};
+
+static const struct table_hook_desc table_hooks[] = {
+	{ TABLE_RAW, HOOK_PREROUTING, BOX_PRIO_RAW },
+	{ TABLE_RAW, HOOK_OUTPUT, BOX_PRIO_RAW },
+	{ TABLE_MANGLE, HOOK_PREROUTING, BOX_PRIO_MANGLE },
+	{ TABLE_MANGLE, HOOK_INPUT, BOX_PRIO_MANGLE },
+	{ TABLE_MANGLE, HOOK_FORWARD, BOX_PRIO_MANGLE },
+	{ TABLE_MANGLE, HOOK_OUTPUT, BOX_PRIO_MANGLE },
+	{ TABLE_MANGLE, HOOK_POSTROUTING, BOX_PRIO_MANGLE },
+	{ TABLE_NAT, HOOK_PREROUTING, BOX_PRIO_NAT_DST },
+	{ TABLE_NAT, HOOK_OUTPUT, BOX_PRIO_NAT_DST },
+	{ TABLE_NAT, HOOK_INPUT, BOX_PRIO_NAT_SRC },
+	{ TABLE_NAT, HOOK_POSTROUTING, BOX_PRIO_NAT_SRC },
+	{ TABLE_FILTER, HOOK_INPUT, BOX_PRIO_FILTER },
+	{ TABLE_FILTER, HOOK_FORWARD, BOX_PRIO_FILTER },
+	{ TABLE_FILTER, HOOK_OUTPUT, BOX_PRIO_FILTER },
+	{ TABLE_SECURITY, HOOK_INPUT, BOX_PRIO_SECURITY },
+	{ TABLE_SECURITY, HOOK_FORWARD, BOX_PRIO_SECURITY },
+	{ TABLE_SECURITY, HOOK_OUTPUT, BOX_PRIO_SECURITY },
+};
+
+static bool masked_eq(const union pt_addr *a, const union pt_addr *net, const union pt_addr *m)
+{
+	for (unsigned i = 0; i < 4; i++)
+		if ((a->w[i] & m->w[i]) != (net->w[i] & m->w[i]))
+			return false;
+	return true;
+}
+
+/* -i/-o: exact name (the kernel's mask covers the NUL too) or prefix before '+'. */
+static bool iface_match(const char *name, const char *rule, uint8_t len, bool wild)
+{
+	if (!wild && len == 0)
+		return true; /* no -i: the kernel's mask is all zero */
+	if (strncmp(name, rule, len))
+		return false;
+	return wild || name[len] == '\0';
+}
+
+static bool inv(const struct rules_ipmatch *ip, unsigned flag, bool v)
+{
+	return v ^ !!(ip->inv & flag);
+}
+
+/* ip_packet_match / ip6_packet_match. */
+static bool ip_match(int family, const struct rules_ipmatch *ip, const struct pkt_info *in,
+		     const char *indev, const char *outdev, bool *hotdrop)
+{
+	if (!inv(ip, RULES_INV_SRC, masked_eq(&in->src, &ip->src, &ip->smsk)) ||
+	    !inv(ip, RULES_INV_DST, masked_eq(&in->dst, &ip->dst, &ip->dmsk)))
+		return false;
+	if (!inv(ip, RULES_INV_IN, iface_match(indev, ip->in, ip->in_len, ip->in_wild)) ||
+	    !inv(ip, RULES_INV_OUT, iface_match(outdev, ip->out, ip->out_len, ip->out_wild)))
+		return false;
+	if (family == AF_INET) {
+		if (ip->proto && !inv(ip, RULES_INV_PROTO, in->l4proto == ip->proto))
+			return false;
+		/* -f: a non-first fragment (offset != 0) */
+		if (inv(ip, RULES_INV_FRAG, ip->frag && in->frag_off == 0))
+			return false;
+		return true;
+	}
+	if (ip->proto) {
+		/* ipv6_find_hdr failed: hotdrop unless this is a non-first fragment */
+		if (in->bad == PKT_BAD_EXTHDR) {
+			if (in->frag_off == 0)
+				*hotdrop = true;
+			return false;
+		}
+		return inv(ip, RULES_INV_PROTO, in->l4proto == ip->proto);
+	}
+	return true;
+}
+
+/*
+ * The kernel names a traced rule by what it finds at that position: an unconditional rule
+ * with a standard verdict (ACCEPT, DROP, RETURN; no matches) looks like a chain's tail, so it
+ * is traced as "policy" in a built-in chain and "return" in a user chain. Reproduced.
+ */
+static bool rule_is_tail_like(const struct rules_rule *r)
+{
+	static const struct rules_ipmatch zero;
+	const struct rules_ipmatch *ip = &r->ip;
+
+	if (r->nmatches || (r->target.kind != RULES_T_ACCEPT && r->target.kind != RULES_T_DROP &&
+			    r->target.kind != RULES_T_RETURN))
+		return false;
+	return !memcmp(&ip->src, &zero.src, sizeof(ip->src)) &&
+	       !memcmp(&ip->smsk, &zero.smsk, sizeof(ip->smsk)) &&
+	       !memcmp(&ip->dst, &zero.dst, sizeof(ip->dst)) &&
+	       !memcmp(&ip->dmsk, &zero.dmsk, sizeof(ip->dmsk)) && !ip->in_len && !ip->in_wild &&
+	       !ip->out_len && !ip->out_wild && !ip->proto && !ip->frag && !ip->inv;
+}
+
+struct frame {
+	unsigned chain, next;
+};
+
+static int drop_at(struct box_hook_state *st, enum box_drop_kind kind, unsigned table,
+		   const char *chain, unsigned rulenum)
+{
+	st->drop = (struct box_drop){ .kind = kind, .table = (int)table, .hook = st->hook,
+				      .chain = chain, .rulenum = rulenum };
+	return EXT_DROP;
+}
+
+static int do_table(struct box *b, struct box_hook_state *st, struct rules_table *t,
+		    unsigned table, struct pkt *p)
+{
+	struct frame stack[BOX_MAX_DEPTH];
+	unsigned sp = 0, gotos = 0, base = (unsigned)t->builtin[st->hook], ci = base, ri = 0;
+	const char *in = box_ifname(b, st->in), *out = box_ifname(b, st->out);
+	uint64_t bytes = p->info.l3len;
+	struct rules_chain *bc = &t->chains[base];
+	struct ext_pkt_ctx ctx = {
+		.pkt = p, .info = &p->info, .family = st->family, .hook = st->hook,
+		.table = table, .in = in, .out = out, .now_ns = b->now, .env = &b->env,
+	};
+
+	for (;;) {
+		struct rules_chain *c = &t->chains[ci];
+		struct rules_rule *r;
+		bool hot = false, ok = true;
+		int v;
+
+		if (ri >= c->nrules) {
+			if (c->builtin)
+				break;
+			if (p->trace || b->trace_all)
+				box_trace(b, p, table, c->name, "return", c->nrules + 1, in, out);
+			goto do_return;
+		}
+		r = &c->rules[ri];
+		ctx.chain = c->name;
+		ctx.rulenum = ri + 1;
+		if (!ip_match(st->family, &r->ip, &p->info, in, out, &hot)) {
+			if (hot)
+				return drop_at(st, BOX_DROP_HOTDROP, table, c->name, ri + 1);
+			ri++;
+			continue;
+		}
+		for (unsigned m = 0; m < r->nmatches && ok; m++) {
+			const struct ext_match *em = r->matches[m].match;
+
+			ok = !em || !em->match || em->match(&ctx, &r->matches[m]);
+			if (ctx.hotdrop)
+				return drop_at(st, BOX_DROP_HOTDROP, table, c->name, ri + 1);
+		}
+		if (!ok) {
+			ri++;
+			continue;
+		}
+		r->pkts++;
+		r->bytes += bytes;
+		if (p->trace || b->trace_all)
+			box_trace(b, p, table, c->name,
+				  rule_is_tail_like(r) ? (c->builtin ? "policy" : "return") : "rule",
+				  ri + 1, in, out);
+		switch (r->target.kind) {
+		case RULES_T_NONE:
+			ri++;
+			continue;
+		case RULES_T_ACCEPT:
+			return EXT_ACCEPT;
+		case RULES_T_DROP:
+			return drop_at(st, BOX_DROP_RULE, table, c->name, ri + 1);
+		case RULES_T_RETURN:
+			goto do_return;
+		case RULES_T_JUMP:
+			if (sp >= BOX_MAX_DEPTH || r->target.chain >= t->nchains)
+				return drop_at(st, BOX_DROP_LOOP, table, c->name, ri + 1);
+			stack[sp++] = (struct frame){ ci, ri + 1 };
+			gotos = 0;
+			ci = r->target.chain;
+			ri = 0;
+			continue;
+		case RULES_T_GOTO:
+			/* Without a push, a run of gotos longer than the number of chains must
+			 * revisit one: a loop. */
+			if (++gotos > t->nchains || r->target.chain >= t->nchains)
+				return drop_at(st, BOX_DROP_LOOP, table, c->name, ri + 1);
+			ci = r->target.chain;
+			ri = 0;
+			continue;
+		case RULES_T_EXT:
+			if (!r->target.ext.target || !r->target.ext.target->target) {
+				ri++;
+				continue;
+			}
+			ctx.queue_num = 0;
+			ctx.queue_flags = 0;
+			v = r->target.ext.target->target(&ctx, &r->target.ext);
+			if (v == EXT_CONTINUE) {
+				ri++;
+				continue;
+			}
+			if (v == EXT_RETURN)
+				goto do_return;
+			if (v == EXT_DROP)
+				return drop_at(st, BOX_DROP_RULE, table, c->name, ri + 1);
+			if (v == EXT_QUEUE) {
+				drop_at(st, BOX_DROP_QUEUE, table, c->name, ri + 1);
+				st->queue_num = ctx.queue_num;
+				st->queue_flags = ctx.queue_flags;
+			}
+			return v;
+		}
+		return drop_at(st, BOX_DROP_HOOK, table, c->name, ri + 1);
+do_return:
+		if (sp == 0)
+			break; /* RETURN from the built-in chain, or off a chain it went to */
+		sp--;
+		ci = stack[sp].chain;
+		ri = stack[sp].next;
+		gotos = 0;
+	}
+	bc->pkts++;
+	bc->bytes += bytes;
+	if (p->trace || b->trace_all)
+		box_trace(b, p, table, bc->name, "policy", bc->nrules + 1, in, out);
+	if (bc->policy == EXT_DROP)
+		return drop_at(st, BOX_DROP_POLICY, table, bc->name, 0);
+	return EXT_ACCEPT;
+}
+
+static int table_hook(void *priv, struct box_hook_state *st, struct pkt *p)
+{
+	const struct table_hook_desc *d = priv;
+	struct rules_ruleset *rs = st->box->cur[box_fam_index(st->family)];
+	struct rules_table *t;
+
+	if (!rs)
+		return EXT_ACCEPT;
+	t = &rs->tables[d->table];
+	if (!t->present || t->builtin[st->hook] < 0 || (unsigned)t->builtin[st->hook] >= t->nchains)
+		return EXT_ACCEPT;
+	return do_table(st->box, st, t, d->table, p);
+}
+
+void box_register_tables(struct box *b)
+{
+	for (size_t i = 0; i < sizeof(table_hooks) / sizeof(table_hooks[0]); i++)
+		box_register_hook(b, 0, table_hooks[i].hook, table_hooks[i].prio, table_hook,
+				  (void *)&table_hooks[i]);
+}
