@@ -96,6 +96,8 @@ enum ext_opt_flags {
 	EXT_OPT_NUMERIC = 1 << 4,   /* EXT_T_NAME also accepts a plain number */
 	EXT_OPT_NOPRINT = 1 << 5,   /* an alias: parsed, never printed (print_as says where) */
 	EXT_OPT_NOSTORE = 1 << 6,   /* the core does not store a value; parse() must */
+	EXT_OPT_ARGS2 = 1 << 7,     /* takes two argument tokens (--tcp-flags MASK COMP); the
+				       core passes them to parse() joined by one space */
 };
 
 struct ext_name {
@@ -114,7 +116,9 @@ struct ext_opt {
 	uint32_t also;          /* bitmask of option indexes this one requires */
 	const struct ext_name *names; /* EXT_T_NAME / EXT_T_NAME_LIST, terminated by {NULL, 0} */
 	int8_t print_as;        /* for aliases: index of the option whose seen bit is set instead,
-				   -1 if none */
+				   -1 if none. Only read when EXT_OPT_NOPRINT is set (so a zero
+				   from a designated initializer is harmless elsewhere). excl and
+				   also name the primary indexes, never the alias's. */
 };
 
 /* Designated-initializer helpers: EXT_FIELD(struct foo, port) -> .offset, .size */
