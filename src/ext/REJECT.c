@@ -16,8 +16,8 @@
  *
  * Nothing is sent for a non-first fragment, an RST, an ICMP/ICMPv6 error, a bad transport
  * checksum, or a packet to a multicast/broadcast address or from a non-unicast one. The reply
- * goes to ext_env.emit as a locally generated packet (raw IP), from the offending
- * packet's destination address.
+ * is built by src/pkt/reply.h and goes to ext_env.emit as a locally generated packet (raw
+ * IP), from the offending packet's destination address.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -28,6 +28,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include "pkt/reply.h"
 #include "rules/ext.h"
 
 #define REJECT_TCP_RESET 0xff
@@ -124,125 +125,6 @@ static void reject_print(struct ext_printer *pr, const struct ext_instance *inst
 	}
 }
 
-/* ---- building the reply --------------------------------------------------------------- */
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* IP header for a reply of `l4len` transport bytes into b; returns its length. */
-static uint32_t reject_iphdr(uint8_t *b, int family, const struct pkt_info *in, uint8_t proto,
-			     uint8_t tos, bool df, uint32_t l4len)
-{
-	if (family == AF_INET) {
-		b[0] = 0x45;
-		b[1] = tos;
-		put16(b + 2, (uint16_t)(20 + l4len));
-		put16(b + 6, df ? 0x4000 : 0);
-		b[8] = 64;
-		b[9] = proto;
-		memcpy(b + 12, in->dst.b, 4);
-		memcpy(b + 16, in->src.b, 4);
-		return 20;
-	}
-	put32(b, 6u << 28 | (uint32_t)tos << 20);
-	put16(b + 4, (uint16_t)l4len);
-	b[6] = proto;
-	b[7] = 64;
-	memcpy(b + 8, in->dst.b, 16);
-	memcpy(b + 24, in->src.b, 16);
-	return 40;
-}
-
-static struct pkt *reject_finish(uint8_t *b, uint32_t len)
-{
-	struct pkt *p = pkt_from_bytes(b, len);
-
-	if (!p)
-		return NULL;
-	if (pkt_parse(p, PKT_LINK_RAW, false) < 0) {
-		pkt_free(p);
-		return NULL;
-	}
-	pkt_l4_csum_update(p);
-	pkt_ip_csum_update(p);
-	return p;
-}
-
-static struct pkt *reject_build_rst(const struct ext_pkt_ctx *ctx)
-{
-	const struct pkt_info *in = ctx->info;
-	uint8_t th[20], *b;
-	uint32_t hl, datalen;
-	struct pkt *p;
-
-	if (pkt_copy_out(ctx->pkt, in->l4off, th, 20) < 0)
-		return NULL;
-	if (th[13] & 0x04) /* never answer an RST */
-		return NULL;
-	b = calloc(1, 60);
-	if (!b)
-		return NULL;
-	hl = reject_iphdr(b, ctx->family, in, IPPROTO_TCP, 0, true, 20);
-	uint8_t *t = b + hl;
-
-	memcpy(t, th + 2, 2); /* ports swapped */
-	memcpy(t + 2, th, 2);
-	t[12] = 5 << 4;
-	if (th[13] & 0x10) {
-		memcpy(t + 4, th + 8, 4);
-		t[13] = 0x04;
-	} else {
-		datalen = in->l4len - (uint32_t)(th[12] >> 4) * 4;
-		put32(t + 8, get32(th + 4) + !!(th[13] & 0x02) + !!(th[13] & 0x01) + datalen);
-		t[13] = 0x14;
-	}
-	p = reject_finish(b, hl + 20);
-	free(b);
-	return p;
-}
-
-static struct pkt *reject_build_icmp(const struct ext_pkt_ctx *ctx, uint8_t code)
-{
-	const struct pkt_info *in = ctx->info;
-	bool v4 = ctx->family == AF_INET;
-	uint32_t max = v4 ? 576 : 1280, hl = v4 ? 20 : 40;
-	uint32_t qlen = in->l3len ? in->l3len : ctx->pkt->len - in->l3off, l4len;
-	uint8_t *b;
-	struct pkt *p;
-
-	if (qlen > max - hl - 8)
-		qlen = max - hl - 8;
-	l4len = 8 + qlen;
-	b = calloc(1, hl + l4len);
-	if (!b)
-		return NULL;
-	reject_iphdr(b, ctx->family, in, v4 ? IPPROTO_ICMP : IPPROTO_ICMPV6,
-		     v4 ? (uint8_t)((in->tos & 0x1e) | 0xc0) : 0, false, l4len);
-	b[hl] = v4 ? 3 : 1;
-	b[hl + 1] = code;
-	if (pkt_copy_out(ctx->pkt, in->l3off, b + hl + 8, qlen) < 0) {
-		free(b);
-		return NULL;
-	}
-	p = reject_finish(b, hl + l4len);
-	free(b);
-	return p;
-}
-
 static bool reject_is_icmp_error(const struct pkt_info *in)
 {
 	if (in->l4proto == IPPROTO_ICMP)
@@ -298,10 +180,12 @@ static int reject_target(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	if (!ctx->env || !ctx->env->ops->emit || reject_bad_addrs(ctx))
 		return EXT_DROP;
 	if (ri->with == REJECT_TCP_RESET) {
-		if (in->l4proto == IPPROTO_TCP && in->has_l4 && pkt_l4_csum_ok(ctx->pkt))
-			reply = reject_build_rst(ctx);
+		struct pkt_reply_opts o = { .check_csum = true };
+
+		if (in->l4proto == IPPROTO_TCP && in->has_l4)
+			pkt_reply_tcp_rst(ctx->pkt, &o, &reply);
 	} else if (!reject_is_icmp_error(in) && reject_csum_ok(ctx)) {
-		reply = reject_build_icmp(ctx, ri->with);
+		pkt_reply_icmp(ctx->pkt, ctx->family == AF_INET ? 3 : 1, ri->with, 0, NULL, &reply);
 	}
 	if (reply)
 		ctx->env->ops->emit(ctx->env->box, reply, ctx);
