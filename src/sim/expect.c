@@ -159,7 +159,7 @@ int sim_pkt_matches(const struct pkt *p, const char *pattern, char *why, size_t 
 		snprintf(why, whylen, "out of memory");
 		return -1;
 	}
-	sim_pkt_text(p, text, sizeof(text));
+	sim_pkt_text_full(p, text, sizeof(text));
 	tokenize(pattern, w);
 	tokenize(text, h);
 	/* Positional part: protocol, source, '>', destination. */

@@ -124,6 +124,9 @@ int sim_inject(struct sim_box *sb, int ifindex, struct pkt *p);
 int sim_send(struct sim_box *sb, struct pkt *p);
 void sim_event_line(struct sim_box *sb, const char *what, const struct pkt *p);
 
+/* The packet's text with its link fields (smac=, dmac=) too. */
+const char *sim_pkt_text_full(const struct pkt *p, char *buf, size_t len);
+
 /* script.c */
 int sim_errorf(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int sim_failf(struct sim *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
