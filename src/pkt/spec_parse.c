@@ -29,7 +29,8 @@ struct parser {
 	char *err;
 	size_t errlen;
 	struct pkt_spec *s;
-	bool has_sport; /* the source token carried a port */
+	bool has_sport, has_dport;     /* the address tokens carried ports */
+	char src_tok[64], dst_tok[64]; /* for messages about them */
 	/* ICMP bytes 4..7 are composed at the end, once type and family are known */
 	long icmp_id, icmp_seq, icmp_mtu, icmp_ptr, icmp_rest;
 	bool len_given, payload_given;
@@ -554,9 +555,9 @@ static int parse_head(struct parser *ps)
 	struct pkt_spec *s = ps->s;
 	uint16_t dport = 0;
 	unsigned long n;
-	bool got, has_dport;
+	bool got;
 	int v, fam_src, fam_dst;
-	char src_tok[MAX_TOKEN];
+	char *src_tok = ps->src_tok;
 
 	if (next_token(ps, &got) || !got)
 		return perr(ps, "(empty)", "expected a protocol");
@@ -575,21 +576,20 @@ static int parse_head(struct parser *ps)
 	fam_src = parse_endpoint(ps, &s->src, &s->sport, &ps->has_sport);
 	if (fam_src < 0)
 		return fam_src;
-	strcpy(src_tok, ps->tok);
+	snprintf(ps->src_tok, sizeof(ps->src_tok), "%.63s", ps->tok);
 	if (next_token(ps, &got) || !got || strcmp(ps->tok, ">"))
 		return perr(ps, got ? ps->tok : src_tok, "expected '>' between the addresses");
 	if (next_token(ps, &got) || !got)
 		return perr(ps, ">", "expected a destination address");
-	fam_dst = parse_endpoint(ps, &s->dst, &dport, &has_dport);
+	fam_dst = parse_endpoint(ps, &s->dst, &dport, &ps->has_dport);
 	if (fam_dst < 0)
 		return fam_dst;
+	snprintf(ps->dst_tok, sizeof(ps->dst_tok), "%.63s", ps->tok);
 	s->dport = dport;
 	if (fam_src != fam_dst)
 		return perr(ps, ps->tok, "source and destination are of different families");
 	s->family = (uint8_t)fam_src;
-	if (proto_has_ports(s->proto) && (!ps->has_sport || !has_dport))
-		return perr(ps, ps->has_sport ? ps->tok : src_tok, "this protocol needs ports");
-	if (!proto_has_ports(s->proto) && (ps->has_sport || has_dport))
+	if (!proto_has_ports(s->proto) && (ps->has_sport || ps->has_dport))
 		return perr(ps, ps->has_sport ? src_tok : ps->tok, "this protocol has no ports");
 	if (s->proto == IPPROTO_ICMP && s->family == AF_INET6)
 		s->proto = IPPROTO_ICMPV6; /* "icmp" with IPv6 addresses means ICMPv6 */
@@ -649,6 +649,10 @@ int pkt_spec_parse(const char *text, struct pkt_spec *out, char *err, size_t err
 			return perr(&ps, "len", "shorter than the payload given");
 		out->payload_len = ps.len; /* payload_buf is zero beyond what was given */
 	}
+	/* A non-first fragment carries no transport header, hence no ports. */
+	if (proto_has_ports(out->proto) && !out->frag_off && (!ps.has_sport || !ps.has_dport))
+		return perr(&ps, ps.has_sport ? ps.dst_tok : ps.src_tok,
+			    "this protocol needs ports");
 	if (is_icmp(out))
 		out->icmp_rest = icmp_rest(&ps);
 	if (out->family == AF_INET && (out->frag && !out->mf && !out->frag_off))
