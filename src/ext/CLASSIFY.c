@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * -j CLASSIFY --set-class MAJOR:MINOR (both hex, at most ffff): pkt->priority = MAJOR << 16 |
- * MINOR, the tc class the packet is queued to. mangle OUTPUT, FORWARD, POSTROUTING, as the
- * kernel allows it.
+ * MINOR, the tc class the packet is queued to. OUTPUT, FORWARD, POSTROUTING of any table, as
+ * iptables-nft accepts it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,12 +24,12 @@ static int classify_parse(struct ext_parse_ctx *ctx, struct ext_instance *inst, 
 	unsigned major, minor;
 	char extra;
 
-	if (sscanf(arg, "%x:%x%c", &major, &minor, &extra) != 2 || major > 0xffff ||
-	    minor > 0xffff || arg[0] == '-') {
+	if (sscanf(arg, "%x:%x%c", &major, &minor, &extra) != 2 || arg[0] == '-') {
 		snprintf(ctx->err, ctx->errlen, "Bad class value \"%s\"", arg);
 		return -EINVAL;
 	}
-	ci->priority = major << 16 | minor;
+	/* iptables keeps the low 16 bits of each half without complaint (10000:1 is 0:1) */
+	ci->priority = (major & 0xffff) << 16 | (minor & 0xffff);
 	return 0;
 }
 
@@ -50,7 +50,6 @@ static int classify_target(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 
 const struct ext_target ext_target_CLASSIFY = {
 	.name = "CLASSIFY",
-	.tables = TABLE_BIT(TABLE_MANGLE),
 	.hooks = HOOK_BIT(HOOK_OUTPUT) | HOOK_BIT(HOOK_FORWARD) | HOOK_BIT(HOOK_POSTROUTING),
 	.datasize = sizeof(struct classify_info),
 	.opts = classify_opts,

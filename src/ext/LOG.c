@@ -72,7 +72,7 @@ static int log_parse(struct ext_parse_ctx *ctx, struct ext_instance *inst, unsig
 			return 0;
 		}
 		for (const struct ext_name *n = log_levels; n->name; n++) {
-			if (strcasecmp(arg, n->name) == 0) {
+			if (strcmp(arg, n->name) == 0) { /* case matters: "INFO" is refused */
 				li->level = (uint8_t)n->value;
 				return 0;
 			}
