@@ -419,6 +419,25 @@ int sim_cmd_expect(struct sim *s, int argc, char **argv)
 	if (!sb)
 		return sim_errorf(s, "expect: no box yet");
 
+	if (!strcmp(what, "rules-error") || !strcmp(what, "rules-ok")) {
+		bool ok = !strcmp(what, "rules-ok");
+
+		join(argc, argv, 2, pattern, sizeof(pattern));
+		if (argc == 3)
+			snprintf(pattern, sizeof(pattern), "%s", argv[2]);
+		if (!s->rules_tried)
+			return sim_errorf(s, "expect %s: no `rules try` before it", what);
+		s->rules_tried = false;
+		if (ok && s->rules_error[0])
+			return sim_failf(s, "expected the ruleset to load, it was refused: %s",
+					 s->rules_error);
+		if (!ok && !s->rules_error[0])
+			return sim_failf(s, "expected the ruleset to be refused, it loaded");
+		if (!ok && argc > 2 && !strstr(s->rules_error, pattern))
+			return sim_failf(s, "expected a refusal with \"%s\", got: %s", pattern,
+					 s->rules_error);
+		return 0;
+	}
 	if (!strcmp(what, "counter") || !strcmp(what, "policy-counter"))
 		return expect_counter(s, sb, argc, argv, !strcmp(what, "policy-counter"));
 

@@ -100,11 +100,17 @@ struct sim {
 	const char *file;
 	unsigned line;
 	char dir[PATH_MAX];
+	char tmpdir[PATH_MAX]; /* @tmp/, made on first use */
+
+	/* the last `rules try`: its error, "" if it loaded */
+	bool rules_tried;
+	char rules_error[512];
 
 	/* an open heredoc: `rules [-4|-6] <<TERM` */
 	bool in_heredoc;
 	char heredoc_term[32];
 	int heredoc_family;
+	bool heredoc_try;
 	unsigned heredoc_line;
 	char *heredoc_buf;
 	size_t heredoc_len, heredoc_cap;

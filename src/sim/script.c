@@ -559,13 +559,49 @@ static int rules_family_arg(const char *a)
 	return -1;
 }
 
+/*
+ * Load a ruleset for a script command. `try`: a failure is not an error of the script but
+ * remembered for `expect rules-error` (the test of a reload that must be refused).
+ */
+static int script_load(struct sim *s, struct sim_box *sb, const char *buf, size_t len,
+		       const char *name, int family, bool try)
+{
+	char *msg = NULL;
+	size_t n = 0;
+	FILE *m;
+	int rc;
+
+	if (!try)
+		return sim_load_rules(sb->box, buf, len, name, family, s->err);
+	m = open_memstream(&msg, &n);
+	if (!m)
+		return -ENOMEM;
+	rc = sim_load_rules(sb->box, buf, len, name, family, m);
+	fclose(m);
+	while (n && msg[n - 1] == '\n')
+		msg[--n] = '\0';
+	snprintf(s->rules_error, sizeof(s->rules_error), "%s", rc < 0 ? (n ? msg : "failed") : "");
+	s->rules_tried = true;
+	if (rc < 0 && !(s->flags & SIM_QUIET))
+		fprintf(s->out, "  [%s] rules refused: %s\n", box_name(sb->box), s->rules_error);
+	free(msg);
+	return 0;
+}
+
 static int cmd_rules(struct sim *s, struct words *w)
 {
 	struct sim_box *sb = cur_box(s);
 	int family = 0;
+	bool try = false;
 
 	if (!sb)
 		return -1;
+	if (w->argc >= 2 && !strcmp(w->argv[1], "try")) {
+		try = true;
+		memmove(&w->argv[1], &w->argv[2], (size_t)(w->argc - 2) * sizeof(w->argv[0]));
+		memmove(&w->rest[1], &w->rest[2], (size_t)(w->argc - 2) * sizeof(w->rest[0]));
+		w->argc--;
+	}
 	if (w->argc >= 2 && !strncmp(w->argv[w->argc - 1], "<<", 2)) {
 		const char *term = w->argv[w->argc - 1] + 2;
 
@@ -578,6 +614,7 @@ static int cmd_rules(struct sim *s, struct words *w)
 			return sim_errorf(s, "rules <<TERM: give a terminator word (e.g. <<EOF)");
 		snprintf(s->heredoc_term, sizeof(s->heredoc_term), "%s", term);
 		s->heredoc_family = family;
+		s->heredoc_try = try;
 		s->heredoc_line = s->line;
 		s->heredoc_len = 0;
 		s->in_heredoc = true;
@@ -601,7 +638,7 @@ static int cmd_rules(struct sim *s, struct words *w)
 		if (rc < 0)
 			return sim_errorf(s, "%s: %s", path, strerror(-rc));
 		snprintf(name, sizeof(name), "%s", path);
-		rc = sim_load_rules(sb->box, buf, len, name, family, s->err);
+		rc = script_load(s, sb, buf, len, name, family, try);
 		free(buf);
 		return rc < 0 ? sim_errorf(s, "rules load %s: nothing changed", w->argv[2]) : 0;
 	}
@@ -661,7 +698,7 @@ static int cmd_rules(struct sim *s, struct words *w)
 		}
 		return 0;
 	}
-	return sim_errorf(s, "usage: rules load FILE [-4|-6] | rules [-4|-6] <<EOF | rules show "
+	return sim_errorf(s, "usage: rules [try] load FILE [-4|-6] | rules [try] [-4|-6] <<EOF | rules show "
 			  "[TABLE] [-6] | rules flush [-4|-6] | rules zero");
 }
 
@@ -680,8 +717,8 @@ static int heredoc_line(struct sim *s, const char *text)
 		s->in_heredoc = false;
 		if (!sb)
 			return -1;
-		rc = sim_load_rules(sb->box, s->heredoc_buf ? s->heredoc_buf : "", s->heredoc_len,
-				    s->file ? s->file : "stdin", s->heredoc_family, s->err);
+		rc = script_load(s, sb, s->heredoc_buf ? s->heredoc_buf : "", s->heredoc_len,
+				 s->file ? s->file : "stdin", s->heredoc_family, s->heredoc_try);
 		s->line = s->heredoc_line;
 		return rc < 0 ? sim_errorf(s, "rules: nothing changed") : 0;
 	}

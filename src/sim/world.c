@@ -4,11 +4,13 @@
  * clock. A box never re-enters itself: what it sends on a wire is queued and delivered after
  * the box has returned, in order of due time, then of sending.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "pkt/build.h"
 #include "sim/internal.h"
@@ -386,6 +388,20 @@ void sim_free(struct sim *s)
 	if (!s)
 		return;
 	sim_reset(s);
+	if (s->tmpdir[0]) {
+		DIR *d = opendir(s->tmpdir);
+		struct dirent *e;
+		char p[PATH_MAX + 256];
+
+		while (d && (e = readdir(d)))
+			if (e->d_name[0] != '.') {
+				snprintf(p, sizeof(p), "%s/%s", s->tmpdir, e->d_name);
+				unlink(p);
+			}
+		if (d)
+			closedir(d);
+		rmdir(s->tmpdir);
+	}
 	free(s->wire);
 	free(s->heredoc_buf);
 	free(s);
@@ -398,6 +414,20 @@ void sim_set_dir(struct sim *s, const char *dir)
 
 void sim_path(struct sim *s, const char *path, char *out, size_t len)
 {
+	/* @tmp/NAME: a directory of this simulation, removed when it ends (captures a test
+	 * writes and reads back). */
+	if (!strncmp(path, "@tmp/", 5)) {
+		if (!s->tmpdir[0]) {
+			const char *t = getenv("TMPDIR");
+
+			snprintf(s->tmpdir, sizeof(s->tmpdir), "%s/pkttables-sim.XXXXXX",
+				 t && *t ? t : "/tmp");
+			if (!mkdtemp(s->tmpdir))
+				s->tmpdir[0] = '\0';
+		}
+		snprintf(out, len, "%s/%s", s->tmpdir[0] ? s->tmpdir : "/tmp", path + 5);
+		return;
+	}
 	if (path[0] == '/' || !s->dir[0])
 		snprintf(out, len, "%s", path);
 	else
