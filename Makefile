@@ -42,6 +42,8 @@ CMD_OBJ  := $(CMD_SRC:%.c=$(B)/obj/%.o)
 TESTS    := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
 BENCHES  := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 LIB      := $(B)/libpkttables.a
+# Every object of the library is linked: extensions are reached only through the registry table.
+LINKLIB   = -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive
 BIN      := $(B)/pkttables
 
 .PHONY: all tests deps demo check check-fast bench clean fmt
@@ -60,15 +62,15 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(BIN): $(CMD_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) $(CMD_OBJ) $(LIB) $(PKG_LIBS) $(LDLIBS) -o $@
+	$(CC) $(LDFLAGS) $(CMD_OBJ) $(LINKLIB) $(PKG_LIBS) $(LDLIBS) -o $@
 
 $(B)/tests/%: $(B)/obj/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $< $(LIB) $(PKG_LIBS) $(LDLIBS) -o $@
+	$(CC) $(LDFLAGS) $< $(LINKLIB) $(PKG_LIBS) $(LDLIBS) -o $@
 
 $(B)/bench/%: $(B)/obj/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $< $(LIB) $(PKG_LIBS) $(LDLIBS) -o $@
+	$(CC) $(LDFLAGS) $< $(LINKLIB) $(PKG_LIBS) $(LDLIBS) -o $@
 
 # Debian packages the build, the tests and the demo need; installed only when missing.
 deps:
