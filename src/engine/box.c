@@ -13,14 +13,14 @@
 #include "engine/engine_int.h"
 
 #define BOX_DEFAULT_SEED 0x706b747461626c65ULL /* "pkttable" */
-#define BOX_DEFAULT_MTU 1500
+#define BOX_DEFAULT_MTU	 1500
 
 static const char *const drop_names[BOX_DROP_MAX] = {
-	[BOX_DROP_RULE] = "rule",	  [BOX_DROP_POLICY] = "policy",
-	[BOX_DROP_HOTDROP] = "hotdrop",	  [BOX_DROP_MALFORMED] = "malformed",
-	[BOX_DROP_NOROUTE] = "no-route",  [BOX_DROP_TTL] = "ttl",
-	[BOX_DROP_NOT_IP] = "not-ip",	  [BOX_DROP_QUEUE] = "queue",
-	[BOX_DROP_LOOP] = "loop",	  [BOX_DROP_HOOK] = "hook",
+    [BOX_DROP_RULE] = "rule",	     [BOX_DROP_POLICY] = "policy",
+    [BOX_DROP_HOTDROP] = "hotdrop",  [BOX_DROP_MALFORMED] = "malformed",
+    [BOX_DROP_NOROUTE] = "no-route", [BOX_DROP_TTL] = "ttl",
+    [BOX_DROP_NOT_IP] = "not-ip",    [BOX_DROP_QUEUE] = "queue",
+    [BOX_DROP_LOOP] = "loop",	     [BOX_DROP_HOOK] = "hook",
 };
 
 const char *box_drop_kind_name(enum box_drop_kind k)
@@ -98,7 +98,7 @@ const char *box_name(const struct box *b)
 static void derive_mac(const char *box, const char *ifname, const char *salt, uint8_t mac[6])
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
-	const char *parts[3] = { salt, box, ifname };
+	const char *parts[3] = {salt, box, ifname};
 
 	for (unsigned i = 0; i < 3; i++) {
 		for (const char *s = parts[i]; *s; s++)
@@ -241,7 +241,7 @@ static bool prefix_eq(const union pt_addr *a, const union pt_addr *net, int plen
 static void prefix_clear_host(union pt_addr *a, int plen)
 {
 	for (int i = plen; i < 128; i++)
-		a->b[i / 8] &= (uint8_t)~(0x80 >> (i % 8));
+		a->b[i / 8] &= (uint8_t) ~(0x80 >> (i % 8));
 }
 
 static int grow(void **arr, unsigned *cap, unsigned n, size_t sz)
@@ -304,7 +304,8 @@ int box_del_route(struct box *b, int family, const union pt_addr *net, int plen)
 	i = route_find(b, family, &n, plen, true, 0);
 	if (i < 0)
 		return -ESRCH;
-	memmove(&b->routes[i], &b->routes[i + 1], (b->nroutes - (unsigned)i - 1) * sizeof(*b->routes));
+	memmove(&b->routes[i], &b->routes[i + 1],
+		(b->nroutes - (unsigned)i - 1) * sizeof(*b->routes));
 	b->nroutes--;
 	return 0;
 }
@@ -325,7 +326,8 @@ const struct box_route *box_route_lookup(const struct box *b, int family, const 
 			continue;
 		if (ifc && !ifc->up)
 			continue;
-		if (!best || r->plen > best->plen || (r->plen == best->plen && r->metric < best->metric))
+		if (!best || r->plen > best->plen ||
+		    (r->plen == best->plen && r->metric < best->metric))
 			best = r;
 	}
 	return best;
@@ -346,9 +348,8 @@ int box_add_addr(struct box *b, int ifindex, int family, const union pt_addr *a,
 			return -EEXIST;
 	if (grow((void **)&b->addrs, &b->addrcap, b->naddrs, sizeof(*b->addrs)))
 		return -ENOMEM;
-	b->addrs[b->naddrs++] = (struct box_addr){
-		.family = family, .ifindex = ifindex, .addr = *a, .plen = plen
-	};
+	b->addrs[b->naddrs++] =
+	    (struct box_addr){.family = family, .ifindex = ifindex, .addr = *a, .plen = plen};
 	/* The connected route, as `ip addr add` makes it (v4 metric 0, v6 metric 256). */
 	memset(&cr, 0, sizeof(cr));
 	cr.family = family;
@@ -376,7 +377,8 @@ int box_del_addr(struct box *b, int ifindex, int family, const union pt_addr *a)
 		/* Remove the connected route unless another address on the link still needs it. */
 		for (unsigned j = 0; j < b->naddrs; j++)
 			if (b->addrs[j].family == family && b->addrs[j].ifindex == ifindex &&
-			    b->addrs[j].plen == d.plen && prefix_eq(&b->addrs[j].addr, &d.addr, d.plen))
+			    b->addrs[j].plen == d.plen &&
+			    prefix_eq(&b->addrs[j].addr, &d.addr, d.plen))
 				shared = true;
 		net = d.addr;
 		prefix_clear_host(&net, d.plen);
@@ -384,7 +386,7 @@ int box_del_addr(struct box *b, int ifindex, int family, const union pt_addr *a)
 		if (!shared && r >= 0 && b->routes[r].oif == ifindex)
 			memmove(&b->routes[r], &b->routes[r + 1],
 				(b->nroutes - (unsigned)r - 1) * sizeof(*b->routes)),
-				b->nroutes--;
+			    b->nroutes--;
 		return 0;
 	}
 	return -EADDRNOTAVAIL;
@@ -418,9 +420,8 @@ int box_setup_default_gateway(struct box *b)
 		int plen;
 		bool wan;
 	} routes[] = {
-		{ "10.0.0.0", 8, false },      { "172.16.0.0", 12, false },
-		{ "192.168.0.0", 16, false },  { "fc00::", 7, false },
-		{ "0.0.0.0", 0, true },	       { "::", 0, true },
+	    {"10.0.0.0", 8, false}, {"172.16.0.0", 12, false}, {"192.168.0.0", 16, false},
+	    {"fc00::", 7, false},   {"0.0.0.0", 0, true},      {"::", 0, true},
 	};
 	int lan = box_add_iface(b, "lan0", NULL), wan, err;
 

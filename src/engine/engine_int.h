@@ -21,10 +21,10 @@
 
 #include "engine/box.h"
 
-#define BOX_MAX_HOOK_FNS 16
-#define BOX_MAX_DEPTH 64       /* jump stack entries: deeper is a loop (BOX_DROP_LOOP) */
-#define BOX_MAX_EMIT_DEPTH 4   /* packets emitted while handling an emitted packet */
-#define BOX_MAX_REPEAT 16      /* NF_REPEAT of one hook function, then the packet is dropped */
+#define BOX_MAX_HOOK_FNS   16
+#define BOX_MAX_DEPTH	   64 /* jump stack entries: deeper is a loop (BOX_DROP_LOOP) */
+#define BOX_MAX_EMIT_DEPTH 4  /* packets emitted while handling an emitted packet */
+#define BOX_MAX_REPEAT	   16 /* NF_REPEAT of one hook function, then the packet is dropped */
 
 struct box_hook_entry {
 	int prio;
@@ -55,14 +55,14 @@ struct box {
 	struct rules_ruleset *cur[2];
 	struct rules_ruleset **parked; /* replaced inside a read-side section, freed later */
 	unsigned nparked, parkcap;
-	unsigned depth;         /* nesting of packets in flight on the data-path thread */
-	unsigned emit_depth;    /* nesting of packets the box made while handling one */
+	unsigned depth;	     /* nesting of packets in flight on the data-path thread */
+	unsigned emit_depth; /* nesting of packets the box made while handling one */
 
 	struct box_hook_list hooks[2][HOOK_MAX];
 
 	uint64_t now;
-	uint64_t rng[4];        /* xoshiro256** state */
-	uint32_t ip_id;         /* IPv4 identification of packets the box makes */
+	uint64_t rng[4]; /* xoshiro256** state */
+	uint32_t ip_id;	 /* IPv4 identification of packets the box makes */
 	bool trace_all;
 	struct box_stats stats;
 	struct ext_env env;

@@ -147,13 +147,13 @@ static long env_sock_uid(void *box, const struct pkt *p)
 }
 
 static const struct ext_env_ops env_ops = {
-	.addr_type = box_env_addr_type,
-	.log = env_log,
-	.emit = env_emit,
-	.random = env_random,
-	.iface_mtu = env_iface_mtu,
-	.route_mtu = env_route_mtu,
-	.sock_uid = env_sock_uid,
+    .addr_type = box_env_addr_type,
+    .log = env_log,
+    .emit = env_emit,
+    .random = env_random,
+    .iface_mtu = env_iface_mtu,
+    .route_mtu = env_route_mtu,
+    .sock_uid = env_sock_uid,
 };
 
 void box_env_init(struct box *b)

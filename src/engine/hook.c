@@ -23,7 +23,7 @@ static int add_one(struct box_hook_list *l, int prio, box_hook_fn fn, void *priv
 	while (pos < l->n && l->e[pos].prio <= prio)
 		pos++;
 	memmove(&l->e[pos + 1], &l->e[pos], (l->n - pos) * sizeof(l->e[0]));
-	l->e[pos] = (struct box_hook_entry){ .prio = prio, .fn = fn, .priv = priv };
+	l->e[pos] = (struct box_hook_entry){.prio = prio, .fn = fn, .priv = priv};
 	l->n++;
 	return 0;
 }
@@ -100,8 +100,12 @@ int box_run_hook(struct box *b, int family, unsigned hook, int in, int out, stru
 
 		for (;;) {
 			struct box_hook_state st = {
-				.box = b, .family = family, .hook = hook, .in = in, .out = out,
-				.drop = { .kind = BOX_DROP_HOOK, .table = -1, .hook = hook },
+			    .box = b,
+			    .family = family,
+			    .hook = hook,
+			    .in = in,
+			    .out = out,
+			    .drop = {.kind = BOX_DROP_HOOK, .table = -1, .hook = hook},
 			};
 
 			v = l->e[i].fn(l->e[i].priv, &st, p);
@@ -124,7 +128,7 @@ int box_run_hook(struct box *b, int family, unsigned hook, int in, int out, stru
 		if (v == EXT_STOLEN)
 			return EXT_STOLEN;
 		if (v != EXT_DROP) {
-			*drop = (struct box_drop){ .kind = BOX_DROP_HOOK, .table = -1, .hook = hook };
+			*drop = (struct box_drop){.kind = BOX_DROP_HOOK, .table = -1, .hook = hook};
 		}
 		return EXT_DROP;
 	}

@@ -36,7 +36,7 @@
 
 #include "engine/engine_int.h"
 
-#define ETH_HLEN 14
+#define ETH_HLEN	14
 #define ICMP_ERR_MAX_V4 576  /* RFC 1812 4.3.2.3: the error datagram is at most 576 bytes */
 #define ICMP_ERR_MAX_V6 1280 /* RFC 4443 2.4 (c): at most the minimum IPv6 MTU */
 
@@ -53,7 +53,7 @@ int box_drop_pkt(struct box *b, struct pkt *p, const struct box_drop *why)
 
 int box_drop_simple(struct box *b, struct pkt *p, enum box_drop_kind kind, unsigned hook)
 {
-	struct box_drop d = { .kind = kind, .table = -1, .hook = hook, .bad = p->info.bad };
+	struct box_drop d = {.kind = kind, .table = -1, .hook = hook, .bad = p->info.bad};
 
 	return box_drop_pkt(b, p, &d);
 }
@@ -82,7 +82,8 @@ static bool is_v4_bcast(const struct box *b, const union pt_addr *a)
 		if (x->family != AF_INET || x->plen >= 31)
 			continue;
 		pt_mask_from_len(AF_INET, x->plen, &m);
-		if ((a->w[0] & m.w[0]) == (x->addr.w[0] & m.w[0]) && (a->w[0] | m.w[0]) == 0xffffffffu)
+		if ((a->w[0] & m.w[0]) == (x->addr.w[0] & m.w[0]) &&
+		    (a->w[0] | m.w[0]) == 0xffffffffu)
 			return true;
 	}
 	return false;
@@ -220,7 +221,10 @@ static void refuse_icmp(struct box *b, struct pkt *p, int fam, int rt)
 	if (rt == BOX_RT_BLACKHOLE)
 		return;
 	if (fam == AF_INET)
-		box_icmp_error(b, p, 3, rt == BOX_RT_PROHIBIT ? 13 : rt == BOX_RT_UNREACHABLE ? 1 : 0);
+		box_icmp_error(b, p, 3,
+			       rt == BOX_RT_PROHIBIT	  ? 13
+			       : rt == BOX_RT_UNREACHABLE ? 1
+							  : 0);
 	else
 		box_icmp_error(b, p, 1, rt == BOX_RT_PROHIBIT ? 1 : 0);
 }
@@ -427,9 +431,9 @@ static bool may_send_error(const struct box *b, const struct pkt_info *in)
 	if (in->frag_off || pt_addr_eq(&in->src, &zero))
 		return false;
 	if (in->family == AF_INET) {
-		if (in->l4proto == 1 && (!in->has_l4 || in->icmp_type == 3 || in->icmp_type == 4 ||
-					 in->icmp_type == 5 || in->icmp_type == 11 ||
-					 in->icmp_type == 12))
+		if (in->l4proto == 1 &&
+		    (!in->has_l4 || in->icmp_type == 3 || in->icmp_type == 4 ||
+		     in->icmp_type == 5 || in->icmp_type == 11 || in->icmp_type == 12))
 			return false;
 		return !is_v4_mcast(&in->dst) && !is_v4_bcast(b, &in->dst) &&
 		       !is_v4_mcast(&in->src) && in->src.w[0] != 0xffffffffu;
@@ -488,9 +492,8 @@ void box_icmp_error(struct box *b, const struct pkt *orig, uint8_t type, uint8_t
 	ic[0] = type;
 	ic[1] = code;
 	pkt_copy_out(orig, in->l3off, ic + 8, quote);
-	sum = pkt_csum_fold(pkt_csum_bytes(ic, icmplen,
-					   v6 ? pkt_csum_pseudo(AF_INET6, &src, &in->src, 58, icmplen)
-					      : 0));
+	sum = pkt_csum_fold(pkt_csum_bytes(
+	    ic, icmplen, v6 ? pkt_csum_pseudo(AF_INET6, &src, &in->src, 58, icmplen) : 0));
 	ic[2] = (uint8_t)(sum >> 8);
 	ic[3] = (uint8_t)sum;
 	box_emit(b, np);

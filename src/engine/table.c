@@ -32,23 +32,23 @@ struct table_hook_desc {
 };
 
 static const struct table_hook_desc table_hooks[] = {
-	{ TABLE_RAW, HOOK_PREROUTING, BOX_PRIO_RAW },
-	{ TABLE_RAW, HOOK_OUTPUT, BOX_PRIO_RAW },
-	{ TABLE_MANGLE, HOOK_PREROUTING, BOX_PRIO_MANGLE },
-	{ TABLE_MANGLE, HOOK_INPUT, BOX_PRIO_MANGLE },
-	{ TABLE_MANGLE, HOOK_FORWARD, BOX_PRIO_MANGLE },
-	{ TABLE_MANGLE, HOOK_OUTPUT, BOX_PRIO_MANGLE },
-	{ TABLE_MANGLE, HOOK_POSTROUTING, BOX_PRIO_MANGLE },
-	{ TABLE_NAT, HOOK_PREROUTING, BOX_PRIO_NAT_DST },
-	{ TABLE_NAT, HOOK_OUTPUT, BOX_PRIO_NAT_DST },
-	{ TABLE_NAT, HOOK_INPUT, BOX_PRIO_NAT_SRC },
-	{ TABLE_NAT, HOOK_POSTROUTING, BOX_PRIO_NAT_SRC },
-	{ TABLE_FILTER, HOOK_INPUT, BOX_PRIO_FILTER },
-	{ TABLE_FILTER, HOOK_FORWARD, BOX_PRIO_FILTER },
-	{ TABLE_FILTER, HOOK_OUTPUT, BOX_PRIO_FILTER },
-	{ TABLE_SECURITY, HOOK_INPUT, BOX_PRIO_SECURITY },
-	{ TABLE_SECURITY, HOOK_FORWARD, BOX_PRIO_SECURITY },
-	{ TABLE_SECURITY, HOOK_OUTPUT, BOX_PRIO_SECURITY },
+    {TABLE_RAW, HOOK_PREROUTING, BOX_PRIO_RAW},
+    {TABLE_RAW, HOOK_OUTPUT, BOX_PRIO_RAW},
+    {TABLE_MANGLE, HOOK_PREROUTING, BOX_PRIO_MANGLE},
+    {TABLE_MANGLE, HOOK_INPUT, BOX_PRIO_MANGLE},
+    {TABLE_MANGLE, HOOK_FORWARD, BOX_PRIO_MANGLE},
+    {TABLE_MANGLE, HOOK_OUTPUT, BOX_PRIO_MANGLE},
+    {TABLE_MANGLE, HOOK_POSTROUTING, BOX_PRIO_MANGLE},
+    {TABLE_NAT, HOOK_PREROUTING, BOX_PRIO_NAT_DST},
+    {TABLE_NAT, HOOK_OUTPUT, BOX_PRIO_NAT_DST},
+    {TABLE_NAT, HOOK_INPUT, BOX_PRIO_NAT_SRC},
+    {TABLE_NAT, HOOK_POSTROUTING, BOX_PRIO_NAT_SRC},
+    {TABLE_FILTER, HOOK_INPUT, BOX_PRIO_FILTER},
+    {TABLE_FILTER, HOOK_FORWARD, BOX_PRIO_FILTER},
+    {TABLE_FILTER, HOOK_OUTPUT, BOX_PRIO_FILTER},
+    {TABLE_SECURITY, HOOK_INPUT, BOX_PRIO_SECURITY},
+    {TABLE_SECURITY, HOOK_FORWARD, BOX_PRIO_SECURITY},
+    {TABLE_SECURITY, HOOK_OUTPUT, BOX_PRIO_SECURITY},
 };
 
 static bool masked_eq(const union pt_addr *a, const union pt_addr *net, const union pt_addr *m)
@@ -131,13 +131,16 @@ struct frame {
 static int drop_at(struct box_hook_state *st, enum box_drop_kind kind, unsigned table,
 		   const char *chain, unsigned rulenum)
 {
-	st->drop = (struct box_drop){ .kind = kind, .table = (int)table, .hook = st->hook,
-				      .chain = chain, .rulenum = rulenum };
+	st->drop = (struct box_drop){.kind = kind,
+				     .table = (int)table,
+				     .hook = st->hook,
+				     .chain = chain,
+				     .rulenum = rulenum};
 	return EXT_DROP;
 }
 
-static int do_table(struct box *b, struct box_hook_state *st, struct rules_table *t,
-		    unsigned table, struct pkt *p)
+static int do_table(struct box *b, struct box_hook_state *st, struct rules_table *t, unsigned table,
+		    struct pkt *p)
 {
 	struct frame stack[BOX_MAX_DEPTH];
 	unsigned sp = 0, gotos = 0, base = (unsigned)t->builtin[st->hook], ci = base, ri = 0;
@@ -145,8 +148,15 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 	uint64_t bytes = p->info.l3len;
 	struct rules_chain *bc = &t->chains[base];
 	struct ext_pkt_ctx ctx = {
-		.pkt = p, .info = &p->info, .family = st->family, .hook = st->hook,
-		.table = table, .in = in, .out = out, .now_ns = b->now, .env = &b->env,
+	    .pkt = p,
+	    .info = &p->info,
+	    .family = st->family,
+	    .hook = st->hook,
+	    .table = table,
+	    .in = in,
+	    .out = out,
+	    .now_ns = b->now,
+	    .env = &b->env,
 	};
 
 	for (;;) {
@@ -186,7 +196,8 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 		r->bytes += bytes;
 		if (p->trace || b->trace_all)
 			box_trace(b, p, table, c->name,
-				  rule_is_tail_like(r) ? (c->builtin ? "policy" : "return") : "rule",
+				  rule_is_tail_like(r) ? (c->builtin ? "policy" : "return")
+						       : "rule",
 				  ri + 1, in, out);
 		switch (r->target.kind) {
 		case RULES_T_NONE:
@@ -201,7 +212,7 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 		case RULES_T_JUMP:
 			if (sp >= BOX_MAX_DEPTH || r->target.chain >= t->nchains)
 				return drop_at(st, BOX_DROP_LOOP, table, c->name, ri + 1);
-			stack[sp++] = (struct frame){ ci, ri + 1 };
+			stack[sp++] = (struct frame){ci, ri + 1};
 			gotos = 0;
 			ci = r->target.chain;
 			ri = 0;
@@ -238,7 +249,7 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 			return v;
 		}
 		return drop_at(st, BOX_DROP_HOOK, table, c->name, ri + 1);
-do_return:
+	do_return:
 		if (sp == 0)
 			break; /* RETURN from the built-in chain, or off a chain it went to */
 		sp--;

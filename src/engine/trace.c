@@ -45,6 +45,16 @@ static uint32_t rd32(const uint8_t *b)
 	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
 }
 
+/* An address out of a header (which need not be aligned for union pt_addr). */
+static const char *addr_str(int fam, const uint8_t *at, char *buf, size_t len)
+{
+	union pt_addr a;
+
+	memset(&a, 0, sizeof(a));
+	memcpy(a.b, at, fam == AF_INET6 ? 16 : 4);
+	return pt_addr_str(fam, &a, buf, len);
+}
+
 static uint32_t left(const struct pkt *p, uint32_t off)
 {
 	return off < p->len ? p->len - off : 0;
@@ -66,8 +76,8 @@ static int dump_tcp(struct lbuf *m, const struct pkt *p, bool fragment, uint32_t
 {
 	uint8_t buf[20];
 	const uint8_t *th;
-	static const char *const names[8] = { "FIN", "SYN", "RST", "PSH", "ACK", "URG", "ECE",
-					      "CWR" };
+	static const char *const names[8] = {"FIN", "SYN", "RST", "PSH",
+					     "ACK", "URG", "ECE", "CWR"};
 
 	add(m, "PROTO=TCP ");
 	if (fragment)
@@ -88,7 +98,7 @@ static int dump_tcp(struct lbuf *m, const struct pkt *p, bool fragment, uint32_t
 	if ((th[12] >> 4) * 4 > 20) {
 		uint32_t n = (uint32_t)(th[12] >> 4) * 4 - 20;
 
-		if (!pkt_header(p, off + 20, n, (uint8_t[40]){ 0 })) {
+		if (!pkt_header(p, off + 20, n, (uint8_t[40]){0})) {
 			add(m, "OPT (TRUNCATED)");
 			return 1;
 		}
@@ -97,8 +107,7 @@ static int dump_tcp(struct lbuf *m, const struct pkt *p, bool fragment, uint32_t
 	return 0;
 }
 
-static int dump_udp(struct lbuf *m, const struct pkt *p, uint8_t proto, bool fragment,
-		    uint32_t off)
+static int dump_udp(struct lbuf *m, const struct pkt *p, uint8_t proto, bool fragment, uint32_t off)
 {
 	uint8_t buf[8];
 	const uint8_t *uh;
@@ -135,9 +144,9 @@ static void dump_spi(struct lbuf *m, const struct pkt *p, const char *name, bool
 static void dump_ipv4(struct lbuf *m, const struct pkt *p, uint32_t off, bool outer)
 {
 	/* bytes of the ICMP message the kernel requires per type before it decodes further */
-	static const uint8_t required[19] = { [0] = 4, [3] = 28, [4] = 28, [5] = 28, [8] = 4,
-					      [11] = 28, [12] = 28, [13] = 20, [14] = 20,
-					      [17] = 12, [18] = 12 };
+	static const uint8_t required[19] = {
+	    [0] = 4,   [3] = 28,  [4] = 28,  [5] = 28,	[8] = 4,  [11] = 28,
+	    [12] = 28, [13] = 20, [14] = 20, [17] = 12, [18] = 12};
 	uint8_t buf[60], ibuf[8];
 	const uint8_t *ih = pkt_header(p, off, 20, buf), *ic;
 	uint32_t hl, l4;
@@ -152,8 +161,8 @@ static void dump_ipv4(struct lbuf *m, const struct pkt *p, uint32_t off, bool ou
 	hl = (uint32_t)(ih[0] & 0x0f) * 4;
 	fo = rd16(ih + 6);
 	fragment = fo & 0x1fff;
-	add(m, "SRC=%s DST=%s ", pt_addr_str(AF_INET, (const void *)(ih + 12), a, sizeof(a)),
-	    pt_addr_str(AF_INET, (const void *)(ih + 16), d, sizeof(d)));
+	add(m, "SRC=%s DST=%s ", addr_str(AF_INET, ih + 12, a, sizeof(a)),
+	    addr_str(AF_INET, ih + 16, d, sizeof(d)));
 	add(m, "LEN=%u TOS=0x%02X PREC=0x%02X TTL=%u ID=%u ", rd16(ih + 2), ih[1] & 0x1e,
 	    ih[1] & 0xe0, ih[8], rd16(ih + 4));
 	if (fo & 0x8000)
@@ -205,7 +214,7 @@ static void dump_ipv4(struct lbuf *m, const struct pkt *p, uint32_t off, bool ou
 			add(m, "PARAMETER=%u ", ic[4]);
 			break;
 		case 5:
-			add(m, "GATEWAY=%s ", pt_addr_str(AF_INET, (const void *)(ic + 4), a, sizeof(a)));
+			add(m, "GATEWAY=%s ", addr_str(AF_INET, ic + 4, a, sizeof(a)));
 			/* fall through */
 		case 3:
 		case 4:
@@ -252,8 +261,8 @@ static void dump_ipv6(struct lbuf *m, const struct pkt *p, uint32_t off, bool ou
 		return;
 	}
 	w = rd32(ih);
-	add(m, "SRC=%s DST=%s ", pt_addr_str(AF_INET6, (const void *)(ih + 8), a, sizeof(a)),
-	    pt_addr_str(AF_INET6, (const void *)(ih + 24), d, sizeof(d)));
+	add(m, "SRC=%s DST=%s ", addr_str(AF_INET6, ih + 8, a, sizeof(a)),
+	    addr_str(AF_INET6, ih + 24, d, sizeof(d)));
 	add(m, "LEN=%u TC=%u HOPLIMIT=%u FLOWLBL=%u ", rd16(ih + 4) + 40u, (w & 0x0ff00000) >> 20,
 	    ih[7], w & 0x000fffff);
 	cur = ih[6];
@@ -356,7 +365,7 @@ static void dump_ipv6(struct lbuf *m, const struct pkt *p, uint32_t off, bool ou
 int box_format_packet(char *buf, size_t len, const char *prefix, const struct pkt *p,
 		      const char *in, const char *out)
 {
-	struct lbuf m = { .s = buf, .len = len, .pos = 0 };
+	struct lbuf m = {.s = buf, .len = len, .pos = 0};
 	bool v6 = p->info.family == AF_INET6;
 
 	if (!len)
@@ -384,8 +393,8 @@ int box_format_packet(char *buf, size_t len, const char *prefix, const struct pk
 }
 
 static const char *const table_names[TABLE_MAX] = {
-	[TABLE_RAW] = "raw",	   [TABLE_MANGLE] = "mangle",	  [TABLE_NAT] = "nat",
-	[TABLE_FILTER] = "filter", [TABLE_SECURITY] = "security",
+    [TABLE_RAW] = "raw",       [TABLE_MANGLE] = "mangle",     [TABLE_NAT] = "nat",
+    [TABLE_FILTER] = "filter", [TABLE_SECURITY] = "security",
 };
 
 void box_trace(struct box *b, const struct pkt *p, unsigned table, const char *chain,
@@ -395,8 +404,8 @@ void box_trace(struct box *b, const struct pkt *p, unsigned table, const char *c
 
 	if (!b->ops.trace)
 		return;
-	snprintf(prefix, sizeof(prefix), "TRACE: %s:%s:%s:%u ", table < TABLE_MAX ? table_names[table] : "?", chain,
-		 comment, rulenum);
+	snprintf(prefix, sizeof(prefix), "TRACE: %s:%s:%s:%u ",
+		 table < TABLE_MAX ? table_names[table] : "?", chain, comment, rulenum);
 	box_format_packet(line, sizeof(line), prefix, p, in, out);
 	b->ops.trace(b->user, b, p, line);
 }

@@ -3,6 +3,7 @@
 #ifndef TESTS_ENGINE_TEST_H
 #define TESTS_ENGINE_TEST_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -20,7 +21,7 @@
 struct rec {
 	unsigned nxmit, ndeliver, ndrop, ntrace, nqueue;
 	int xmit_oif[REC_MAX];
-	struct pkt *xmit[REC_MAX];    /* kept until rec_free */
+	struct pkt *xmit[REC_MAX]; /* kept until rec_free */
 	struct pkt *deliver[REC_MAX];
 	struct box_drop drop[REC_MAX];
 	char trace[32][512];
@@ -29,7 +30,7 @@ struct rec {
 	unsigned queue_num;
 };
 
-static void rec_xmit(void *u, struct box *b, int oif, struct pkt *p)
+static inline void rec_xmit(void *u, struct box *b, int oif, struct pkt *p)
 {
 	struct rec *r = u;
 
@@ -41,7 +42,7 @@ static void rec_xmit(void *u, struct box *b, int oif, struct pkt *p)
 	}
 }
 
-static void rec_deliver(void *u, struct box *b, struct pkt *p)
+static inline void rec_deliver(void *u, struct box *b, struct pkt *p)
 {
 	struct rec *r = u;
 
@@ -51,7 +52,8 @@ static void rec_deliver(void *u, struct box *b, struct pkt *p)
 		pkt_free(p);
 }
 
-static void rec_dropped(void *u, struct box *b, const struct pkt *p, const struct box_drop *why)
+static inline void rec_dropped(void *u, struct box *b, const struct pkt *p,
+			       const struct box_drop *why)
 {
 	struct rec *r = u;
 
@@ -59,7 +61,7 @@ static void rec_dropped(void *u, struct box *b, const struct pkt *p, const struc
 		r->drop[r->ndrop++] = *why;
 }
 
-static void rec_trace(void *u, struct box *b, const struct pkt *p, const char *line)
+static inline void rec_trace(void *u, struct box *b, const struct pkt *p, const char *line)
 {
 	struct rec *r = u;
 
@@ -67,7 +69,7 @@ static void rec_trace(void *u, struct box *b, const struct pkt *p, const char *l
 		snprintf(r->trace[r->ntrace++], sizeof(r->trace[0]), "%s", line);
 }
 
-static int rec_queue(void *u, struct box *b, unsigned qnum, struct pkt *p, uint32_t *mark)
+static inline int rec_queue(void *u, struct box *b, unsigned qnum, struct pkt *p, uint32_t *mark)
 {
 	struct rec *r = u;
 
@@ -77,7 +79,7 @@ static int rec_queue(void *u, struct box *b, unsigned qnum, struct pkt *p, uint3
 	return r->queue_verdict;
 }
 
-static void rec_free(struct rec *r)
+static inline void rec_free(struct rec *r)
 {
 	for (unsigned i = 0; i < r->nxmit; i++)
 		pkt_free(r->xmit[i]);
@@ -86,8 +88,11 @@ static void rec_free(struct rec *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static const struct box_ops rec_ops = {
-	.xmit = rec_xmit, .deliver = rec_deliver, .dropped = rec_dropped, .trace = rec_trace,
+static const struct box_ops rec_ops __attribute__((unused)) = {
+    .xmit = rec_xmit,
+    .deliver = rec_deliver,
+    .dropped = rec_dropped,
+    .trace = rec_trace,
 };
 
 /* The replay default box (lan0 = 1, wan0 = 2), recording into r. */
@@ -114,7 +119,7 @@ static struct pkt *mk(const char *spec)
 }
 
 /* A user chain; its index. */
-static unsigned add_chain(struct rules_ruleset *rs, unsigned table, const char *name)
+static inline unsigned add_chain(struct rules_ruleset *rs, unsigned table, const char *name)
 {
 	struct rules_table *t = &rs->tables[table];
 	struct rules_chain *c;
@@ -129,7 +134,7 @@ static unsigned add_chain(struct rules_ruleset *rs, unsigned table, const char *
 	return t->nchains++;
 }
 
-static unsigned builtin(struct rules_ruleset *rs, unsigned table, unsigned hook)
+static inline unsigned builtin(struct rules_ruleset *rs, unsigned table, unsigned hook)
 {
 	assert_true(rs->tables[table].builtin[hook] >= 0);
 	return (unsigned)rs->tables[table].builtin[hook];
@@ -160,8 +165,8 @@ static struct rules_rule *add_target(struct rules_ruleset *rs, unsigned table, u
 }
 
 /* Rule with an extension target (data NULL). */
-static struct rules_rule *add_ext_target(struct rules_ruleset *rs, unsigned table,
-					 unsigned chain, const struct ext_target *t)
+static inline struct rules_rule *add_ext_target(struct rules_ruleset *rs, unsigned table,
+						unsigned chain, const struct ext_target *t)
 {
 	struct rules_rule r;
 
@@ -171,7 +176,7 @@ static struct rules_rule *add_ext_target(struct rules_ruleset *rs, unsigned tabl
 	return add_rule(rs, table, chain, &r);
 }
 
-static void addr(const char *s, union pt_addr *a)
+static inline void addr(const char *s, union pt_addr *a)
 {
 	memset(a, 0, sizeof(*a));
 	assert_true(pt_addr_parse(s, a) != 0);

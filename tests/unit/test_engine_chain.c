@@ -7,14 +7,14 @@ static char order[512];
 
 static int record_target(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 {
-	static const char *const t[] = { "raw", "mangle", "nat", "filter", "security" };
+	static const char *const t[] = {"raw", "mangle", "nat", "filter", "security"};
 
 	snprintf(order + strlen(order), sizeof(order) - strlen(order), "%s%s:%s",
 		 order[0] ? " " : "", t[ctx->table], rules_hook_name(ctx->hook));
 	return EXT_CONTINUE;
 }
 
-static const struct ext_target rec_target = { .name = "REC", .target = record_target };
+static const struct ext_target rec_target = {.name = "REC", .target = record_target};
 
 /* Every built-in chain of every table gets a REC rule. */
 static struct rules_ruleset *recording_ruleset(int family)
@@ -25,13 +25,14 @@ static struct rules_ruleset *recording_ruleset(int family)
 	for (unsigned t = 0; t < TABLE_MAX; t++)
 		for (unsigned h = 0; h < HOOK_MAX; h++)
 			if (rs->tables[t].builtin[h] >= 0)
-				add_ext_target(rs, t, (unsigned)rs->tables[t].builtin[h], &rec_target);
+				add_ext_target(rs, t, (unsigned)rs->tables[t].builtin[h],
+					       &rec_target);
 	return rs;
 }
 
 static void test_hook_order_forward(void **state)
 {
-	struct rec r = { 0 };
+	struct rec r = {0};
 	struct box *b = gw_box(&r, NULL);
 
 	order[0] = 0;
@@ -50,7 +51,7 @@ static void test_hook_order_forward(void **state)
 
 static void test_hook_order_input(void **state)
 {
-	struct rec r = { 0 };
+	struct rec r = {0};
 	struct box *b = gw_box(&r, NULL);
 	union pt_addr a;
 
@@ -69,7 +70,7 @@ static void test_hook_order_input(void **state)
 
 static void test_hook_order_output(void **state)
 {
-	struct rec r = { 0 };
+	struct rec r = {0};
 	struct box *b = gw_box(&r, NULL);
 	const uint8_t *d;
 
@@ -97,7 +98,7 @@ static void test_hook_order_output(void **state)
  */
 static void test_jump_goto_return(void **state)
 {
-	struct rec r = { 0 };
+	struct rec r = {0};
 	struct box *b = gw_box(&r, NULL);
 	struct rules_ruleset *rs = rules_ruleset_new(AF_INET);
 	unsigned fwd = builtin(rs, TABLE_FILTER, HOOK_FORWARD);
@@ -130,9 +131,9 @@ static void test_jump_goto_return(void **state)
 	/* Tables without rules trace their policy; filter shows the walk. An unconditional
 	 * RETURN is named "return", as the kernel names what looks like a chain's tail. */
 	{
-		const char *want[] = { "TRACE: filter:FORWARD:rule:1 ", "TRACE: filter:A:rule:1 ",
-				       "TRACE: filter:B:return:1 ", "TRACE: filter:FORWARD:rule:2 ",
-				       "TRACE: filter:FORWARD:policy:3 " };
+		const char *want[] = {"TRACE: filter:FORWARD:rule:1 ", "TRACE: filter:A:rule:1 ",
+				      "TRACE: filter:B:return:1 ", "TRACE: filter:FORWARD:rule:2 ",
+				      "TRACE: filter:FORWARD:policy:3 "};
 		unsigned k = 0;
 
 		for (unsigned i = 0; i < r.ntrace && k < 5; i++)
@@ -149,16 +150,16 @@ static void test_jump_goto_return(void **state)
 /* RETURN in a built-in chain applies its policy; falling off a user chain returns. */
 static void test_builtin_return_and_falloff(void **state)
 {
-	struct rec r = { 0 };
+	struct rec r = {0};
 	struct box *b = gw_box(&r, NULL);
 	struct rules_ruleset *rs = rules_ruleset_new(AF_INET);
 	unsigned fwd = builtin(rs, TABLE_FILTER, HOOK_FORWARD);
 	unsigned ca = add_chain(rs, TABLE_FILTER, "EMPTY");
 	struct rules_chain *ch;
 
-	add_target(rs, TABLE_FILTER, fwd, RULES_T_JUMP, ca);   /* falls off, comes back */
-	add_target(rs, TABLE_FILTER, fwd, RULES_T_RETURN, 0);  /* policy */
-	add_target(rs, TABLE_FILTER, fwd, RULES_T_ACCEPT, 0);  /* not reached */
+	add_target(rs, TABLE_FILTER, fwd, RULES_T_JUMP, ca);  /* falls off, comes back */
+	add_target(rs, TABLE_FILTER, fwd, RULES_T_RETURN, 0); /* policy */
+	add_target(rs, TABLE_FILTER, fwd, RULES_T_ACCEPT, 0); /* not reached */
 	rs->tables[TABLE_FILTER].chains[fwd].policy = EXT_DROP;
 	box_set_ruleset(b, rs, AF_INET);
 	assert_int_equal(box_receive(b, 1, mk("udp 10.0.0.2:1 > 192.0.2.1:2 eth")), EXT_DROP);
@@ -174,7 +175,7 @@ static void test_builtin_return_and_falloff(void **state)
 /* -g from a built-in chain then falling off: nothing to return to, the built-in's policy. */
 static void test_goto_from_builtin_falloff(void **state)
 {
-	struct rec r = { 0 };
+	struct rec r = {0};
 	struct box *b = gw_box(&r, NULL);
 	struct rules_ruleset *rs = rules_ruleset_new(AF_INET);
 	unsigned fwd = builtin(rs, TABLE_FILTER, HOOK_FORWARD);
@@ -193,7 +194,7 @@ static void test_goto_from_builtin_falloff(void **state)
 
 static void test_loop_guard(void **state)
 {
-	struct rec r = { 0 };
+	struct rec r = {0};
 	struct box *b = gw_box(&r, NULL);
 	struct rules_ruleset *rs = rules_ruleset_new(AF_INET);
 	unsigned fwd = builtin(rs, TABLE_FILTER, HOOK_FORWARD);
@@ -212,7 +213,7 @@ static void test_loop_guard(void **state)
 /* Counters: bytes are the IP datagram (not the Ethernet frame, not the padding). */
 static void test_counters_bytes(void **state)
 {
-	struct rec r = { 0 };
+	struct rec r = {0};
 	struct box *b = gw_box(&r, NULL);
 	struct rules_ruleset *rs = rules_ruleset_new(AF_INET);
 	unsigned fwd = builtin(rs, TABLE_FILTER, HOOK_FORWARD);
@@ -232,14 +233,13 @@ static void test_counters_bytes(void **state)
 /* One rule in FORWARD with the given standard part, -j DROP; does the packet match it? */
 static bool std_matches(const struct rules_ipmatch *ip, const char *spec, int iif)
 {
-	struct rec r = { 0 };
+	struct rec r = {0};
 	struct box *b = gw_box(&r, NULL);
 	struct pkt *p = mk(spec);
 	int fam = p->info.family;
 	struct rules_ruleset *rs = rules_ruleset_new(fam);
-	struct rules_rule *rule = add_target(rs, TABLE_FILTER, builtin(rs, TABLE_FILTER,
-									 HOOK_FORWARD),
-					     RULES_T_DROP, 0);
+	struct rules_rule *rule =
+	    add_target(rs, TABLE_FILTER, builtin(rs, TABLE_FILTER, HOOK_FORWARD), RULES_T_DROP, 0);
 	int v;
 
 	rule->ip = *ip;
@@ -336,11 +336,11 @@ static bool hot_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	return ctx->info->has_l4;
 }
 
-static const struct ext_match hot = { .name = "hot", .match = hot_match };
+static const struct ext_match hot = {.name = "hot", .match = hot_match};
 
 static void test_hotdrop_on_truncated_l4(void **state)
 {
-	struct rec r = { 0 };
+	struct rec r = {0};
 	struct box *b = gw_box(&r, NULL);
 	struct rules_ruleset *rs = rules_ruleset_new(AF_INET);
 	unsigned fwd = builtin(rs, TABLE_FILTER, HOOK_FORWARD);
@@ -383,7 +383,7 @@ static int queue_target_fn(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	return EXT_QUEUE;
 }
 
-static const struct ext_target nfq = { .name = "NFQ", .target = queue_target_fn };
+static const struct ext_target nfq = {.name = "NFQ", .target = queue_target_fn};
 
 static int queue_case(struct rec *r, const struct box_ops *ops, uint16_t flags, uint32_t *mark)
 {
@@ -402,9 +402,10 @@ static int queue_case(struct rec *r, const struct box_ops *ops, uint16_t flags, 
 		*mark = r->xmit[0]->mark;
 	/* the filter table ran after the queue's ACCEPT: the next hook function */
 	if (v == EXT_ACCEPT)
-		assert_int_equal(rs->tables[TABLE_FILTER].chains[builtin(rs, TABLE_FILTER,
-									  HOOK_FORWARD)]
-					 .rules[0].pkts,
+		assert_int_equal(rs->tables[TABLE_FILTER]
+				     .chains[builtin(rs, TABLE_FILTER, HOOK_FORWARD)]
+				     .rules[0]
+				     .pkts,
 				 1);
 	box_free(b);
 	return v;
@@ -413,7 +414,7 @@ static int queue_case(struct rec *r, const struct box_ops *ops, uint16_t flags, 
 static void test_nfqueue(void **state)
 {
 	struct box_ops ops = rec_ops;
-	struct rec r = { 0 };
+	struct rec r = {0};
 	uint32_t mark = 0;
 
 	ops.queue = rec_queue;
@@ -442,7 +443,7 @@ static void test_nfqueue(void **state)
 
 static void test_trace_line_format(void **state)
 {
-	struct rec r = { 0 };
+	struct rec r = {0};
 	struct box *b = gw_box(&r, NULL);
 	struct rules_ruleset *rs = rules_ruleset_new(AF_INET);
 	struct pkt *p = mk("tcp 10.0.0.2:1234 > 192.0.2.1:80 syn seq=7 win=512 ttl=64 df eth "
@@ -458,12 +459,12 @@ static void test_trace_line_format(void **state)
 	for (unsigned i = 0; i < r.ntrace; i++)
 		if (!strncmp(r.trace[i], "TRACE: filter:FORWARD:rule:1 ", 29)) {
 			assert_string_equal(
-				r.trace[i],
-				"TRACE: filter:FORWARD:rule:1 IN=lan0 OUT=wan0 "
-				"MAC=02:00:00:00:00:02:02:00:00:00:00:01:08:00 SRC=10.0.0.2 "
-				"DST=192.0.2.1 LEN=40 TOS=0x00 PREC=0x00 TTL=63 ID=0 DF PROTO=TCP "
-				"SPT=1234 DPT=80 SEQ=7 ACK=0 WINDOW=512 RES=0x00 SYN URGP=0 "
-				"MARK=0x10");
+			    r.trace[i],
+			    "TRACE: filter:FORWARD:rule:1 IN=lan0 OUT=wan0 "
+			    "MAC=02:00:00:00:00:02:02:00:00:00:00:01:08:00 SRC=10.0.0.2 "
+			    "DST=192.0.2.1 LEN=40 TOS=0x00 PREC=0x00 TTL=63 ID=0 DF PROTO=TCP "
+			    "SPT=1234 DPT=80 SEQ=7 ACK=0 WINDOW=512 RES=0x00 SYN URGP=0 "
+			    "MARK=0x10");
 			rec_free(&r);
 			box_free(b);
 			return;
@@ -486,7 +487,7 @@ static void swap_deliver(void *u, struct box *b, struct pkt *p)
 static void test_ruleset_swap(void **state)
 {
 	struct box_ops ops = rec_ops;
-	struct rec r = { 0 };
+	struct rec r = {0};
 	struct box *b;
 	struct rules_ruleset *rs = rules_ruleset_new(AF_INET);
 	union pt_addr a;
@@ -515,19 +516,19 @@ static void test_ruleset_swap(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hook_order_forward),
-		cmocka_unit_test(test_hook_order_input),
-		cmocka_unit_test(test_hook_order_output),
-		cmocka_unit_test(test_jump_goto_return),
-		cmocka_unit_test(test_builtin_return_and_falloff),
-		cmocka_unit_test(test_goto_from_builtin_falloff),
-		cmocka_unit_test(test_loop_guard),
-		cmocka_unit_test(test_counters_bytes),
-		cmocka_unit_test(test_standard_match_and_inversion),
-		cmocka_unit_test(test_hotdrop_on_truncated_l4),
-		cmocka_unit_test(test_nfqueue),
-		cmocka_unit_test(test_trace_line_format),
-		cmocka_unit_test(test_ruleset_swap),
+	    cmocka_unit_test(test_hook_order_forward),
+	    cmocka_unit_test(test_hook_order_input),
+	    cmocka_unit_test(test_hook_order_output),
+	    cmocka_unit_test(test_jump_goto_return),
+	    cmocka_unit_test(test_builtin_return_and_falloff),
+	    cmocka_unit_test(test_goto_from_builtin_falloff),
+	    cmocka_unit_test(test_loop_guard),
+	    cmocka_unit_test(test_counters_bytes),
+	    cmocka_unit_test(test_standard_match_and_inversion),
+	    cmocka_unit_test(test_hotdrop_on_truncated_l4),
+	    cmocka_unit_test(test_nfqueue),
+	    cmocka_unit_test(test_trace_line_format),
+	    cmocka_unit_test(test_ruleset_swap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
