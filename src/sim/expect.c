@@ -140,6 +140,10 @@ static bool meta_value(const struct pkt *p, const char *key, char *val, size_t l
 		snprintf(val, len, "0x%x", p->info.tos);
 	else if (!strcmp(key, "dscp"))
 		snprintf(val, len, "0x%x", p->info.tos >> 2);
+	else if (!strcmp(key, "type") && p->info.has_l4)
+		snprintf(val, len, "%u", p->info.icmp_type);
+	else if (!strcmp(key, "code") && p->info.has_l4)
+		snprintf(val, len, "%u", p->info.icmp_code);
 	else if (!strcmp(key, "iplen"))
 		snprintf(val, len, "%u", p->info.l3len);
 	else
