@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * -m icmp [!] --icmp-type {any | TYPE[/CODE] | NAME} (IPv4; loaded implicitly by -p icmp).
+ *
+ *   +---------------+---------------+-------------------------------+
+ *   |     Type      |     Code      |           Checksum            |
+ *   +---------------+---------------+-------------------------------+
+ *
+ * Names are matched case-insensitively by unique prefix, as iptables does; iptables-save
+ * prints numbers ("8", "3/3") and "any" for type 255.
+ */
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+
+#include "rules/ext.h"
+
+struct icmp_data {
+	uint8_t type;
+	uint8_t code[2]; /* inclusive range */
+};
+
+struct icmp_name {
+	const char *name;
+	uint8_t type, code_min, code_max;
+};
+
+static const struct icmp_name icmp_names[] = {
+	{ "any", 0xff, 0, 0xff },
+	{ "echo-reply", 0, 0, 0xff },
+	{ "pong", 0, 0, 0xff },
+	{ "destination-unreachable", 3, 0, 0xff },
+	{ "network-unreachable", 3, 0, 0 },
+	{ "host-unreachable", 3, 1, 1 },
+	{ "protocol-unreachable", 3, 2, 2 },
+	{ "port-unreachable", 3, 3, 3 },
+	{ "fragmentation-needed", 3, 4, 4 },
+	{ "source-route-failed", 3, 5, 5 },
+	{ "network-unknown", 3, 6, 6 },
+	{ "host-unknown", 3, 7, 7 },
+	{ "network-prohibited", 3, 9, 9 },
+	{ "host-prohibited", 3, 10, 10 },
+	{ "TOS-network-unreachable", 3, 11, 11 },
+	{ "TOS-host-unreachable", 3, 12, 12 },
+	{ "communication-prohibited", 3, 13, 13 },
+	{ "host-precedence-violation", 3, 14, 14 },
+	{ "precedence-cutoff", 3, 15, 15 },
+	{ "source-quench", 4, 0, 0xff },
+	{ "redirect", 5, 0, 0xff },
+	{ "network-redirect", 5, 0, 0 },
+	{ "host-redirect", 5, 1, 1 },
+	{ "TOS-network-redirect", 5, 2, 2 },
+	{ "TOS-host-redirect", 5, 3, 3 },
+	{ "echo-request", 8, 0, 0xff },
+	{ "ping", 8, 0, 0xff },
+	{ "router-advertisement", 9, 0, 0xff },
+	{ "router-solicitation", 10, 0, 0xff },
+	{ "time-exceeded", 11, 0, 0xff },
+	{ "ttl-exceeded", 11, 0, 0xff },
+	{ "ttl-zero-during-transit", 11, 0, 0 },
+	{ "ttl-zero-during-reassembly", 11, 1, 1 },
+	{ "parameter-problem", 12, 0, 0xff },
+	{ "ip-header-bad", 12, 0, 0 },
+	{ "required-option-missing", 12, 1, 1 },
+	{ "timestamp-request", 13, 0, 0xff },
+	{ "timestamp-reply", 14, 0, 0xff },
+	{ "address-mask-request", 17, 0, 0xff },
+	{ "address-mask-reply", 18, 0, 0xff },
+};
+
+static const struct ext_opt icmp_opts[] = {
+	{ .name = "icmp-type", .type = EXT_T_CUSTOM, .flags = EXT_OPT_INVERT | EXT_OPT_MANDATORY },
+};
+
+static int icmp_parse(struct ext_parse_ctx *ctx, struct ext_instance *inst, unsigned opt,
+		      const char *arg)
+{
+	struct icmp_data *d = inst->data;
+	const struct icmp_name *hit = NULL;
+	size_t n = strlen(arg);
+	uint64_t type, code;
+	const char *slash;
+	char num[16];
+
+	for (size_t i = 0; i < sizeof(icmp_names) / sizeof(icmp_names[0]); i++) {
+		if (strncasecmp(icmp_names[i].name, arg, n))
+			continue;
+		if (strlen(icmp_names[i].name) == n) { /* exact beats prefix */
+			hit = &icmp_names[i];
+			break;
+		}
+		if (hit && (hit->type != icmp_names[i].type ||
+			    hit->code_min != icmp_names[i].code_min)) {
+			snprintf(ctx->err, ctx->errlen, "ambiguous ICMP type '%s': '%s' or '%s'?",
+				 arg, hit->name, icmp_names[i].name);
+			return -1;
+		}
+		if (!hit)
+			hit = &icmp_names[i];
+	}
+	if (hit && n) {
+		d->type = hit->type;
+		d->code[0] = hit->code_min;
+		d->code[1] = hit->code_max;
+		return 0;
+	}
+	slash = strchr(arg, '/');
+	snprintf(num, sizeof(num), "%.*s", (int)(slash ? (size_t)(slash - arg) : n), arg);
+	if (ext_parse_uint(num, 0, 255, &type) ||
+	    (slash && ext_parse_uint(slash + 1, 0, 255, &code))) {
+		snprintf(ctx->err, ctx->errlen, "unknown ICMP type or code '%s'", arg);
+		return -1;
+	}
+	d->type = (uint8_t)type;
+	d->code[0] = slash ? (uint8_t)code : 0;
+	d->code[1] = slash ? (uint8_t)code : 0xff;
+	return 0;
+}
+
+static void icmp_print(struct ext_printer *pr, const struct ext_instance *inst)
+{
+	const struct icmp_data *d = inst->data;
+
+	ext_print_opt(pr, inst, 0);
+	if (d->type == 0xff)
+		fputs(" any", pr->f);
+	else if (d->code[0] == 0 && d->code[1] == 0xff)
+		fprintf(pr->f, " %u", d->type);
+	else if (d->code[0] == d->code[1])
+		fprintf(pr->f, " %u/%u", d->type, d->code[0]);
+	else
+		fprintf(pr->f, " %u/%u-%u", d->type, d->code[0], d->code[1]);
+}
+
+static bool icmp_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
+{
+	const struct icmp_data *d = inst->data;
+	const struct pkt_info *info = ctx->info;
+	uint8_t buf[2];
+	const uint8_t *ih;
+	bool hit;
+
+	if (info->frag_off)
+		return false;
+	ih = info->has_l4 && info->l4len >= sizeof(buf)
+		     ? pkt_header(ctx->pkt, info->l4off, sizeof(buf), buf)
+		     : NULL;
+	if (!ih) {
+		ctx->hotdrop = true;
+		return false;
+	}
+	hit = d->type == 0xff ||
+	      (ih[0] == d->type && ih[1] >= d->code[0] && ih[1] <= d->code[1]);
+	return hit != !!(inst->inv & 1u);
+}
+
+const struct ext_match ext_match_icmp = {
+	.name = "icmp",
+	.family = AF_INET,
+	.proto = IPPROTO_ICMP,
+	.datasize = sizeof(struct icmp_data),
+	.opts = icmp_opts,
+	.nopts = 1,
+	.parse = icmp_parse,
+	.print = icmp_print,
+	.match = icmp_match,
+};

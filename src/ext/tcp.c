@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * -m tcp: ports, flags and option kinds of the TCP header (loaded implicitly by -p tcp).
+ *
+ *    0                   1                   2                   3
+ *   +-------------------------------+-------------------------------+
+ *   |          Source Port          |       Destination Port        |
+ *   +-------------------------------+-------------------------------+
+ *   |                        Sequence Number                        |
+ *   |                     Acknowledgment Number                     |
+ *   +-------+-------+---------------+-------------------------------+
+ *   | Offset|  Rsvd |C E U A P R S F|            Window             |  byte 13: the flags
+ *   +-------+-------+---------------+-------------------------------+
+ *   |           Checksum            |         Urgent Pointer        |
+ *   +-------------------------------+-------------------------------+
+ *   | Options: kind, len, data... (kinds 0 and 1 are one byte)      |  offset*4 - 20 bytes
+ *
+ * Like the kernel: a non-first fragment never matches, and one at offset 1 (8 bytes, which
+ * could overwrite the flags of the first) is dropped at once; a missing header is dropped too.
+ */
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rules/ext.h"
+
+struct tcp_data {
+	uint16_t spts[2], dpts[2];
+	uint8_t option;
+	uint8_t flg_mask, flg_cmp;
+};
+
+enum { O_SPORT, O_DPORT, O_OPTION, O_FLAGS, O_SPORT_ALIAS, O_DPORT_ALIAS, O_SYN };
+
+enum {
+	F_FIN = 0x01,
+	F_SYN = 0x02,
+	F_RST = 0x04,
+	F_PSH = 0x08,
+	F_ACK = 0x10,
+	F_URG = 0x20,
+	F_ALL = 0x3f,
+};
+
+/* Single flags first: the printer lists the first name of each bit in this order. */
+static const struct ext_name tcp_flag_names[] = {
+	{ "FIN", F_FIN }, { "SYN", F_SYN }, { "RST", F_RST }, { "PSH", F_PSH },
+	{ "ACK", F_ACK }, { "URG", F_URG }, { "ALL", F_ALL }, { "NONE", 0 },
+	{ NULL, 0 },
+};
+
+static const struct ext_opt tcp_opts[] = {
+	[O_SPORT] = { .name = "sport", .type = EXT_T_PORT_RANGE, .flags = EXT_OPT_INVERT,
+		      EXT_FIELD(struct tcp_data, spts) },
+	[O_DPORT] = { .name = "dport", .type = EXT_T_PORT_RANGE, .flags = EXT_OPT_INVERT,
+		      EXT_FIELD(struct tcp_data, dpts) },
+	[O_OPTION] = { .name = "tcp-option", .type = EXT_T_U8, .flags = EXT_OPT_INVERT,
+		       .min = 0, .max = 255, EXT_FIELD(struct tcp_data, option) },
+	[O_FLAGS] = { .name = "tcp-flags", .type = EXT_T_CUSTOM,
+		      .flags = EXT_OPT_INVERT | EXT_OPT_ARGS2 },
+	[O_SPORT_ALIAS] = { .name = "source-port", .type = EXT_T_PORT_RANGE,
+			    .flags = EXT_OPT_INVERT | EXT_OPT_NOPRINT, .print_as = O_SPORT,
+			    EXT_FIELD(struct tcp_data, spts) },
+	[O_DPORT_ALIAS] = { .name = "destination-port", .type = EXT_T_PORT_RANGE,
+			    .flags = EXT_OPT_INVERT | EXT_OPT_NOPRINT, .print_as = O_DPORT,
+			    EXT_FIELD(struct tcp_data, dpts) },
+	[O_SYN] = { .name = "syn", .type = EXT_T_NONE, .flags = EXT_OPT_INVERT | EXT_OPT_NOPRINT,
+		    .print_as = O_FLAGS },
+};
+
+static void tcp_init(struct ext_instance *inst)
+{
+	struct tcp_data *d = inst->data;
+
+	d->spts[1] = d->dpts[1] = 0xffff;
+}
+
+static int parse_flag_list(const char *s, size_t len, uint8_t *out)
+{
+	uint8_t acc = 0;
+
+	while (len) {
+		const char *comma = memchr(s, ',', len);
+		size_t n = comma ? (size_t)(comma - s) : len;
+		const struct ext_name *f;
+
+		for (f = tcp_flag_names; f->name; f++)
+			if (strlen(f->name) == n && !strncasecmp(f->name, s, n))
+				break;
+		if (!f->name)
+			return -1;
+		acc |= (uint8_t)f->value;
+		if (!comma)
+			break;
+		len -= n + 1;
+		s += n + 1;
+		if (!len)
+			return -1;
+	}
+	*out = acc;
+	return 0;
+}
+
+static int tcp_parse(struct ext_parse_ctx *ctx, struct ext_instance *inst, unsigned opt,
+		     const char *arg)
+{
+	struct tcp_data *d = inst->data;
+	const char *space;
+
+	switch (opt) {
+	case O_SYN:
+		d->flg_mask = F_SYN | F_RST | F_ACK | F_FIN;
+		d->flg_cmp = F_SYN;
+		return 0;
+	case O_FLAGS:
+		space = strchr(arg, ' ');
+		if (!space || parse_flag_list(arg, (size_t)(space - arg), &d->flg_mask) ||
+		    parse_flag_list(space + 1, strlen(space + 1), &d->flg_cmp)) {
+			snprintf(ctx->err, ctx->errlen, "unknown TCP flag in --tcp-flags");
+			return -1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+static void print_flags(struct ext_printer *pr, uint8_t flags)
+{
+	bool first = true;
+
+	fputc(' ', pr->f);
+	if (!flags) {
+		fputs("NONE", pr->f);
+		return;
+	}
+	for (const struct ext_name *f = tcp_flag_names; f->value != F_ALL; f++)
+		if (flags & f->value) {
+			fprintf(pr->f, "%s%s", first ? "" : ",", f->name);
+			first = false;
+		}
+}
+
+/* iptables-save leaves out a full port range and an empty flag mask. */
+static void tcp_print(struct ext_printer *pr, const struct ext_instance *inst)
+{
+	const struct tcp_data *d = inst->data;
+
+	if ((inst->seen & (1u << O_SPORT)) && (d->spts[0] != 0 || d->spts[1] != 0xffff)) {
+		ext_print_opt(pr, inst, O_SPORT);
+		ext_print_value(pr, inst, O_SPORT);
+	}
+	if ((inst->seen & (1u << O_DPORT)) && (d->dpts[0] != 0 || d->dpts[1] != 0xffff)) {
+		ext_print_opt(pr, inst, O_DPORT);
+		ext_print_value(pr, inst, O_DPORT);
+	}
+	if (inst->seen & (1u << O_OPTION)) {
+		ext_print_opt(pr, inst, O_OPTION);
+		ext_print_value(pr, inst, O_OPTION);
+	}
+	if ((inst->seen & (1u << O_FLAGS)) && d->flg_mask) {
+		ext_print_opt(pr, inst, O_FLAGS);
+		print_flags(pr, d->flg_mask);
+		print_flags(pr, d->flg_cmp);
+	}
+}
+
+static bool port_in(uint16_t p, const uint16_t r[2], bool inv)
+{
+	return (p >= r[0] && p <= r[1]) != inv;
+}
+
+/* Search the option list for `kind`; false on a malformed list that runs past its end. */
+static bool find_option(const uint8_t *op, unsigned optlen, uint8_t kind)
+{
+	for (unsigned i = 0; i < optlen;) {
+		if (op[i] == kind)
+			return true;
+		if (op[i] < 2)
+			i++;
+		else
+			i += (i + 1 < optlen && op[i + 1]) ? op[i + 1] : 1;
+	}
+	return false;
+}
+
+static bool tcp_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
+{
+	const struct tcp_data *d = inst->data;
+	const struct pkt_info *info = ctx->info;
+	uint8_t hbuf[20], obuf[40];
+	const uint8_t *th, *op;
+	unsigned optlen;
+
+	if (info->frag_off) {
+		if (info->frag_off == 1)
+			ctx->hotdrop = true;
+		return false;
+	}
+	th = info->has_l4 && info->l4len >= sizeof(hbuf)
+		     ? pkt_header(ctx->pkt, info->l4off, sizeof(hbuf), hbuf)
+		     : NULL;
+	if (!th) {
+		ctx->hotdrop = true;
+		return false;
+	}
+	if (!port_in((uint16_t)(th[0] << 8 | th[1]), d->spts, inst->inv & (1u << O_SPORT)))
+		return false;
+	if (!port_in((uint16_t)(th[2] << 8 | th[3]), d->dpts, inst->inv & (1u << O_DPORT)))
+		return false;
+	if (((th[13] & d->flg_mask) == d->flg_cmp) == !!(inst->inv & (1u << O_FLAGS)))
+		return false;
+	if (!(inst->seen & (1u << O_OPTION)))
+		return true;
+	if ((th[12] >> 4) * 4u < sizeof(hbuf)) {
+		ctx->hotdrop = true;
+		return false;
+	}
+	optlen = (th[12] >> 4) * 4u - sizeof(hbuf);
+	op = NULL;
+	if (optlen) {
+		op = info->l4len >= sizeof(hbuf) + optlen
+			     ? pkt_header(ctx->pkt, info->l4off + sizeof(hbuf), optlen, obuf)
+			     : NULL;
+		if (!op) {
+			ctx->hotdrop = true;
+			return false;
+		}
+	}
+	return (optlen && find_option(op, optlen, d->option)) != !!(inst->inv & (1u << O_OPTION));
+}
+
+const struct ext_match ext_match_tcp = {
+	.name = "tcp",
+	.proto = IPPROTO_TCP,
+	.datasize = sizeof(struct tcp_data),
+	.opts = tcp_opts,
+	.nopts = sizeof(tcp_opts) / sizeof(tcp_opts[0]),
+	.init = tcp_init,
+	.parse = tcp_parse,
+	.print = tcp_print,
+	.match = tcp_match,
+};
