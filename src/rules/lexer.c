@@ -132,9 +132,10 @@ int rules_lex_line(const char *line, size_t len, struct rules_tokens *out, char 
 		}
 	}
 	if (!ret && quoted) {
-		rules_errf(msg, msglen, "unterminated quote");
-		rules_errf(token, toklen, "%.*s", (int)(blen < 60 ? blen : 60), buf);
-		ret = -EINVAL;
+		/* iptables-restore keeps reading the quoted text up to the end of the line,
+		 * newline included, and accepts it */
+		buf[blen++] = '\n';
+		ret = tokens_push(out, buf, blen);
 	} else if (!ret && have) {
 		ret = tokens_push(out, buf, blen);
 	}

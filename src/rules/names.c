@@ -151,7 +151,6 @@ static const struct service services[] = {
 	{ "dhcpv6-client", 546, SVC_UDP },
 	{ "dhcpv6-server", 547, SVC_UDP },
 	{ "dicom", 104, SVC_TCP },
-	{ "dicom", 11112, SVC_TCP },
 	{ "dict", 2628, SVC_TCP },
 	{ "dircproxy", 57000, SVC_TCP },
 	{ "discard", 9, SVC_TCP|SVC_UDP },

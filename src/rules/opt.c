@@ -80,16 +80,13 @@ static const uint64_t type_max[] = {
 	[EXT_T_U32_RANGE] = UINT32_MAX,
 };
 
-/* The protocol whose services a port name is looked up in: the extension's own name when
- * it is a protocol (-m udp), else the rule's -p. */
+/* Port names of the core's port types resolve in any protocol, as xtables' option parser
+ * resolves them (getaddrinfo without a socket type): "--dport ssh" works for udp too. */
 static const char *port_proto(const struct ext_parse_ctx *ctx, const char *extname)
 {
-	static const char *const names[] = { "tcp", "udp", "udplite", "sctp", "dccp" };
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(extname, names[i]))
-			return names[i];
-	return ctx->proto ? rules_proto_name(ctx->proto) : NULL;
+	(void)ctx;
+	(void)extname;
+	return NULL;
 }
 
 static int parse_port_range(const struct ext_parse_ctx *ctx, const char *extname,

@@ -395,7 +395,11 @@ static int parse_line(struct parser *p, const char *s, size_t len)
 	char word[64];
 	int ret;
 
+	size_t raw = len && s[len - 1] == '\r' ? len - 1 : len;
+
 	len = trim_len(s, len);
+	if (len == 0 && raw)
+		return perr(p, "", "no command specified (line of white space)");
 	if (len == 0 || s[0] == '#')
 		return 0;
 	if (s[0] == '*') {
@@ -409,11 +413,17 @@ static int parse_line(struct parser *p, const char *s, size_t len)
 			return perr(p, word, "table name invalid");
 		p->table = t;
 		p->table_line = p->line;
-		return rules_table_reset(&p->rs->tables[t], (unsigned)t, false);
+		ret = rules_table_reset(&p->rs->tables[t], (unsigned)t, false);
+		/* iptables-nft creates the table only when a line of its section needs it: an
+		 * empty section (or one with only -F/-Z/-X) leaves no table behind */
+		p->rs->tables[t].present = false;
+		return ret;
 	}
 	if (len == 6 && !memcmp(s, "COMMIT", 6)) {
 		if (p->table < 0)
 			return perr(p, "COMMIT", "COMMIT outside a table");
+		if (!p->rs->tables[p->table].present)
+			rules_table_free(&p->rs->tables[p->table], false);
 		p->table = -1;
 		return 0;
 	}
@@ -431,6 +441,8 @@ static int parse_line(struct parser *p, const char *s, size_t len)
 		ret = parse_chain_line(p, &tk);
 	else
 		ret = cmd_line(p, &tk);
+	if (!ret && p->table >= 0 && tk.n && !strchr("FZX", tk.tok[0][1]))
+		p->rs->tables[p->table].present = true;
 	rules_tokens_free(&tk);
 	if (ret == -ENOMEM)
 		perr(p, "", "out of memory");

@@ -167,6 +167,9 @@ static int parse_target(struct rules_rule_ctx *ctx, struct rule_build *b, const 
 		for (size_t i = 0; i < sizeof(std) / sizeof(std[0]); i++)
 			if (!strcmp(name, std[i].name)) {
 				t->kind = std[i].kind;
+				if (t->kind == RULES_T_DROP && ctx->table == TABLE_NAT)
+					return fail(ctx, name, "the nat table is not intended for "
+							       "filtering, DROP is inhibited");
 				return 0;
 			}
 		et = ext_find_target(ctx->reg, name, ctx->family);

@@ -33,7 +33,8 @@ struct rules_tokens {
 	uint64_t pkts, bytes;
 };
 
-/* 0, or -EINVAL with msg/token filled (unterminated quote, bad counters). */
+/* 0, or -EINVAL with msg/token filled (bad counters). An unterminated quote runs to the end
+ * of the line, newline included, as in iptables-restore. */
 int rules_lex_line(const char *line, size_t len, struct rules_tokens *out, char *msg,
 		   size_t msglen, char *token, size_t toklen);
 void rules_tokens_free(struct rules_tokens *t);
