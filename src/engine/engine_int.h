@@ -103,6 +103,7 @@ int box_format_packet(char *buf, size_t len, const char *prefix, const struct pk
 int box_emit(struct box *b, struct pkt *p);
 /* ICMP / ICMPv6 error about `orig` (time exceeded, unreachable), if the box may send one. */
 void box_icmp_error(struct box *b, const struct pkt *orig, uint8_t type, uint8_t code);
+void box_icmp_source(const struct box *b, const struct pkt *orig, union pt_addr *src);
 
 uint32_t box_env_addr_type(void *box, int family, const union pt_addr *a, const char *limit);
 void box_env_init(struct box *b);

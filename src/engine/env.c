@@ -146,6 +146,11 @@ static long env_sock_uid(void *box, const struct pkt *p)
 	return -1; /* no local sockets in a box */
 }
 
+static void env_icmp_source(void *box, const struct pkt *orig, union pt_addr *src)
+{
+	box_icmp_source(box, orig, src);
+}
+
 static const struct ext_env_ops env_ops = {
     .addr_type = box_env_addr_type,
     .log = env_log,
@@ -154,6 +159,7 @@ static const struct ext_env_ops env_ops = {
     .iface_mtu = env_iface_mtu,
     .route_mtu = env_route_mtu,
     .sock_uid = env_sock_uid,
+    .icmp_source = env_icmp_source,
 };
 
 void box_env_init(struct box *b)

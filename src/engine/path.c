@@ -35,10 +35,9 @@
 #include <string.h>
 
 #include "engine/engine_int.h"
+#include "pkt/reply.h"
 
 #define ETH_HLEN	14
-#define ICMP_ERR_MAX_V4 576  /* RFC 1812 4.3.2.3: the error datagram is at most 576 bytes */
-#define ICMP_ERR_MAX_V6 1280 /* RFC 4443 2.4 (c): at most the minimum IPv6 MTU */
 
 int box_drop_pkt(struct box *b, struct pkt *p, const struct box_drop *why)
 {
@@ -400,101 +399,62 @@ int box_emit(struct box *b, struct pkt *p)
 
 /* The source of an error toward `to`: an address on the interface the reply leaves by, else any
  * address of the family (inet_select_addr / ipv6_dev_get_saddr, simplified). */
-static bool pick_source(const struct box *b, int fam, const union pt_addr *to, union pt_addr *src)
+/*
+ * The source address of an ICMP error the box sends, chosen as Linux's icmp_send() and
+ * icmp6_send() end up choosing it: the offending packet's destination when that is one of the
+ * box's own addresses; else an address on the interface the error leaves by; else any address
+ * of the family; else, with no address at all, what Linux falls back to: 192.0.0.8 (the
+ * RFC 7600 dummy address) for IPv4 and ::1 (from lo) for IPv6. tests/diff/README.md shows the
+ * kernel doing exactly that.
+ */
+void box_icmp_source(const struct box *b, const struct pkt *orig, union pt_addr *src)
 {
-	const struct box_route *r = box_route_lookup(b, fam, to);
+	const struct pkt_info *in = &orig->info;
+	const struct box_route *r = box_route_lookup(b, in->family, &in->src);
 	const struct box_addr *any = NULL;
 
+	if (box_is_local(b, in->family, &in->dst)) {
+		*src = in->dst;
+		return;
+	}
 	for (unsigned i = 0; i < b->naddrs; i++) {
 		const struct box_addr *a = &b->addrs[i];
 
-		if (a->family != fam)
+		if (a->family != in->family)
 			continue;
 		if (r && a->ifindex == r->oif) {
 			*src = a->addr;
-			return true;
+			return;
 		}
 		if (!any)
 			any = a;
 	}
-	if (any)
+	if (any) {
 		*src = any->addr;
-	return any != NULL;
-}
-
-/* RFC 1812 4.3.2.7 / RFC 4443 2.4 (e): no error about an error, a non-first fragment, a
- * multicast or broadcast, or from an unspecified / multicast source. */
-static bool may_send_error(const struct box *b, const struct pkt_info *in)
-{
-	static const union pt_addr zero;
-
-	if (in->frag_off || pt_addr_eq(&in->src, &zero))
-		return false;
-	if (in->family == AF_INET) {
-		if (in->l4proto == 1 &&
-		    (!in->has_l4 || in->icmp_type == 3 || in->icmp_type == 4 ||
-		     in->icmp_type == 5 || in->icmp_type == 11 || in->icmp_type == 12))
-			return false;
-		return !is_v4_mcast(&in->dst) && !is_v4_bcast(b, &in->dst) &&
-		       !is_v4_mcast(&in->src) && in->src.w[0] != 0xffffffffu;
+		return;
 	}
-	if (in->l4proto == 58 && (!in->has_l4 || in->icmp_type < 128))
-		return false;
-	return in->dst.b[0] != 0xff && in->src.b[0] != 0xff;
+	memset(src, 0, sizeof(*src));
+	if (in->family == AF_INET) {
+		src->b[0] = 192;
+		src->b[3] = 8;
+	} else {
+		src->b[15] = 1;
+	}
 }
 
+/* An ICMP error about `orig`, sent as a locally generated packet. pkt_reply_icmp refuses
+ * what RFC 1812 4.3.2.7 / RFC 4443 2.4 (e) forbid (errors about errors, non-first
+ * fragments, multicast, ...); a broadcast destination of this box is refused here. */
 void box_icmp_error(struct box *b, const struct pkt *orig, uint8_t type, uint8_t code)
 {
-	const struct pkt_info *in = &orig->info;
-	bool v6 = in->family == AF_INET6;
-	uint32_t hl = v6 ? 40 : 20, max = v6 ? ICMP_ERR_MAX_V6 : ICMP_ERR_MAX_V4;
-	uint32_t quote = orig->len - in->l3off, icmplen;
+	struct pkt_reply_opts o = { 0 };
 	union pt_addr src;
-	struct pkt *np;
-	uint8_t *d, *ic;
-	uint16_t sum;
+	struct pkt *np = NULL;
 
-	if (!may_send_error(b, in) || !pick_source(b, in->family, &in->src, &src))
+	if (orig->info.family == AF_INET && is_v4_bcast(b, &orig->info.dst))
 		return;
-	if (quote > max - hl - 8)
-		quote = max - hl - 8;
-	icmplen = 8 + quote;
-	np = pkt_alloc(hl + icmplen);
-	if (!np)
-		return;
-	d = pkt_linear_data(np);
-	ic = d + hl;
-	if (v6) {
-		d[0] = 0x60;
-		d[4] = (uint8_t)(icmplen >> 8);
-		d[5] = (uint8_t)icmplen;
-		d[6] = 58;
-		d[7] = 64;
-		memcpy(d + 8, src.b, 16);
-		memcpy(d + 24, in->src.b, 16);
-	} else {
-		uint16_t id = (uint16_t)b->ip_id++;
-
-		d[0] = 0x45;
-		d[1] = (uint8_t)((in->tos & 0x1e) | 0xc0); /* precedence: internetwork control */
-		d[2] = (uint8_t)((hl + icmplen) >> 8);
-		d[3] = (uint8_t)(hl + icmplen);
-		d[4] = (uint8_t)(id >> 8);
-		d[5] = (uint8_t)id;
-		d[8] = 64;
-		d[9] = 1;
-		memcpy(d + 12, src.b, 4);
-		memcpy(d + 16, in->src.b, 4);
-		sum = pkt_csum_fold(pkt_csum_bytes(d, 20, 0));
-		d[10] = (uint8_t)(sum >> 8);
-		d[11] = (uint8_t)sum;
-	}
-	ic[0] = type;
-	ic[1] = code;
-	pkt_copy_out(orig, in->l3off, ic + 8, quote);
-	sum = pkt_csum_fold(pkt_csum_bytes(
-	    ic, icmplen, v6 ? pkt_csum_pseudo(AF_INET6, &src, &in->src, 58, icmplen) : 0));
-	ic[2] = (uint8_t)(sum >> 8);
-	ic[3] = (uint8_t)sum;
-	box_emit(b, np);
+	box_icmp_source(b, orig, &src);
+	o.src = &src;
+	if (pkt_reply_icmp(orig, type, code, 0, &o, &np) == 0 && np)
+		box_emit(b, np);
 }

@@ -185,7 +185,14 @@ static int reject_target(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 		if (in->l4proto == IPPROTO_TCP && in->has_l4)
 			pkt_reply_tcp_rst(ctx->pkt, &o, &reply);
 	} else if (!reject_is_icmp_error(in) && reject_csum_ok(ctx)) {
-		pkt_reply_icmp(ctx->pkt, ctx->family == AF_INET ? 3 : 1, ri->with, 0, NULL, &reply);
+		struct pkt_reply_opts o = { 0 };
+		union pt_addr src;
+
+		if (ctx->env->ops->icmp_source) {
+			ctx->env->ops->icmp_source(ctx->env->box, ctx->pkt, &src);
+			o.src = &src;
+		}
+		pkt_reply_icmp(ctx->pkt, ctx->family == AF_INET ? 3 : 1, ri->with, 0, &o, &reply);
 	}
 	if (reply)
 		ctx->env->ops->emit(ctx->env->box, reply, ctx);

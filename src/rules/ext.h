@@ -172,6 +172,8 @@ struct ext_env_ops {
 	uint32_t (*route_mtu)(void *box, int family, const union pt_addr *dst);
 	/* UID of the local socket owning the packet, or -1 (LOG --log-uid). */
 	long (*sock_uid)(void *box, const struct pkt *p);
+	/* Source address for an ICMP error about `orig`, chosen as Linux chooses it (REJECT). */
+	void (*icmp_source)(void *box, const struct pkt *orig, union pt_addr *src);
 };
 
 struct ext_env {
