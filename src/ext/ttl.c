@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * -m ttl: the TTL (IPv4) compared with a value (xt_ttl).
+ *
+ *   -m ttl [!] --ttl-eq N | --ttl-lt N | --ttl-gt N     exactly one; only --ttl-eq inverts
+ *
+ * "--ttl N" is the old spelling of --ttl-eq.
+ */
+#include <errno.h>
+#include <sys/socket.h>
+
+#include "ext/match_util.h"
+#include "rules/ext.h"
+
+struct ttl_info {
+	uint8_t eq, lt, gt;
+};
+
+enum { O_EQ, O_LT, O_GT, O_OLD_EQ };
+
+#define TTL_ALL (1u << O_EQ | 1u << O_LT | 1u << O_GT)
+
+static const struct ext_opt ttl_opts[] = {
+	[O_EQ] = { .name = "ttl-eq", .type = EXT_T_U8, .flags = EXT_OPT_INVERT,
+		   EXT_FIELD(struct ttl_info, eq), .excl = TTL_ALL & ~(1u << O_EQ) },
+	[O_LT] = { .name = "ttl-lt", .type = EXT_T_U8, EXT_FIELD(struct ttl_info, lt),
+		   .excl = TTL_ALL & ~(1u << O_LT) },
+	[O_GT] = { .name = "ttl-gt", .type = EXT_T_U8, EXT_FIELD(struct ttl_info, gt),
+		   .excl = TTL_ALL & ~(1u << O_GT) },
+	[O_OLD_EQ] = { .name = "ttl", .type = EXT_T_U8, .flags = EXT_OPT_INVERT | EXT_OPT_NOPRINT,
+		       EXT_FIELD(struct ttl_info, eq), .print_as = O_EQ },
+};
+
+static int ttl_check(const struct ext_check_ctx *ctx, struct ext_instance *inst)
+{
+	if (!(inst->seen & TTL_ALL)) {
+		ext_errf(ctx->err, ctx->errlen, "one of --ttl-eq, --ttl-lt or --ttl-gt is required");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static bool ttl_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
+{
+	const struct ttl_info *ti = inst->data;
+	uint8_t v = ctx->info->ttl;
+
+	if (inst->seen & 1u << O_EQ)
+		return (v == ti->eq) ^ !!(inst->inv & 1u << O_EQ);
+	if (inst->seen & 1u << O_LT)
+		return v < ti->lt;
+	return v > ti->gt;
+}
+
+const struct ext_match ext_match_ttl = {
+	.name = "ttl",
+	.family = AF_INET,
+	.datasize = sizeof(struct ttl_info),
+	.opts = ttl_opts,
+	.nopts = sizeof(ttl_opts) / sizeof(ttl_opts[0]),
+	.check = ttl_check,
+	.match = ttl_match,
+};
