@@ -41,9 +41,11 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(B)/obj/%.o)
 TESTS    := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
 BENCHES  := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
-LIB      := $(B)/libpkttables.a
-# Every object of the library is linked: extensions are reached only through the registry table.
-LINKLIB   = -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive
+# Programs link every library object directly, not through an archive: extensions are reached
+# only through the registry table, and an archive keys members by base name (src/ct/table.o
+# and src/engine/table.o would replace each other).
+LIB      := $(LIB_OBJ)
+LINKLIB  := $(LIB_OBJ)
 BIN      := $(B)/pkttables
 
 .PHONY: all tests deps demo check check-fast bench clean fmt
@@ -56,10 +58,6 @@ tests: $(TESTS)
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c $< -o $@
-
-$(LIB): $(LIB_OBJ)
-	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
 
 $(BIN): $(CMD_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) $(CMD_OBJ) $(LINKLIB) $(PKG_LIBS) $(LDLIBS) -o $@
