@@ -492,7 +492,8 @@ int sim_cmd_expect(struct sim *s, int argc, char **argv)
 		join(argc, argv, 2, pattern, sizeof(pattern));
 		if (idx < 0) {
 			pending_summary(sb, pend, sizeof(pend));
-			return sim_failf(s, "expected drop%s%s, %s", argc > 2 ? " " : "", pattern, pend);
+			return sim_failf(s, "expected drop%s%s; in %s instead: %s", argc > 2 ? " " : "",
+					 pattern, box_name(sb->box), pend);
 		}
 		sim_drop_text(&sb->out[idx].why, r, sizeof(r));
 		rc = drop_matches(r, argc, argv, 2);
@@ -550,9 +551,10 @@ int sim_cmd_expect(struct sim *s, int argc, char **argv)
 	join(argc, argv, 2, pattern, sizeof(pattern));
 	if (idx < 0) {
 		pending_summary(sb, pend, sizeof(pend));
-		return sim_failf(s, "expected %s%s%s, %s", !strcmp(what, "local") ? "local delivery"
-									  : "a packet out of ",
-				 !strcmp(what, "local") ? "" : what, argc > 2 ? ": " : "", pend);
+		return sim_failf(s, "expected %s%s%s%s; in %s instead: %s",
+				 !strcmp(what, "local") ? "local delivery" : "a packet out of ",
+				 !strcmp(what, "local") ? "" : what, argc > 2 ? ": " : "", pattern,
+				 box_name(sb->box), pend);
 	}
 	rc = argc > 2 ? sim_pkt_matches(sb->out[idx].pkt, pattern, why, sizeof(why)) : 1;
 	if (rc < 0) {

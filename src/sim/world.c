@@ -341,6 +341,8 @@ int sim_inject(struct sim_box *sb, int ifindex, struct pkt *p)
 	p = sim_frame(p, sim_pkt_link(p), ifc->link, ifc->peer_mac, ifc->mac);
 	if (!p)
 		return -ENOMEM;
+	if (!p->info.family && !p->info.bad)
+		pkt_parse(p, ifc->link, false); /* for the event line; the box parses it again */
 	if (!p->tstamp_ns)
 		p->tstamp_ns = sb->sim->now;
 	snprintf(what, sizeof(what), "in %s", ifc->name);
