@@ -28,7 +28,7 @@
 struct tcp_data {
 	uint16_t spts[2], dpts[2];
 	uint8_t option;
-	uint8_t flg_mask, flg_cmp;
+	uint8_t flg[2]; /* mask, compare */
 };
 
 enum { O_SPORT, O_DPORT, O_OPTION, O_FLAGS, O_SPORT_ALIAS, O_DPORT_ALIAS, O_SYN };
@@ -50,23 +50,28 @@ static const struct ext_name tcp_flag_names[] = {
 	{ NULL, 0 },
 };
 
+/*
+ * Ports are custom: tcp has its own port syntax in iptables (0x/0 prefixes, max 65535,
+ * LO > HI refused), stricter than the generic one udp uses. The fields are still declared, so
+ * the core can merge two tcp matches of one rule as iptables-nft does.
+ */
 static const struct ext_opt tcp_opts[] = {
-	[O_SPORT] = { .name = "sport", .type = EXT_T_PORT_RANGE, .flags = EXT_OPT_INVERT,
+	[O_SPORT] = { .name = "sport", .type = EXT_T_CUSTOM, .flags = EXT_OPT_INVERT,
 		      EXT_FIELD(struct tcp_data, spts) },
-	[O_DPORT] = { .name = "dport", .type = EXT_T_PORT_RANGE, .flags = EXT_OPT_INVERT,
+	[O_DPORT] = { .name = "dport", .type = EXT_T_CUSTOM, .flags = EXT_OPT_INVERT,
 		      EXT_FIELD(struct tcp_data, dpts) },
 	[O_OPTION] = { .name = "tcp-option", .type = EXT_T_U8, .flags = EXT_OPT_INVERT,
-		       .min = 0, .max = 255, EXT_FIELD(struct tcp_data, option) },
+		       .min = 1, .max = 255, EXT_FIELD(struct tcp_data, option) },
 	[O_FLAGS] = { .name = "tcp-flags", .type = EXT_T_CUSTOM,
-		      .flags = EXT_OPT_INVERT | EXT_OPT_ARGS2 },
-	[O_SPORT_ALIAS] = { .name = "source-port", .type = EXT_T_PORT_RANGE,
+		      .flags = EXT_OPT_INVERT | EXT_OPT_ARGS2, EXT_FIELD(struct tcp_data, flg) },
+	[O_SPORT_ALIAS] = { .name = "source-port", .type = EXT_T_CUSTOM,
 			    .flags = EXT_OPT_INVERT | EXT_OPT_NOPRINT, .print_as = O_SPORT,
 			    EXT_FIELD(struct tcp_data, spts) },
-	[O_DPORT_ALIAS] = { .name = "destination-port", .type = EXT_T_PORT_RANGE,
+	[O_DPORT_ALIAS] = { .name = "destination-port", .type = EXT_T_CUSTOM,
 			    .flags = EXT_OPT_INVERT | EXT_OPT_NOPRINT, .print_as = O_DPORT,
 			    EXT_FIELD(struct tcp_data, dpts) },
 	[O_SYN] = { .name = "syn", .type = EXT_T_NONE, .flags = EXT_OPT_INVERT | EXT_OPT_NOPRINT,
-		    .print_as = O_FLAGS },
+		    .print_as = O_FLAGS, EXT_FIELD(struct tcp_data, flg) },
 };
 
 static void tcp_init(struct ext_instance *inst)
@@ -102,6 +107,34 @@ static int parse_flag_list(const char *s, size_t len, uint8_t *out)
 	return 0;
 }
 
+/* "PORT", "LO:HI", ":HI", "LO:", ":" with tcp's rules (ext_parse_port). */
+static int parse_ports(struct ext_parse_ctx *ctx, const char *arg, uint16_t r[2])
+{
+	const char *colon = strchr(arg, ':');
+	char lo[64];
+
+	r[0] = 0;
+	r[1] = 0xffff;
+	if (!colon) {
+		if (ext_parse_port(arg, "tcp", &r[0]))
+			goto bad;
+		r[1] = r[0];
+		return 0;
+	}
+	snprintf(lo, sizeof(lo), "%.*s", (int)(colon - arg), arg);
+	if ((lo[0] && ext_parse_port(lo, "tcp", &r[0])) ||
+	    (colon[1] && ext_parse_port(colon + 1, "tcp", &r[1])))
+		goto bad;
+	if (r[0] > r[1]) {
+		snprintf(ctx->err, ctx->errlen, "invalid portrange (min > max)");
+		return -1;
+	}
+	return 0;
+bad:
+	snprintf(ctx->err, ctx->errlen, "invalid port/service '%s' specified", arg);
+	return -1;
+}
+
 static int tcp_parse(struct ext_parse_ctx *ctx, struct ext_instance *inst, unsigned opt,
 		     const char *arg)
 {
@@ -109,14 +142,20 @@ static int tcp_parse(struct ext_parse_ctx *ctx, struct ext_instance *inst, unsig
 	const char *space;
 
 	switch (opt) {
+	case O_SPORT:
+	case O_SPORT_ALIAS:
+		return parse_ports(ctx, arg, d->spts);
+	case O_DPORT:
+	case O_DPORT_ALIAS:
+		return parse_ports(ctx, arg, d->dpts);
 	case O_SYN:
-		d->flg_mask = F_SYN | F_RST | F_ACK | F_FIN;
-		d->flg_cmp = F_SYN;
+		d->flg[0] = F_SYN | F_RST | F_ACK | F_FIN;
+		d->flg[1] = F_SYN;
 		return 0;
 	case O_FLAGS:
 		space = strchr(arg, ' ');
-		if (!space || parse_flag_list(arg, (size_t)(space - arg), &d->flg_mask) ||
-		    parse_flag_list(space + 1, strlen(space + 1), &d->flg_cmp)) {
+		if (!space || parse_flag_list(arg, (size_t)(space - arg), &d->flg[0]) ||
+		    parse_flag_list(space + 1, strlen(space + 1), &d->flg[1])) {
 			snprintf(ctx->err, ctx->errlen, "unknown TCP flag in --tcp-flags");
 			return -1;
 		}
@@ -141,27 +180,33 @@ static void print_flags(struct ext_printer *pr, uint8_t flags)
 		}
 }
 
+static void print_ports(struct ext_printer *pr, const struct ext_instance *inst, unsigned opt,
+			const uint16_t r[2])
+{
+	if (!(inst->seen & (1u << opt)) || (r[0] == 0 && r[1] == 0xffff))
+		return;
+	ext_print_opt(pr, inst, opt);
+	if (r[0] == r[1])
+		fprintf(pr->f, " %u", r[0]);
+	else
+		fprintf(pr->f, " %u:%u", r[0], r[1]);
+}
+
 /* iptables-save leaves out a full port range and an empty flag mask. */
 static void tcp_print(struct ext_printer *pr, const struct ext_instance *inst)
 {
 	const struct tcp_data *d = inst->data;
 
-	if ((inst->seen & (1u << O_SPORT)) && (d->spts[0] != 0 || d->spts[1] != 0xffff)) {
-		ext_print_opt(pr, inst, O_SPORT);
-		ext_print_value(pr, inst, O_SPORT);
-	}
-	if ((inst->seen & (1u << O_DPORT)) && (d->dpts[0] != 0 || d->dpts[1] != 0xffff)) {
-		ext_print_opt(pr, inst, O_DPORT);
-		ext_print_value(pr, inst, O_DPORT);
-	}
+	print_ports(pr, inst, O_SPORT, d->spts);
+	print_ports(pr, inst, O_DPORT, d->dpts);
 	if (inst->seen & (1u << O_OPTION)) {
 		ext_print_opt(pr, inst, O_OPTION);
 		ext_print_value(pr, inst, O_OPTION);
 	}
-	if ((inst->seen & (1u << O_FLAGS)) && d->flg_mask) {
+	if ((inst->seen & (1u << O_FLAGS)) && d->flg[0]) {
 		ext_print_opt(pr, inst, O_FLAGS);
-		print_flags(pr, d->flg_mask);
-		print_flags(pr, d->flg_cmp);
+		print_flags(pr, d->flg[0]);
+		print_flags(pr, d->flg[1]);
 	}
 }
 
@@ -208,7 +253,7 @@ static bool tcp_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 		return false;
 	if (!port_in((uint16_t)(th[2] << 8 | th[3]), d->dpts, inst->inv & (1u << O_DPORT)))
 		return false;
-	if (((th[13] & d->flg_mask) == d->flg_cmp) == !!(inst->inv & (1u << O_FLAGS)))
+	if (((th[13] & d->flg[0]) == d->flg[1]) == !!(inst->inv & (1u << O_FLAGS)))
 		return false;
 	if (!(inst->seen & (1u << O_OPTION)))
 		return true;

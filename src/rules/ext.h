@@ -72,9 +72,12 @@ enum ext_opt_type {
 	EXT_T_U32,
 	EXT_T_U64,
 	EXT_T_U32_RANGE,     /* lo[:hi] into uint32_t[2]; printed "lo" if lo==hi else "lo:hi" */
-	EXT_T_PORT,          /* number or service name into uint16_t */
-	EXT_T_PORT_RANGE,    /* [lo]:[hi] or one port, service names allowed, into uint16_t[2];
-				printed "lo" or "lo:hi" */
+	EXT_T_PORT,          /* number or service name into uint16_t, as xtables' generic
+				option parser reads it: decimal only, reduced to 16 bits
+				(65536 -> 0), names of any protocol, exact case */
+	EXT_T_PORT_RANGE,    /* [lo]:[hi] or one port (same syntax), into uint16_t[2]; lo > hi
+				is kept as given; printed "lo" or "lo:hi". For tcp's stricter
+				syntax use EXT_T_CUSTOM and ext_parse_port() */
 	EXT_T_STRING,        /* char[size], NUL-terminated, len < size; printed quoted when it has
 				spaces or quotes, as iptables-save does */
 	EXT_T_MARKMASK,      /* value[/mask] into uint32_t[2] (mask defaults to 0xffffffff);

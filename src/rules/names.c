@@ -466,18 +466,11 @@ static int service_cmp(const void *key, const void *elem)
 	return strcmp(key, ((const struct service *)elem)->name);
 }
 
-int ext_parse_port(const char *s, const char *proto, uint16_t *out)
+int rules_service_port(const char *s, const char *proto, uint16_t *out)
 {
 	const struct service *svc;
-	uint64_t v;
 	uint8_t want = SVC_TCP | SVC_UDP | SVC_SCTP;
 
-	if (!rules_strtou64(s, &v)) {
-		if (v > 65535)
-			return -EINVAL;
-		*out = (uint16_t)v;
-		return 0;
-	}
 	if (proto && !strcmp(proto, "tcp"))
 		want = SVC_TCP;
 	else if (proto && (!strcmp(proto, "udp") || !strcmp(proto, "udplite")))
@@ -492,6 +485,19 @@ int ext_parse_port(const char *s, const char *proto, uint16_t *out)
 		return -EINVAL;
 	*out = svc->port;
 	return 0;
+}
+
+int ext_parse_port(const char *s, const char *proto, uint16_t *out)
+{
+	uint64_t v;
+
+	if (!rules_strtou64(s, &v)) {
+		if (v > 65535)
+			return -EINVAL;
+		*out = (uint16_t)v;
+		return 0;
+	}
+	return rules_service_port(s, proto, out);
 }
 
 int rules_proto_parse(const char *s, uint16_t *proto)

@@ -80,29 +80,35 @@ static const uint64_t type_max[] = {
 	[EXT_T_U32_RANGE] = UINT32_MAX,
 };
 
-/* Port names of the core's port types resolve in any protocol, as xtables' option parser
- * resolves them (getaddrinfo without a socket type): "--dport ssh" works for udp too. */
-static const char *port_proto(const struct ext_parse_ctx *ctx, const char *extname)
+/*
+ * A port as xtables' generic option parser reads it (what udp and most extensions get):
+ * decimal digits, reduced to 16 bits as getaddrinfo reduces them (65536 is 0), else a
+ * service name in any protocol, exact case. No hex, no sign.
+ */
+static int generic_port(const char *s, uint16_t *out)
 {
-	(void)ctx;
-	(void)extname;
-	return NULL;
+	if (*s && strspn(s, "0123456789") == strlen(s)) {
+		*out = (uint16_t)strtoull(s, NULL, 10);
+		return 0;
+	}
+	return rules_service_port(s, NULL, out);
 }
 
-static int parse_port_range(const struct ext_parse_ctx *ctx, const char *extname,
-			    const char *arg, uint16_t out[2])
+/* "PORT", "LO:HI", "LO:", ":HI", ":"; LO > HI is kept as given, as xtables keeps it. */
+static int parse_port_range(const char *arg, uint16_t out[2])
 {
-	const char *proto = port_proto(ctx, extname);
 	const char *colon = strchr(arg, ':');
 	char lo[64];
 	size_t n;
 
 	if (!colon) {
-		if (ext_parse_port(arg, proto, &out[0]))
+		if (generic_port(arg, &out[0]))
 			return -EINVAL;
 		out[1] = out[0];
 		return 0;
 	}
+	if (strchr(colon + 1, ':'))
+		return -E2BIG;
 	n = (size_t)(colon - arg);
 	if (n >= sizeof(lo))
 		return -EINVAL;
@@ -110,11 +116,11 @@ static int parse_port_range(const struct ext_parse_ctx *ctx, const char *extname
 	lo[n] = '\0';
 	out[0] = 0;
 	out[1] = 65535;
-	if (n && ext_parse_port(lo, proto, &out[0]))
+	if (n && generic_port(lo, &out[0]))
 		return -EINVAL;
-	if (colon[1] && ext_parse_port(colon + 1, proto, &out[1]))
+	if (colon[1] && generic_port(colon + 1, &out[1]))
 		return -EINVAL;
-	return out[0] > out[1] ? -ERANGE : 0;
+	return 0;
 }
 
 static int parse_u32_range(const char *arg, uint64_t min, uint64_t max, uint32_t out[2])
@@ -166,10 +172,40 @@ static int parse_markmask(const char *arg, uint32_t out[2])
 	return 0;
 }
 
+/*
+ * IPv4 the way xtables reads a numeric address: one to four dot-separated parts, each a
+ * number (0x and 0 prefixes allowed) up to 255; missing parts are zero ("10.1" = 10.1.0.0).
+ */
+static int parse_ipv4(const char *s, union pt_addr *a)
+{
+	unsigned part = 0;
+
+	memset(a, 0, sizeof(*a));
+	for (;;) {
+		uint64_t v;
+		char num[16];
+		size_t n = strcspn(s, ".");
+
+		if (part == 4 || n == 0 || n >= sizeof(num))
+			return -EINVAL;
+		memcpy(num, s, n);
+		num[n] = '\0';
+		if (ext_parse_uint(num, 0, 255, &v))
+			return -EINVAL;
+		a->b[part++] = (uint8_t)v;
+		if (!s[n])
+			return 0;
+		s += n + 1;
+	}
+}
+
 static int parse_host(int family, const char *s, union pt_addr *a)
 {
-	int f = pt_addr_parse(s, a);
+	int f;
 
+	if (family == AF_INET)
+		return parse_ipv4(s, a);
+	f = pt_addr_parse(s, a);
 	return f && f == family ? 0 : -EINVAL;
 }
 
@@ -260,8 +296,8 @@ static int parse_name_list(const struct ext_opt *o, const char *arg, uint32_t *o
 }
 
 /* Store arg for option o into p. 0 or -EINVAL with err set. */
-static int store_value(struct ext_parse_ctx *ctx, const char *extname, const struct ext_opt *o,
-		       void *p, const char *arg)
+static int store_value(struct ext_parse_ctx *ctx, const struct ext_opt *o, void *p,
+		       const char *arg)
 {
 	uint64_t v, max = o->max ? o->max : type_max[o->type];
 	int ret = 0;
@@ -297,16 +333,19 @@ static int store_value(struct ext_parse_ctx *ctx, const char *extname, const str
 				   o->name, (unsigned long long)o->min, (unsigned long long)max);
 		break;
 	case EXT_T_PORT:
-		ret = ext_parse_port(arg, port_proto(ctx, extname), p);
+		ret = generic_port(arg, p);
 		if (ret)
-			rules_errf(ctx->err, ctx->errlen, "invalid port/service");
+			rules_errf(ctx->err, ctx->errlen, "port \"%s\" does not resolve to anything",
+				   arg);
 		break;
 	case EXT_T_PORT_RANGE:
-		ret = parse_port_range(ctx, extname, arg, p);
-		if (ret == -ERANGE)
-			rules_errf(ctx->err, ctx->errlen, "invalid portrange (min > max)");
+		ret = parse_port_range(arg, p);
+		if (ret == -E2BIG)
+			rules_errf(ctx->err, ctx->errlen, "--%s: too many components (max: 2)",
+				   o->name);
 		else if (ret)
-			rules_errf(ctx->err, ctx->errlen, "invalid port/service");
+			rules_errf(ctx->err, ctx->errlen, "port \"%s\" does not resolve to anything",
+				   arg);
 		break;
 	case EXT_T_STRING:
 		if (strlen(arg) >= o->size) {
@@ -382,7 +421,7 @@ int rules_ext_parse_opt(struct ext_parse_ctx *ctx, struct ext_instance *inst, un
 				   d.name, o->name);
 			return -EINVAL;
 		}
-		if (store_value(ctx, d.name, o, (char *)inst->data + o->offset, arg))
+		if (store_value(ctx, o, (char *)inst->data + o->offset, arg))
 			return -EINVAL;
 	} else if ((o->type == EXT_T_CUSTOM || (o->flags & EXT_OPT_NOSTORE)) && !d.parse) {
 		rules_errf(ctx->err, ctx->errlen, "%s: --%s has no parser", d.name, o->name);

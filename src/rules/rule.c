@@ -331,6 +331,45 @@ static int parse_std_opt(struct rules_rule_ctx *ctx, struct rule_build *b,
 	return 0;
 }
 
+/*
+ * iptables-nft turns tcp and udp matches into native expressions and, reading the rule back,
+ * gathers all of them into the first such match: "-p tcp --dport 80 -m tcp --sport 1" is
+ * saved as "-p tcp -m tcp --sport 1 --dport 80" (a later value wins, inversions add up). A
+ * match given without options stays a match of its own where it is. The fields copied are
+ * those the option table declares (offset, size), so this works for custom options too.
+ */
+static void merge_native(struct rules_rule *r)
+{
+	for (unsigned i = 0; i < r->nmatches; i++) {
+		struct ext_instance *first = &r->matches[i];
+		const struct ext_match *m = first->match;
+
+		if (!first->seen || (strcmp(m->name, "tcp") && strcmp(m->name, "udp")))
+			continue;
+		for (unsigned j = i + 1; j < r->nmatches;) {
+			struct ext_instance *later = &r->matches[j];
+
+			if (later->match != m || !later->seen) {
+				j++;
+				continue;
+			}
+			for (unsigned k = 0; k < m->nopts && k < 32; k++) {
+				const struct ext_opt *o = &m->opts[k];
+
+				if ((later->seen & (1u << k)) && o->size &&
+				    (size_t)o->offset + o->size <= m->datasize)
+					memcpy((char *)first->data + o->offset,
+					       (char *)later->data + o->offset, o->size);
+			}
+			first->seen |= later->seen;
+			first->inv |= later->inv;
+			rules_ext_free(later, false);
+			memmove(later, later + 1, (r->nmatches - j - 1) * sizeof(*later));
+			r->nmatches--;
+		}
+	}
+}
+
 /* Checks that need the whole rule: extension completeness, -p requirements, tables. */
 static int rule_finish(struct rules_rule_ctx *ctx, struct rule_build *b)
 {
@@ -374,6 +413,7 @@ static int rule_finish(struct rules_rule_ctx *ctx, struct rule_build *b)
 	if ((b->nsrc > 1 && (r->ip.inv & RULES_INV_SRC)) ||
 	    (b->ndst > 1 && (r->ip.inv & RULES_INV_DST)))
 		return fail(ctx, "!", "! not allowed with multiple source or destination addresses");
+	merge_native(r);
 	if (r->ip.out[0] && (!strcmp(ctx->chain, "PREROUTING") || !strcmp(ctx->chain, "INPUT")))
 		return fail(ctx, "-o", "can't use -o with %s", ctx->chain);
 	if (r->ip.in[0] && (!strcmp(ctx->chain, "POSTROUTING") || !strcmp(ctx->chain, "OUTPUT")))

@@ -45,6 +45,8 @@ void rules_tokens_free(struct rules_tokens *t);
 int rules_proto_parse(const char *s, uint16_t *proto);
 /* The name iptables-save prints for a protocol number, NULL if it prints the number. */
 const char *rules_proto_name(uint16_t proto);
+/* A service name (exact case) of protocol "tcp"/"udp"/"sctp"/"dccp", or of any if NULL. */
+int rules_service_port(const char *name, const char *proto, uint16_t *out);
 /* Built-in chains of a table, as a HOOK_BIT() mask. */
 uint32_t rules_table_hooks(unsigned table);
 /* Parse a decimal / 0x hex / 0 octal unsigned number with nothing after it. */
