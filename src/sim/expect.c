@@ -465,25 +465,32 @@ int sim_cmd_expect(struct sim *s, int argc, char **argv)
 		return 0;
 	}
 
-	if (!strcmp(what, "log") || !strcmp(what, "nolog")) {
+	if (!strcmp(what, "log") || !strcmp(what, "nolog") || !strcmp(what, "trace")) {
+		/* Every word after it is a substring the same line must contain. */
+		enum sim_outcome_kind k = !strcmp(what, "trace") ? SIM_OUT_TRACE : SIM_OUT_LOG;
 		bool neg = !strcmp(what, "nolog");
 
+		if (argc < 3)
+			return sim_errorf(s, "usage: expect %s TEXT [TEXT...]", what);
 		join(argc, argv, 2, pattern, sizeof(pattern));
-		if (argc == 3)
-			snprintf(pattern, sizeof(pattern), "%s", argv[2]);
-		for (unsigned i = 0; i < sb->nout; i++)
-			if (sb->out[i].kind == SIM_OUT_LOG && strstr(sb->out[i].line, pattern)) {
-				if (neg)
-					return sim_failf(s, "expected no log line with \"%s\", got %s",
-							 pattern, sb->out[i].line);
-				sim_outcome_remove(sb, i);
-				return 0;
-			}
+		for (unsigned i = 0; i < sb->nout; i++) {
+			bool all = sb->out[i].kind == k;
+
+			for (int a = 2; all && a < argc; a++)
+				all = strstr(sb->out[i].line, argv[a]) != NULL;
+			if (!all)
+				continue;
+			if (neg)
+				return sim_failf(s, "expected no log line with %s, got %s", pattern,
+						 sb->out[i].line);
+			sim_outcome_remove(sb, i);
+			return 0;
+		}
 		if (neg)
 			return 0;
-		idx = find_outcome(sb, SIM_OUT_LOG, 0);
-		return sim_failf(s, "expected a log line with \"%s\", %s%s", pattern,
-				 idx < 0 ? "there is none" : "the first is: ",
+		idx = find_outcome(sb, k, 0);
+		return sim_failf(s, "expected a %s line with %s; %s%s", k == SIM_OUT_LOG ? "log" : "TRACE",
+				 pattern, idx < 0 ? "there is none" : "the first is: ",
 				 idx < 0 ? "" : sb->out[idx].line);
 	}
 

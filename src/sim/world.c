@@ -234,7 +234,7 @@ static void cb_trace(void *user, struct box *b, const struct pkt *p, const char 
 
 	if (o)
 		o->line = strdup(line);
-	if (!(sb->sim->flags & SIM_QUIET) && sb->sim->trace)
+	if (!(sb->sim->flags & SIM_QUIET))
 		fprintf(sb->sim->out, "  [%s] trace %s\n", box_name(b), line);
 }
 
