@@ -5,6 +5,7 @@
 #   make check      install missing Debian packages, build, run every test (also under ASan/UBSan)
 #   make bench      benchmarks (build/bench.csv, build/bench.png)
 #   make SAN=1      build with AddressSanitizer + UndefinedBehaviorSanitizer into build-san/
+#   make fuzz       libFuzzer targets (clang) into build-fuzz/, each run FUZZ_SECONDS (120)
 
 CC       ?= gcc
 SAN      ?=
@@ -94,10 +95,13 @@ bench: deps
 	@$(MAKE) --no-print-directory all $(BENCHES)
 	@sh bench/run.sh
 
+# libFuzzer targets: `make fuzz`, `make fuzz-build` (tests/fuzz/fuzz.mk says more).
+include tests/fuzz/fuzz.mk
+
 fmt:
 	clang-format -i $(LIB_SRC) $(CMD_SRC) $(TEST_SRC) $(wildcard src/*/*.h)
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(TEST_SRC:%.c=$(B)/obj/%.d) $(BENCH_SRC:%.c=$(B)/obj/%.d)
