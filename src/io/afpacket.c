@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * AF_PACKET socket with a TPACKET_V3 receive ring, sendmmsg() for sending.
+ *
+ * One frame inside a block of the ring:
+ *
+ *   +------------------+ <- block start (struct tpacket_block_desc: status, count, first)
+ *   | block descriptor |
+ *   +------------------+ <- first frame: offset_to_first_pkt
+ *   | tpacket3_hdr     |    tp_next_offset -> next frame in the block (0 for the last)
+ *   | sockaddr_ll      |    at TPACKET_ALIGN(sizeof(tpacket3_hdr)): sll_pkttype
+ *   | ...              |
+ *   | frame bytes      |    at tp_mac, tp_snaplen bytes
+ *   +------------------+
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <arpa/inet.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+
+#include "io/afpacket.h"
+
+#define RING_BLOCK_SIZE	 (1u << 18) /* 256 KiB: a whole 64 KiB frame always fits */
+#define RING_BLOCKS	 32
+#define RING_FRAME_SIZE	 2048 /* only for the kernel's frame-count check */
+#define RING_RETIRE_MS	 1    /* a partly filled block is handed over after this long */
+#define SEND_BATCH	 64
+
+struct afpacket {
+	char name[IF_NAMESIZE];
+	int fd;
+	int ifindex;
+	uint8_t *ring;
+	size_t ring_len;
+	unsigned block; /* the next block to read */
+	struct afpacket_stats st;
+};
+
+int afpacket_link_info(const char *ifname, struct afpacket_link *out)
+{
+	struct ifreq ifr;
+	int fd, err = 0;
+
+	if (strlen(ifname) >= IF_NAMESIZE)
+		return -EINVAL;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	memset(&ifr, 0, sizeof(ifr));
+	memcpy(ifr.ifr_name, ifname, strlen(ifname));
+	if (ioctl(fd, SIOCGIFINDEX, &ifr) < 0) {
+		err = -errno;
+		goto out;
+	}
+	out->ifindex = ifr.ifr_ifindex;
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0) {
+		err = -errno;
+		goto out;
+	}
+	memcpy(out->mac, ifr.ifr_hwaddr.sa_data, 6);
+	if (ioctl(fd, SIOCGIFMTU, &ifr) < 0) {
+		err = -errno;
+		goto out;
+	}
+	out->mtu = (uint32_t)ifr.ifr_mtu;
+out:
+	close(fd);
+	return err;
+}
+
+static int set_opt(int fd, int level, int name, const void *val, socklen_t len)
+{
+	return setsockopt(fd, level, name, val, len) < 0 ? -errno : 0;
+}
+
+int afpacket_open(const char *ifname, struct afpacket **out)
+{
+	struct tpacket_req3 req;
+	struct packet_mreq mr;
+	struct sockaddr_ll sll;
+	struct afpacket_link link;
+	struct afpacket *a;
+	int ver = TPACKET_V3, one = 1, err;
+
+	err = afpacket_link_info(ifname, &link);
+	if (err)
+		return err;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	snprintf(a->name, sizeof(a->name), "%s", ifname);
+	a->ifindex = link.ifindex;
+	a->fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, htons(ETH_P_ALL));
+	if (a->fd < 0) {
+		err = -errno;
+		free(a);
+		return err;
+	}
+	err = set_opt(a->fd, SOL_PACKET, PACKET_VERSION, &ver, sizeof(ver));
+	if (err)
+		goto fail;
+	/* Not even queued for us: what we send would otherwise come back on the ring. Older
+	 * kernels lack it; the pkttype check in afpacket_receive covers them. */
+	set_opt(a->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
+
+	memset(&req, 0, sizeof(req));
+	req.tp_block_size = RING_BLOCK_SIZE;
+	req.tp_block_nr = RING_BLOCKS;
+	req.tp_frame_size = RING_FRAME_SIZE;
+	req.tp_frame_nr = RING_BLOCK_SIZE / RING_FRAME_SIZE * RING_BLOCKS;
+	req.tp_retire_blk_tov = RING_RETIRE_MS;
+	err = set_opt(a->fd, SOL_PACKET, PACKET_RX_RING, &req, sizeof(req));
+	if (err)
+		goto fail;
+	a->ring_len = (size_t)RING_BLOCK_SIZE * RING_BLOCKS;
+	a->ring = mmap(NULL, a->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_LOCKED, a->fd, 0);
+	if (a->ring == MAP_FAILED) /* MAP_LOCKED may exceed RLIMIT_MEMLOCK: try without */
+		a->ring = mmap(NULL, a->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, a->fd, 0);
+	if (a->ring == MAP_FAILED) {
+		err = -errno;
+		a->ring = NULL;
+		goto fail;
+	}
+
+	memset(&sll, 0, sizeof(sll));
+	sll.sll_family = AF_PACKET;
+	sll.sll_protocol = htons(ETH_P_ALL);
+	sll.sll_ifindex = a->ifindex;
+	if (bind(a->fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+		err = -errno;
+		goto fail;
+	}
+	memset(&mr, 0, sizeof(mr));
+	mr.mr_ifindex = a->ifindex;
+	mr.mr_type = PACKET_MR_PROMISC;
+	err = set_opt(a->fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof(mr));
+	if (err)
+		goto fail;
+	*out = a;
+	return 0;
+fail:
+	afpacket_close(a);
+	return err;
+}
+
+void afpacket_close(struct afpacket *a)
+{
+	if (!a)
+		return;
+	if (a->ring)
+		munmap(a->ring, a->ring_len);
+	if (a->fd >= 0)
+		close(a->fd);
+	free(a);
+}
+
+int afpacket_fd(const struct afpacket *a)
+{
+	return a->fd;
+}
+
+const char *afpacket_name(const struct afpacket *a)
+{
+	return a->name;
+}
+
+static struct tpacket_block_desc *block_at(struct afpacket *a, unsigned i)
+{
+	return (struct tpacket_block_desc *)(a->ring + (size_t)i * RING_BLOCK_SIZE);
+}
+
+/* One frame of a block: hand it over unless the interface sent it. */
+static void frame_one(struct afpacket *a, struct tpacket3_hdr *h, afpacket_rx_fn fn, void *arg)
+{
+	const struct sockaddr_ll *sll =
+	    (const struct sockaddr_ll *)((uint8_t *)h + TPACKET_ALIGN(sizeof(*h)));
+	struct afpacket_frame f;
+
+	if (sll->sll_pkttype == PACKET_OUTGOING) {
+		a->st.rx_outgoing++;
+		return;
+	}
+	f.data = (const uint8_t *)h + h->tp_mac;
+	f.len = h->tp_snaplen;
+	f.vlan_tci = (h->tp_status & TP_STATUS_VLAN_VALID) ? (int)(h->hv1.tp_vlan_tci & 0xffff) : -1;
+	f.csum_partial = (h->tp_status & TP_STATUS_CSUMNOTREADY) != 0;
+	a->st.rx++;
+	a->st.rx_bytes += f.len;
+	fn(arg, &f);
+}
+
+unsigned afpacket_receive(struct afpacket *a, unsigned budget, afpacket_rx_fn fn, void *arg)
+{
+	unsigned done = 0;
+
+	/* Whole blocks only: a block goes back to the kernel when all its frames are handled,
+	 * so the budget is checked between blocks (a block holds at most ~128 full frames). */
+	while (done < budget) {
+		struct tpacket_block_desc *bd = block_at(a, a->block);
+		struct tpacket3_hdr *h;
+		uint32_t n;
+
+		if (!(__atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER))
+			break;
+		n = bd->hdr.bh1.num_pkts;
+		h = (struct tpacket3_hdr *)((uint8_t *)bd + bd->hdr.bh1.offset_to_first_pkt);
+		for (uint32_t i = 0; i < n; i++) {
+			frame_one(a, h, fn, arg);
+			h = (struct tpacket3_hdr *)((uint8_t *)h + h->tp_next_offset);
+		}
+		done += n;
+		__atomic_store_n(&bd->hdr.bh1.block_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
+		a->block = (a->block + 1) % RING_BLOCKS;
+	}
+	return done;
+}
+
+unsigned afpacket_send(struct afpacket *a, struct iovec *const *frames, const unsigned *nvec,
+		       unsigned n)
+{
+	struct mmsghdr msgs[SEND_BATCH];
+	unsigned sent = 0, ok = 0;
+
+	while (sent < n) {
+		unsigned k = n - sent < SEND_BATCH ? n - sent : SEND_BATCH;
+		int r;
+
+		memset(msgs, 0, sizeof(msgs[0]) * k);
+		for (unsigned i = 0; i < k; i++) {
+			msgs[i].msg_hdr.msg_iov = frames[sent + i];
+			msgs[i].msg_hdr.msg_iovlen = nvec[sent + i];
+		}
+		r = sendmmsg(a->fd, msgs, k, MSG_DONTWAIT);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			/* The frame at the head was refused (queue full, too big): drop it and
+			 * go on with the rest. */
+			a->st.tx_errors++;
+			sent++;
+			continue;
+		}
+		for (int i = 0; i < r; i++) {
+			a->st.tx++;
+			a->st.tx_bytes += msgs[i].msg_len;
+		}
+		sent += (unsigned)r;
+		ok += (unsigned)r;
+	}
+	return ok;
+}
+
+void afpacket_get_stats(struct afpacket *a, struct afpacket_stats *st)
+{
+	struct tpacket_stats_v3 ks;
+	socklen_t len = sizeof(ks);
+
+	/* Reading resets the kernel's counters: accumulate. */
+	if (getsockopt(a->fd, SOL_PACKET, PACKET_STATISTICS, &ks, &len) == 0)
+		a->st.kernel_drops += ks.tp_drops;
+	*st = a->st;
+}
+
+int afpacket_poll(struct afpacket *const *socks, unsigned n, int timeout_ms,
+		  const sigset_t *sigmask, bool *ready)
+{
+	struct pollfd pfd[64];
+	struct timespec ts = {.tv_sec = timeout_ms / 1000, .tv_nsec = (timeout_ms % 1000) * 1000000L};
+	int r, nready = 0;
+
+	if (n > 64)
+		return -EINVAL;
+	for (unsigned i = 0; i < n; i++) {
+		pfd[i].fd = socks[i]->fd;
+		pfd[i].events = POLLIN;
+		pfd[i].revents = 0;
+	}
+	r = ppoll(pfd, n, &ts, sigmask);
+	if (r < 0)
+		return -errno;
+	for (unsigned i = 0; i < n; i++) {
+		/* POLLIN or not, a retired block may be waiting: the ring is the truth. */
+		ready[i] = (pfd[i].revents & (POLLIN | POLLERR)) ||
+			   (block_at(socks[i], socks[i]->block)->hdr.bh1.block_status & TP_STATUS_USER);
+		nready += ready[i];
+	}
+	return nready;
+}

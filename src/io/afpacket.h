@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * AF_PACKET access to one network interface: a TPACKET_V3 receive ring (mmap) and sendmmsg()
+ * for sending, plus a poll over several of them.
+ *
+ *   receive ring (TPACKET_V3): nblocks blocks of block_size bytes, each filled by the kernel
+ *   with several frames and handed over whole (full, or retired after a timeout):
+ *
+ *   block: [tpacket_block_desc | tpacket3_hdr | sockaddr_ll | pad | frame ... | next hdr ...]
+ *          block_status TP_STATUS_USER: ours until we write TP_STATUS_KERNEL back
+ *
+ * Frames the interface itself sent (PACKET_OUTGOING, including our own) are never returned.
+ * The interface is put in promiscuous mode (a packet membership: undone when the socket
+ * closes, so a crash leaves nothing behind).
+ */
+#ifndef IO_AFPACKET_H
+#define IO_AFPACKET_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+struct afpacket;
+
+struct afpacket_stats {
+	uint64_t rx, rx_bytes, rx_outgoing; /* frames returned; outgoing ones skipped */
+	uint64_t tx, tx_bytes, tx_errors;   /* frames sent; refused by sendmmsg */
+	uint64_t kernel_drops;		    /* PACKET_STATISTICS tp_drops: ring was full */
+};
+
+/* What the kernel says about the interface. */
+struct afpacket_link {
+	int ifindex;
+	uint8_t mac[6];
+	uint32_t mtu;
+};
+
+/* Read index, MAC and MTU of a netdev by name. 0 or -errno (-ENODEV: no such interface). */
+int afpacket_link_info(const char *ifname, struct afpacket_link *out);
+
+/*
+ * Open `ifname`: socket, ring, bind, promiscuous. 0 and *out, or -errno (-EPERM without
+ * CAP_NET_RAW, -ENODEV).
+ */
+int afpacket_open(const char *ifname, struct afpacket **out);
+void afpacket_close(struct afpacket *a);
+int afpacket_fd(const struct afpacket *a);
+const char *afpacket_name(const struct afpacket *a);
+
+/* One received frame; `data` points into the ring and is valid only during the callback. */
+struct afpacket_frame {
+	const uint8_t *data;
+	uint32_t len;
+	int vlan_tci;	   /* the 802.1Q tag the kernel took off the frame, or -1 */
+	bool csum_partial; /* TP_STATUS_CSUMNOTREADY: the L4 checksum holds only the pseudo-header
+			    * sum (offload by a local sender); fix it before forwarding */
+};
+
+/* Hand every frame waiting in the ring to fn, at most `budget`; returns how many. */
+typedef void (*afpacket_rx_fn)(void *arg, const struct afpacket_frame *f);
+unsigned afpacket_receive(struct afpacket *a, unsigned budget, afpacket_rx_fn fn, void *arg);
+
+/*
+ * Send n frames, each given as an iovec array (frames[i], nvec[i] entries), with one
+ * sendmmsg() where possible. Returns how many were sent; the rest are counted as tx_errors
+ * (a full queue is not waited for: a router drops rather than stalls).
+ */
+unsigned afpacket_send(struct afpacket *a, struct iovec *const *frames, const unsigned *nvec,
+		       unsigned n);
+
+/* Counters, with the kernel's ring drops read (and accumulated) now. */
+void afpacket_get_stats(struct afpacket *a, struct afpacket_stats *st);
+
+/*
+ * Wait until one of the sockets has frames or `timeout_ms` passes, with `sigmask` installed
+ * while waiting (ppoll), so a signal blocked elsewhere ends the wait at once. ready[i] is set
+ * for each socket with frames. Returns the number ready, 0 on timeout, -EINTR on a signal.
+ */
+int afpacket_poll(struct afpacket *const *socks, unsigned n, int timeout_ms,
+		  const sigset_t *sigmask, bool *ready);
+
+#endif
