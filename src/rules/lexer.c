@@ -88,10 +88,13 @@ int rules_lex_line(const char *line, size_t len, struct rules_tokens *out, char 
 		int n = lex_counters(line, len, out);
 
 		if (n < 0) {
-			size_t e = strcspn(line, " \t\n");
+			size_t e = 0;
 
+			/* the line is not NUL-terminated: look no further than len */
+			while (e < len && line[e] != ' ' && line[e] != '\t' && line[e] != '\n')
+				e++;
 			rules_errf(msg, msglen, "bad counters, expected [packets:bytes]");
-			rules_errf(token, toklen, "%.*s", (int)(e < len ? e : len), line);
+			rules_errf(token, toklen, "%.*s", (int)e, line);
 			return -EINVAL;
 		}
 		i = (size_t)n;
