@@ -299,8 +299,12 @@ static int parse_name_list(const struct ext_opt *o, const char *arg, uint32_t *o
 static int store_value(struct ext_parse_ctx *ctx, const struct ext_opt *o, void *p,
 		       const char *arg)
 {
-	uint64_t v, max = o->max ? o->max : type_max[o->type];
+	uint64_t v, max = o->max;
 	int ret = 0;
+
+	/* type_max covers the numeric types only; do not index it with the others */
+	if (!max && (size_t)o->type < sizeof(type_max) / sizeof(type_max[0]))
+		max = type_max[o->type];
 
 	switch (o->type) {
 	case EXT_T_U8:
