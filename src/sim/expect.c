@@ -313,7 +313,7 @@ static bool drop_matches(const char *have, int argc, char **argv, int from)
 		char want[96];
 		size_t n;
 
-		snprintf(want, sizeof(want), "%s", argv[i]);
+		snprintf(want, sizeof(want), "%s", argv[i] + strspn(argv[i], "("));
 		for (char *c = want; *c; c++)
 			if (*c == '(' || *c == ')')
 				*c = ' ';

@@ -764,7 +764,8 @@ static int cmd_inject(struct sim *s, struct words *w)
 	struct pkt *p;
 
 	if (w->argc < 3)
-		return sim_errorf(s, "usage: inject IFACE PACKET | inject IFACE pcap FILE");
+		return sim_errorf(s, "usage: inject IFACE PACKET | inject IFACE pcap FILE | inject IFACE "
+				  "hex [frame] BYTES");
 	if (resolve_iface(s, w->argv[1], &sb, &ifindex) < 0)
 		return -1;
 	if (!strcmp(w->argv[2], "pcap")) {
@@ -795,6 +796,47 @@ static int cmd_inject(struct sim *s, struct words *w)
 		pcapio_close(r);
 		if (rc < 0)
 			return sim_errorf(s, "%s", err);
+		return 0;
+	}
+	if (!strcmp(w->argv[2], "hex")) {
+		/* Raw bytes (of an IP packet, or a whole frame on an Ethernet interface when
+		 * `frame` follows): for packets the builder refuses to make, like truncated ones. */
+		uint8_t *bytes;
+		size_t n = 0;
+		int first = 3;
+		bool frame = false;
+
+		if (w->argc > 3 && !strcmp(w->argv[3], "frame")) {
+			frame = true;
+			first = 4;
+		}
+		bytes = malloc(PKT_MAX_LEN);
+		if (!bytes)
+			return sim_errorf(s, "out of memory");
+		for (int i = first; i < w->argc; i++)
+			for (const char *h = w->argv[i]; *h; h += 2) {
+				unsigned v;
+
+				if (!isxdigit((unsigned char)h[0]) || !isxdigit((unsigned char)h[1]) ||
+				    n == PKT_MAX_LEN || sscanf(h, "%2x", &v) != 1) {
+					free(bytes);
+					return sim_errorf(s, "inject hex: bad byte at '%s'", h);
+				}
+				bytes[n++] = (uint8_t)v;
+			}
+		p = pkt_from_bytes(bytes, (uint32_t)n);
+		free(bytes);
+		if (!p)
+			return sim_errorf(s, "out of memory");
+		if (!frame) {
+			const struct box_iface *ifc = box_iface(sb->box, ifindex);
+
+			p = sim_frame(p, PKT_LINK_RAW, ifc->link, ifc->peer_mac, ifc->mac);
+			if (!p)
+				return sim_errorf(s, "out of memory");
+		}
+		sim_inject(sb, ifindex, p);
+		sim_run_wire(s);
 		return 0;
 	}
 	rest_of(w, 2, text, sizeof(text));
