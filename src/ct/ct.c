@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Conntrack per packet: classify (ct_in), confirm, release; the entry accessors.
+ *
+ * ct_in, as nf_conntrack_in does it:
+ *   untracked / already attached (looped back) -> leave alone
+ *   not IP, malformed, fragment                -> INVALID (no defragmentation yet)
+ *   tracker's error()                          -> INVALID, or handled (ICMP error: RELATED)
+ *   tuple -> lookup -> none: new unconfirmed entry (tracker's new_conn may refuse: INVALID)
+ *   ctinfo: reply direction ESTABLISHED_REPLY, seen a reply ESTABLISHED, else NEW
+ *   tracker's packet(): INVALID / REPEAT (killed: look up again) / ACCEPT
+ *   accounting, SEEN_REPLY, attach to the packet
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "ct/ct_int.h"
+
+void ct_config_default(struct ct_config *c)
+{
+	struct ct_timeouts *to = &c->timeouts;
+
+	memset(c, 0, sizeof(*c));
+	c->max_entries = 65536;
+	c->seed[0] = 0x0123456789abcdefull;
+	c->seed[1] = 0xfedcba9876543210ull;
+	c->tcp_loose = true;
+	c->tcp_max_retrans = 3;
+	c->checksum = true;
+	/* Linux's defaults (nf_conntrack_proto_*.c, 6.x) */
+	to->tcp[CT_TCP_NONE] = 0;
+	to->tcp[CT_TCP_SYN_SENT] = 120 * CT_SEC;
+	to->tcp[CT_TCP_SYN_RECV] = 60 * CT_SEC;
+	to->tcp[CT_TCP_ESTABLISHED] = 5ull * 24 * 3600 * CT_SEC;
+	to->tcp[CT_TCP_FIN_WAIT] = 120 * CT_SEC;
+	to->tcp[CT_TCP_CLOSE_WAIT] = 60 * CT_SEC;
+	to->tcp[CT_TCP_LAST_ACK] = 30 * CT_SEC;
+	to->tcp[CT_TCP_TIME_WAIT] = 120 * CT_SEC;
+	to->tcp[CT_TCP_CLOSE] = 10 * CT_SEC;
+	to->tcp[CT_TCP_SYN_SENT2] = 120 * CT_SEC;
+	to->tcp[CT_TCP_RETRANS] = 300 * CT_SEC;
+	to->tcp[CT_TCP_UNACK] = 300 * CT_SEC;
+	to->udp_unreplied = 30 * CT_SEC;
+	to->udp_replied = 120 * CT_SEC;
+	to->icmp = 30 * CT_SEC;
+	to->icmpv6 = 30 * CT_SEC;
+	to->generic = 600 * CT_SEC;
+}
+
+void ct_set_status(struct ct_table *t, struct ct_entry *e, uint32_t bits, uint32_t ev)
+{
+	if ((e->status & bits) == bits)
+		return;
+	e->status |= bits;
+	ct_event_cache(e, ev);
+	/* an assured entry is no longer a candidate for eviction */
+	if ((bits & CT_S_ASSURED) && e->list == CT_LIST_UNASSURED) {
+		ct_list_del(t, e);
+		ct_list_add_tail(t, e, CT_LIST_ASSURED);
+	}
+}
+
+void ct_pkt_attach(struct pkt *p, struct ct_entry *e, unsigned ctinfo)
+{
+	e->use++;
+	p->ct = e;
+	p->ctinfo = ctinfo | CT_INFO_REF;
+}
+
+static void set_invalid(struct ct_table *t, struct pkt *p)
+{
+	t->stats.invalid++;
+	p->ct = NULL;
+	p->ctinfo = 0;
+}
+
+void ct_pkt_set_untracked(struct pkt *p)
+{
+	p->ct = NULL;
+	p->ctinfo = CT_UNTRACKED;
+}
+
+/* A new unconfirmed entry for the packet's tuple, or NULL (errno ENOMEM: table full). */
+static struct ct_entry *entry_new(struct ct_table *t, const struct ct_tuple *orig,
+				  const struct ct_proto_ops *ops)
+{
+	struct ct_entry *e;
+
+	if (t->stats.count >= t->cfg.max_entries && !ct_early_drop(t)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->th[0].tuple = *orig;
+	e->th[0].dir = CT_DIR_ORIGINAL;
+	e->th[1].dir = CT_DIR_REPLY;
+	if (ct_tuple_invert(orig, &e->th[1].tuple) < 0) {
+		free(e);
+		errno = EINVAL;
+		return NULL;
+	}
+	e->ops = ops;
+	e->id = t->next_id++;
+	e->use = 0; /* ct_pkt_attach takes the packet's reference */
+	ct_list_add_tail(t, e, CT_LIST_UNCONFIRMED);
+	t->stats.unconfirmed++;
+	return e;
+}
+
+static void account(struct ct_table *t, struct ct_entry *e, const struct pkt *p, enum ct_dir d)
+{
+	struct ct_acct *a = ct_ext_find(e, CT_EXT_ACCT);
+
+	if (!a && t->cfg.acct && !(e->status & CT_S_CONFIRMED))
+		a = ct_ext_add(e, CT_EXT_ACCT);
+	if (!a)
+		return;
+	a->dir[d].packets++;
+	a->dir[d].bytes += p->info.l3len;
+}
+
+int ct_in(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone, uint64_t now)
+{
+	const struct pkt_info *in = &p->info;
+	const struct ct_proto_ops *ops;
+	struct ct_tuple tuple;
+	struct ct_entry *e;
+	enum ct_dir dir = CT_DIR_ORIGINAL;
+	unsigned ctinfo;
+	int r, tries = 0;
+
+	if (p->ct || (p->ctinfo & CT_INFO_MASK) == CT_UNTRACKED)
+		return 0;
+	if ((in->family != AF_INET && in->family != AF_INET6) || in->bad != PKT_OK ||
+	    in->is_fragment) {
+		set_invalid(t, p);
+		return 0;
+	}
+	ops = ct_proto_find(in->l4proto);
+	if (ops->error) {
+		r = ops->error(t, p, from_outside, zone, now);
+		if (r < 0) {
+			set_invalid(t, p);
+			return 0;
+		}
+		if (r > 0)
+			return 0;
+	}
+	if (ct_tuple_from_pkt(p, zone, &tuple) < 0) {
+		set_invalid(t, p);
+		return 0;
+	}
+again:
+	e = ct_find(t, &tuple, now, &dir);
+	if (!e) {
+		e = entry_new(t, &tuple, ops);
+		if (!e) {
+			if (errno == ENOMEM) {
+				t->stats.drop++;
+				p->ct = NULL;
+				p->ctinfo = 0;
+				return -ENOMEM;
+			}
+			set_invalid(t, p);
+			return 0;
+		}
+		if (!ops->new_conn(t, e, p, now)) {
+			ct_list_del(t, e);
+			free(e);
+			set_invalid(t, p);
+			return 0;
+		}
+		t->stats.new++;
+		dir = CT_DIR_ORIGINAL;
+		ctinfo = CT_NEW;
+	} else {
+		t->stats.found++;
+		if (dir == CT_DIR_REPLY)
+			ctinfo = CT_ESTABLISHED_REPLY;
+		else if (e->status & CT_S_SEEN_REPLY)
+			ctinfo = CT_ESTABLISHED;
+		else
+			ctinfo = CT_NEW;
+	}
+	/* hold the entry while the tracker may kill it */
+	ct_pkt_attach(p, e, ctinfo);
+	switch (e->ops->packet(t, e, p, dir, now)) {
+	case CT_ACCEPT:
+		break;
+	case CT_REPEAT:
+		ct_pkt_release(t, p);
+		if (++tries < 2) {
+			t->stats.search_restart++;
+			goto again;
+		}
+		set_invalid(t, p);
+		return 0;
+	case CT_INVALID:
+	default:
+		ct_pkt_release(t, p);
+		set_invalid(t, p);
+		return 0;
+	}
+	account(t, e, p, dir);
+	if (ctinfo == CT_ESTABLISHED_REPLY)
+		ct_set_status(t, e, CT_S_SEEN_REPLY, CT_EV_REPLY);
+	return 0;
+}
+
+int ct_confirm(struct ct_table *t, struct pkt *p, uint64_t now)
+{
+	struct ct_entry *e = p->ct, *other;
+
+	if (!e)
+		return 0;
+	if (e->status & CT_S_CONFIRMED) {
+		uint32_t ev = e->events;
+
+		e->events = 0;
+		if (!(e->status & CT_S_DYING))
+			ct_deliver_events(t, e, ev, CT_GONE_KILLED);
+		return 0;
+	}
+	if (e->status & CT_S_DYING) {
+		/* killed before it was ever inserted: the packet goes on untracked */
+		ct_pkt_release(t, p);
+		p->ct = NULL;
+		return 0;
+	}
+	/* A packet of the same connection confirmed first (a queued packet reinjected late):
+	 * keep that one, as the kernel's clash resolution does for UDP. */
+	other = ct_find(t, &e->th[0].tuple, now, NULL);
+	if (!other)
+		other = ct_find(t, &e->th[1].tuple, now, NULL);
+	if (other) {
+		unsigned ctinfo = p->ctinfo & CT_INFO_MASK;
+
+		t->stats.clash++;
+		ct_pkt_release(t, p);
+		ct_pkt_attach(p, other, ctinfo);
+		return -EEXIST;
+	}
+	if (t->stats.count >= t->cfg.max_entries && !ct_early_drop(t)) {
+		t->stats.insert_failed++;
+		ct_pkt_release(t, p);
+		p->ct = NULL;
+		p->ctinfo = 0;
+		return -ENOMEM;
+	}
+	ct_list_del(t, e);
+	ct_hash_insert(t, e);
+	ct_list_add_tail(t, e, (e->status & CT_S_ASSURED) ? CT_LIST_ASSURED : CT_LIST_UNASSURED);
+	e->status |= CT_S_CONFIRMED;
+	e->use++; /* the table's reference */
+	t->stats.count++;
+	t->stats.insert++;
+	{
+		uint32_t ev = e->events | CT_EV_NEW;
+
+		e->events = 0;
+		ct_deliver_events(t, e, ev, CT_GONE_KILLED);
+	}
+	return 0;
+}
+
+void ct_pkt_release(struct ct_table *t, struct pkt *p)
+{
+	struct ct_entry *e = p->ct;
+
+	if (!e || !(p->ctinfo & CT_INFO_REF))
+		return;
+	p->ctinfo &= ~CT_INFO_REF;
+	if (e->use == 1)
+		p->ct = NULL; /* the last reference: nothing left to point at */
+	ct_put(t, e);
+}
+
+/* ---- accessors --------------------------------------------------------------------------- */
+
+unsigned ct_pkt_state(const struct pkt *p)
+{
+	unsigned ci = p->ctinfo & CT_INFO_MASK;
+
+	if (!p->ct)
+		return ci == CT_UNTRACKED ? CT_STATE_UNTRACKED : CT_STATE_INVALID;
+	switch (ci) {
+	case CT_NEW:
+		return CT_STATE_NEW;
+	case CT_RELATED:
+	case CT_RELATED_REPLY:
+		return CT_STATE_RELATED;
+	default:
+		return CT_STATE_ESTABLISHED;
+	}
+}
+
+const struct ct_tuple *ct_entry_tuple(const struct ct_entry *e, enum ct_dir dir)
+{
+	return &e->th[dir].tuple;
+}
+
+uint32_t ct_entry_status(const struct ct_entry *e)
+{
+	return e->status;
+}
+
+uint32_t ct_entry_mark(const struct ct_entry *e)
+{
+	return e->mark;
+}
+
+void ct_entry_set_mark(struct ct_entry *e, uint32_t mark)
+{
+	if (e->mark == mark)
+		return;
+	e->mark = mark;
+	ct_event_cache(e, CT_EV_MARK);
+}
+
+uint16_t ct_entry_zone(const struct ct_entry *e)
+{
+	return e->th[0].tuple.zone;
+}
+
+uint64_t ct_entry_id(const struct ct_entry *e)
+{
+	return e->id;
+}
+
+uint64_t ct_entry_expires_in(const struct ct_entry *e, uint64_t now)
+{
+	return e->expires > now ? e->expires - now : 0;
+}
+
+const char *ct_entry_proto_state(const struct ct_entry *e)
+{
+	return e->ops->state_name ? e->ops->state_name(e) : NULL;
+}
+
+enum ct_tcp_state ct_entry_tcp_state(const struct ct_entry *e)
+{
+	return e->ops == &ct_proto_tcp ? (enum ct_tcp_state)e->proto.tcp.state : CT_TCP_NONE;
+}
+
+unsigned ct_entry_use(const struct ct_entry *e)
+{
+	return e->use;
+}
+
+bool ct_entry_counters(const struct ct_entry *e, enum ct_dir dir, uint64_t *packets,
+		       uint64_t *bytes)
+{
+	const struct ct_acct *a = ct_ext_find(e, CT_EXT_ACCT);
+
+	if (!a)
+		return false;
+	*packets = a->dir[dir].packets;
+	*bytes = a->dir[dir].bytes;
+	return true;
+}
+
+void ct_entry_set_tcp_liberal(struct ct_entry *e, bool on)
+{
+	if (e->ops != &ct_proto_tcp)
+		return;
+	for (int d = 0; d < 2; d++) {
+		if (on)
+			e->proto.tcp.seen[d].flags |= CT_TCPF_BE_LIBERAL;
+		else
+			e->proto.tcp.seen[d].flags &= ~CT_TCPF_BE_LIBERAL;
+	}
+}
+
+size_t ct_entry_size(void)
+{
+	return sizeof(struct ct_entry);
+}

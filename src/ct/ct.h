@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Connection tracking: one table per box holding both directions of every connection, for
+ * IPv4 and IPv6 alike.
+ *
+ * Life of an entry (the kernel's model):
+ *
+ *   ct_in() at PREROUTING/OUTPUT           ct_confirm() at INPUT/POSTROUTING
+ *   lookup -> found: update, pkt->ct = e   e unconfirmed? insert both tuples, fire NEW
+ *          -> none: create UNCONFIRMED e   (a packet dropped in between: the entry is never
+ *             (not in the hash: invisible)  inserted and is freed with the packet reference)
+ *
+ *   expiry: only from the `now` passed in (box clock, ns). An expired entry is removed when a
+ *   lookup meets it, and by ct_sweep() (a bounded number of buckets per call).
+ *   full table: the oldest entry not yet ASSURED is evicted (counted); none: the new one fails.
+ *
+ * The core owns lifetime, hashing, expiry, events and the extension area; per-protocol
+ * trackers (proto_*.c, behind struct ct_proto_ops) own the protocol's semantics.
+ *
+ * pkt->ct and pkt->ctinfo: ct is the entry (NULL: INVALID, or UNTRACKED when the low bits of
+ * ctinfo are CT_UNTRACKED); the low 3 bits of ctinfo are the kernel's ctinfo (IP_CT_*), bit
+ * CT_INFO_REF says the packet holds a reference that ct_pkt_release() drops.
+ *
+ * Threading: a table belongs to one box and is used from its data-path thread only.
+ */
+#ifndef CT_CT_H
+#define CT_CT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ct/tuple.h"
+#include "pkt/pkt.h"
+
+/* ctinfo values, numbered as the kernel numbers enum ip_conntrack_info. */
+enum ct_info {
+	CT_ESTABLISHED = 0,
+	CT_RELATED = 1,
+	CT_NEW = 2,
+	CT_IS_REPLY = 3,
+	CT_ESTABLISHED_REPLY = 3,
+	CT_RELATED_REPLY = 4,
+	CT_UNTRACKED = 7,
+};
+#define CT_INFO_MASK 7u
+#define CT_INFO_REF  (1u << 8) /* the packet holds a reference on pkt->ct */
+
+enum ct_dir { CT_DIR_ORIGINAL = 0, CT_DIR_REPLY = 1 };
+
+/* The state as the state/conntrack matches name it (bits, as xt_state stores them). */
+enum ct_state {
+	CT_STATE_INVALID = 1 << 0,
+	CT_STATE_ESTABLISHED = 1 << 1,
+	CT_STATE_RELATED = 1 << 2,
+	CT_STATE_NEW = 1 << 3,
+	CT_STATE_UNTRACKED = 1 << 4,
+};
+
+/* Status bits, numbered as the kernel's IPS_* so --ctstatus values mean the same. */
+enum ct_status {
+	CT_S_EXPECTED = 1 << 0,
+	CT_S_SEEN_REPLY = 1 << 1,
+	CT_S_ASSURED = 1 << 2,
+	CT_S_CONFIRMED = 1 << 3,
+	CT_S_DYING = 1 << 9,
+};
+
+/* Event bits (what changed), as the kernel's IPCT_*. */
+enum ct_event {
+	CT_EV_NEW = 1 << 0,
+	CT_EV_RELATED = 1 << 1,
+	CT_EV_DESTROY = 1 << 2,
+	CT_EV_REPLY = 1 << 3,     /* first packet in the reply direction */
+	CT_EV_ASSURED = 1 << 4,
+	CT_EV_PROTOINFO = 1 << 5, /* the tracker's state changed (TCP state) */
+	CT_EV_MARK = 1 << 8,
+};
+
+/* Why an entry went away (the destroy event says it through ct_destroy_reason()). */
+enum ct_destroy_reason {
+	CT_GONE_TIMEOUT,
+	CT_GONE_EVICTED,  /* table full */
+	CT_GONE_KILLED,   /* the tracker ended it (RST before any reply, reopen) or ct_kill() */
+	CT_GONE_FLUSH,
+};
+
+/* TCP states, in the kernel's order (also the index of the TCP timeouts). */
+enum ct_tcp_state {
+	CT_TCP_NONE,
+	CT_TCP_SYN_SENT,
+	CT_TCP_SYN_RECV,
+	CT_TCP_ESTABLISHED,
+	CT_TCP_FIN_WAIT,
+	CT_TCP_CLOSE_WAIT,
+	CT_TCP_LAST_ACK,
+	CT_TCP_TIME_WAIT,
+	CT_TCP_CLOSE,
+	CT_TCP_SYN_SENT2,
+	CT_TCP_STATE_MAX,
+	CT_TCP_RETRANS = CT_TCP_STATE_MAX, /* timeout indexes beyond the states */
+	CT_TCP_UNACK,
+	CT_TCP_TIMEOUT_MAX
+};
+
+#define CT_SEC 1000000000ull
+
+/* Timeouts in ns; Linux's defaults from ct_config_default(). */
+struct ct_timeouts {
+	uint64_t tcp[CT_TCP_TIMEOUT_MAX];
+	uint64_t udp_unreplied, udp_replied; /* 30 s, 120 s */
+	uint64_t icmp, icmpv6;                /* 30 s each */
+	uint64_t generic;                     /* 600 s */
+};
+
+struct ct_config {
+	uint32_t max_entries;  /* nf_conntrack_max; at least 1 */
+	uint32_t buckets;      /* hash size, rounded up to a power of two; 0: from max_entries */
+	uint64_t seed[2];      /* hash key: per instance, random (e.g. from box_random) */
+	bool tcp_loose;        /* nf_conntrack_tcp_loose: pick up connections mid-stream (on) */
+	bool tcp_be_liberal;   /* nf_conntrack_tcp_be_liberal: only RST is window-checked (off) */
+	uint8_t tcp_max_retrans; /* nf_conntrack_tcp_max_retrans (3) */
+	bool checksum;         /* nf_conntrack_checksum: verify L4 checksums at PREROUTING (on) */
+	bool acct;             /* nf_conntrack_acct: per-direction counters extension (off) */
+	struct ct_timeouts timeouts;
+};
+
+struct ct_stats {
+	uint64_t found, new, invalid, ignore, insert, insert_failed, drop, early_drop, expired,
+		clash, search_restart;
+	uint32_t count;        /* confirmed entries in the table */
+	uint32_t unconfirmed;  /* created, not yet confirmed nor released */
+};
+
+struct ct_table;
+struct ct_entry;
+
+void ct_config_default(struct ct_config *c);
+/* A table; NULL on ENOMEM or a bad config (errno EINVAL). */
+struct ct_table *ct_table_new(const struct ct_config *c);
+/* Frees every entry (destroy events fire, reason CT_GONE_FLUSH). Packets still pointing at
+ * entries must not be used with this table afterwards. */
+void ct_table_free(struct ct_table *t);
+const struct ct_config *ct_table_config(const struct ct_table *t);
+/* Change the settings that are not structural (loose, liberal, retrans, checksum, timeouts). */
+void ct_table_set_config(struct ct_table *t, const struct ct_config *c);
+const struct ct_stats *ct_table_stats(const struct ct_table *t);
+
+/*
+ * Track a packet at PREROUTING (`from_outside` true: checksums verified when configured) or
+ * OUTPUT. Sets p->ct/ctinfo. A packet that already carries an entry (a looped-back one) or is
+ * marked untracked is left alone. Returns 0 (also for INVALID packets: pkt->ct NULL, the rules
+ * decide), -ENOMEM when a new entry could not be made (table full of assured entries: the
+ * kernel drops such packets), -EAGAIN never escapes (reopened TCP connections are retried).
+ */
+int ct_in(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone, uint64_t now);
+/*
+ * The packet leaves through POSTROUTING or INPUT: insert its unconfirmed entry (both tuples),
+ * fire the cached events. 0; -EEXIST when the tuple was inserted meanwhile (the packet is
+ * attached to that entry instead, counted as a clash).
+ */
+int ct_confirm(struct ct_table *t, struct pkt *p, uint64_t now);
+/* Drop the packet's reference (when it is freed or leaves the box). An unconfirmed entry
+ * whose packet is released is freed: a dropped packet leaves no entry. Idempotent. */
+void ct_pkt_release(struct ct_table *t, struct pkt *p);
+/* Expire entries in at most `buckets` hash buckets, resuming where the last call stopped.
+ * Returns the number of entries removed. */
+unsigned ct_sweep(struct ct_table *t, uint64_t now, unsigned buckets);
+/* Remove one entry now (reason CT_GONE_KILLED). */
+void ct_kill(struct ct_table *t, struct ct_entry *e);
+/* Remove every entry (conntrack -F). */
+void ct_flush(struct ct_table *t);
+
+/* Find the entry holding `tuple` in either direction; expired entries are removed and not
+ * returned. dir (may be NULL) receives the direction the tuple matched. */
+struct ct_entry *ct_lookup(struct ct_table *t, const struct ct_tuple *tuple, uint64_t now,
+			   enum ct_dir *dir);
+
+/* ---- reading an entry (for matches, dumps, events) --------------------------------------- */
+
+/* CT_STATE_* of a packet from pkt->ct/ctinfo. */
+unsigned ct_pkt_state(const struct pkt *p);
+static inline unsigned ct_pkt_ctinfo(const struct pkt *p)
+{
+	return p->ctinfo & CT_INFO_MASK;
+}
+static inline struct ct_entry *ct_pkt_entry(const struct pkt *p)
+{
+	return (struct ct_entry *)p->ct;
+}
+/* Mark a packet untracked (NOTRACK, CT --notrack) before ct_in sees it. */
+void ct_pkt_set_untracked(struct pkt *p);
+
+const struct ct_tuple *ct_entry_tuple(const struct ct_entry *e, enum ct_dir dir);
+uint32_t ct_entry_status(const struct ct_entry *e);
+uint32_t ct_entry_mark(const struct ct_entry *e);
+void ct_entry_set_mark(struct ct_entry *e, uint32_t mark); /* caches CT_EV_MARK */
+uint16_t ct_entry_zone(const struct ct_entry *e);
+uint64_t ct_entry_id(const struct ct_entry *e);
+/* Remaining lifetime in ns (0 when expired), as --ctexpire and conntrack -L show it. */
+uint64_t ct_entry_expires_in(const struct ct_entry *e, uint64_t now);
+/* The tracker's state name ("ESTABLISHED" for TCP), NULL for protocols without states. */
+const char *ct_entry_proto_state(const struct ct_entry *e);
+enum ct_tcp_state ct_entry_tcp_state(const struct ct_entry *e);
+unsigned ct_entry_use(const struct ct_entry *e);
+/* Per-direction counters; false when accounting is not on for the entry. */
+bool ct_entry_counters(const struct ct_entry *e, enum ct_dir dir, uint64_t *packets,
+		       uint64_t *bytes);
+/* Per-entry "be liberal" TCP window checking (the kernel's IP_CT_TCP_FLAG_BE_LIBERAL). */
+void ct_entry_set_tcp_liberal(struct ct_entry *e, bool on);
+/* Size in bytes of an entry without extensions (memory measurements). */
+size_t ct_entry_size(void);
+
+/* ---- events ------------------------------------------------------------------------------ */
+
+/*
+ * Called with the CT_EV_* bits that changed. NEW comes at confirmation (with the other bits the
+ * first packet set), updates when a packet (or ct_entry_set_mark) changed something, DESTROY
+ * when the entry leaves the table. The entry may not be kept beyond the call. Messaging
+ * (netlink, sync) is the subscriber's business.
+ */
+typedef void (*ct_event_fn)(void *priv, uint32_t events, const struct ct_entry *e,
+			    enum ct_destroy_reason why);
+/* 0 or -ENOSPC (a few subscribers per table). */
+int ct_event_subscribe(struct ct_table *t, ct_event_fn fn, void *priv);
+int ct_event_unsubscribe(struct ct_table *t, ct_event_fn fn, void *priv);
+
+/* ---- listing ----------------------------------------------------------------------------- */
+
+/* One line as conntrack -L prints it, without newline. Returns the snprintf-style length. */
+int ct_entry_format(const struct ct_entry *e, uint64_t now, char *buf, size_t len);
+/* Every confirmed entry, oldest first, one line each. Returns the number of entries. */
+unsigned ct_dump(struct ct_table *t, FILE *f, uint64_t now);
+
+#endif

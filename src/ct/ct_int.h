@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Conntrack internals shared by the core (table.c, ct.c, ext.c, dump.c) and the trackers
+ * (proto_*.c). Not for use outside src/ct.
+ *
+ * Ownership: an entry is freed when its reference count `use` drops to 0. The table holds one
+ * reference while the entry is confirmed (in the hash); a packet holds one from ct_in until
+ * ct_pkt_release (pkt->ctinfo & CT_INFO_REF). An unconfirmed entry is only the packet's.
+ *
+ * Lists (each entry on exactly one, by `list`): UNCONFIRMED (created, not in the hash),
+ * UNASSURED and ASSURED (confirmed, in confirmation resp. assurance order: the head of
+ * UNASSURED is the entry evicted when the table is full), NONE (dying, waiting for its last
+ * reference).
+ */
+#ifndef CT_CT_INT_H
+#define CT_CT_INT_H
+
+#include "ct/ct.h"
+
+/* ---- per-protocol state ------------------------------------------------------------------ */
+
+/* One direction of a TCP connection as the window tracker sees it (Rooij's algorithm). */
+struct ct_tcp_dir {
+	uint32_t td_end;    /* max of seq + len */
+	uint32_t td_maxend; /* max of ack + max(win, 1) */
+	uint32_t td_maxwin; /* max(win) */
+	uint32_t td_maxack; /* max of ack */
+	uint8_t td_scale;   /* window scale factor */
+	uint8_t flags;      /* CT_TCPF_* */
+};
+
+enum {
+	CT_TCPF_WINDOW_SCALE = 1 << 0,
+	CT_TCPF_SACK_PERM = 1 << 1,
+	CT_TCPF_CLOSE_INIT = 1 << 2,  /* this side sent the first FIN */
+	CT_TCPF_BE_LIBERAL = 1 << 3,  /* do not check the window of this side */
+	CT_TCPF_DATA_UNACKED = 1 << 4,
+	CT_TCPF_MAXACK_SET = 1 << 5,
+	CT_TCPF_EXP_CHALLENGE_ACK = 1 << 6, /* last_flags only */
+	CT_TCPF_SIMULTANEOUS_OPEN = 1 << 7, /* last_flags only */
+};
+
+struct ct_tcp {
+	struct ct_tcp_dir seen[2];
+	uint32_t last_seq, last_ack, last_end; /* the last packet, for retransmission and resync */
+	uint16_t last_win;
+	uint8_t state;      /* enum ct_tcp_state */
+	uint8_t last_dir, last_index, last_wscale, last_flags;
+	uint8_t retrans;
+};
+
+struct ct_udp {
+	uint64_t stream_ts; /* replied after this moment: a stream (assured, long timeout) */
+};
+
+union ct_proto_state {
+	struct ct_tcp tcp;
+	struct ct_udp udp;
+};
+
+/* ---- extensions -------------------------------------------------------------------------- */
+
+/*
+ * Extension area: one block per entry, allocated at the first ct_ext_add, grown by realloc;
+ * off[id] is the byte offset of extension id's data (0: absent; data starts at offset 8 so 0
+ * never names real data). Pointers into it are invalid after the next ct_ext_add.
+ *
+ *   e->ext --> +--------------------+------+-----------+-------------+
+ *              | off[CT_EXT_NUM] len| pad  | ext A ... | ext B ...   |
+ *              +--------------------+------+-----------+-------------+
+ */
+enum ct_ext_id {
+	CT_EXT_ACCT,   /* struct ct_acct: per-direction packets/bytes */
+	CT_EXT_HELPER, /* reserved: helper + expectations (issue 4) */
+	CT_EXT_NAT,    /* reserved: NAT binding (src/nat) */
+	CT_EXT_TSTAMP, /* reserved: start/stop timestamps */
+	CT_EXT_LABELS, /* reserved: connlabel bits */
+	CT_EXT_NUM
+};
+
+struct ct_acct {
+	struct {
+		uint64_t packets, bytes;
+	} dir[2];
+};
+
+struct ct_ext {
+	uint16_t off[CT_EXT_NUM];
+	uint16_t len; /* bytes used, header included */
+	_Alignas(8) unsigned char data[];
+};
+
+/* Add extension `id` (zeroed) or return the existing one; NULL on ENOMEM or unknown id. */
+void *ct_ext_add(struct ct_entry *e, enum ct_ext_id id);
+void *ct_ext_find(const struct ct_entry *e, enum ct_ext_id id);
+void ct_ext_free(struct ct_entry *e);
+/* Bytes an extension of that id takes (0 for the reserved ones not implemented yet). */
+size_t ct_ext_size(enum ct_ext_id id);
+
+/* ---- entries and the table --------------------------------------------------------------- */
+
+/* One direction's place in the hash: the kernel's nf_conntrack_tuple_hash. */
+struct ct_thash {
+	struct ct_thash *next;
+	struct ct_tuple tuple;
+	uint8_t dir;
+};
+
+enum ct_list_id { CT_LIST_NONE, CT_LIST_UNCONFIRMED, CT_LIST_UNASSURED, CT_LIST_ASSURED };
+
+struct ct_entry {
+	struct ct_thash th[2];
+	struct ct_entry *prev, *next; /* on list `list` */
+	const struct ct_proto_ops *ops;
+	struct ct_ext *ext;
+	uint64_t expires; /* absolute, box clock ns */
+	uint64_t id;      /* creation order, unique per table */
+	uint32_t status;  /* CT_S_* */
+	uint32_t mark;
+	uint32_t use;
+	uint32_t events;  /* CT_EV_* cached, delivered at the next confirmation */
+	uint8_t list;     /* enum ct_list_id */
+	union ct_proto_state proto;
+};
+
+struct ct_list {
+	struct ct_entry *head, *tail;
+};
+
+#define CT_MAX_SUBSCRIBERS 4
+
+struct ct_table {
+	struct ct_config cfg;
+	struct ct_thash **bucket;
+	uint32_t mask; /* buckets - 1 */
+	uint32_t sweep_next;
+	struct ct_list lists[4]; /* by enum ct_list_id (NONE unused) */
+	uint64_t next_id;
+	struct ct_stats stats;
+	struct {
+		ct_event_fn fn;
+		void *priv;
+	} sub[CT_MAX_SUBSCRIBERS];
+	unsigned nsub;
+};
+
+/* ---- trackers ---------------------------------------------------------------------------- */
+
+/* What a tracker's packet() says about a packet of a known connection. */
+enum ct_verdict {
+	CT_ACCEPT = 0,  /* tracked; the entry was updated */
+	CT_INVALID = 1, /* not part of the connection as tracked: the packet is INVALID */
+	CT_REPEAT = 2,  /* the tracker killed the entry (reopened connection): look up again */
+};
+
+struct ct_proto_ops {
+	uint8_t l4proto;
+	const char *name; /* conntrack -L name: "tcp", "udp", "icmp", "icmpv6", "unknown" */
+	/* The transport part (t->s, t->d) of the header at off (len bytes to the datagram end).
+	 * 0, -EINVAL (truncated), -EPROTO (no tuple: ICMP errors). */
+	int (*pkt_to_tuple)(const struct pkt *p, uint32_t off, uint32_t len, struct ct_tuple *t);
+	/* The reply's transport part. 0, or -EINVAL when there is no inverse. */
+	int (*invert)(struct ct_tuple *reply, const struct ct_tuple *orig);
+	/*
+	 * Optional, before the lookup: 0 to go on, 1 when the tracker dealt with the packet
+	 * itself (an ICMP error it attached as RELATED, an untracked ND message), -EINVAL when
+	 * the packet is INVALID (bad checksum, bad flags, forged error).
+	 */
+	int (*error)(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone,
+		     uint64_t now);
+	/* May this packet start a connection? Sets up e->proto. */
+	bool (*new_conn)(struct ct_table *t, struct ct_entry *e, const struct pkt *p, uint64_t now);
+	/* A packet of e in direction dir: update the state and the timeout (ct_refresh). */
+	enum ct_verdict (*packet)(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
+				  enum ct_dir dir, uint64_t now);
+	/* Name of the tracker's state for listings, NULL if it has none. */
+	const char *(*state_name)(const struct ct_entry *e);
+};
+
+extern const struct ct_proto_ops ct_proto_tcp;
+extern const struct ct_proto_ops ct_proto_udp;
+extern const struct ct_proto_ops ct_proto_icmp;
+extern const struct ct_proto_ops ct_proto_icmpv6;
+extern const struct ct_proto_ops ct_proto_generic;
+
+/* The tracker of a transport protocol (generic for those without one). Never NULL. */
+const struct ct_proto_ops *ct_proto_find(uint8_t l4proto);
+
+/* ---- core services for trackers ---------------------------------------------------------- */
+
+/* The entry lives `timeout` ns from now on. */
+static inline void ct_refresh(struct ct_entry *e, uint64_t now, uint64_t timeout)
+{
+	e->expires = now + timeout;
+}
+/* Set status bits, caching `ev` when any of them was not set yet. */
+void ct_set_status(struct ct_table *t, struct ct_entry *e, uint32_t bits, uint32_t ev);
+/* Queue events for delivery at the next confirmation. */
+static inline void ct_event_cache(struct ct_entry *e, uint32_t ev)
+{
+	e->events |= ev;
+}
+/* Remove from the table now, with a reason (also used by trackers: RST before any reply). */
+void ct_kill_reason(struct ct_table *t, struct ct_entry *e, enum ct_destroy_reason why);
+/* Find an entry by tuple (expiring on the way); no reference taken. */
+struct ct_entry *ct_find(struct ct_table *t, const struct ct_tuple *tuple, uint64_t now,
+			 enum ct_dir *dir);
+/* Attach e to the packet with ctinfo, taking a reference. */
+void ct_pkt_attach(struct pkt *p, struct ct_entry *e, unsigned ctinfo);
+
+/* table.c */
+uint64_t ct_hash_tuple(const struct ct_table *t, const struct ct_tuple *tuple);
+void ct_hash_insert(struct ct_table *t, struct ct_entry *e);
+void ct_hash_remove(struct ct_table *t, struct ct_entry *e);
+void ct_list_add_tail(struct ct_table *t, struct ct_entry *e, enum ct_list_id id);
+void ct_list_del(struct ct_table *t, struct ct_entry *e);
+void ct_put(struct ct_table *t, struct ct_entry *e);
+void ct_deliver_events(struct ct_table *t, struct ct_entry *e, uint32_t events,
+		       enum ct_destroy_reason why);
+/* Evict the oldest unassured entry. true if one was evicted. */
+bool ct_early_drop(struct ct_table *t);
+
+/* 32-bit sequence arithmetic (RFC 1982 style, as TCP uses it) */
+static inline bool ct_seq_before(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b) < 0;
+}
+static inline bool ct_seq_after(uint32_t a, uint32_t b)
+{
+	return ct_seq_before(b, a);
+}
+
+#endif

@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * TCP tracking with window tracking, behaving as Linux's nf_conntrack_proto_tcp (6.x): the
+ * state machine over SYN / SYN-ACK / FIN / ACK / RST per direction, and Guido van Rooij's
+ * "Real Stateful TCP Packet Filtering in IP Filter" window checks, with window scaling and SACK.
+ *
+ *    0                   1                   2                   3
+ *   +-------------------------------+-------------------------------+
+ *   |          Source Port          |       Destination Port        |
+ *   +-------------------------------+-------------------------------+
+ *   |                        Sequence Number                        |
+ *   +---------------------------------------------------------------+
+ *   |                    Acknowledgment Number                      |
+ *   +-------+-------+---------------+-------------------------------+
+ *   | doff  |       |C E U A P R S F|            Window             |
+ *   +-------+-------+---------------+-------------------------------+
+ *   |           Checksum            |         Urgent Pointer        |
+ *   +-------------------------------+-------------------------------+
+ *   |  options: kind 2 MSS, 3 window scale, 4 SACK-permitted, 5 SACK blocks, ...   |
+ *
+ * A segment is in window when (sender S, receiver R, end = seq + len + SYN + FIN):
+ *   I   seq  <  S.maxend + 1                 not beyond what R allowed
+ *   II  end  >  S.end - R.maxwin - 1         not data acknowledged long ago
+ *   III ack  <  R.end + 1                    not acknowledging unseen data
+ *   IV  ack  >  R.end - max(S.maxwin, 66000) - 1   not an ancient ACK
+ * (comparisons in sequence space). Out of window is INVALID unless the entry or the table is
+ * liberal. Connections picked up mid-stream (loose mode) are liberal on both sides.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "ct/ct_int.h"
+
+enum { F_FIN = 0x01, F_SYN = 0x02, F_RST = 0x04, F_PSH = 0x08, F_ACK = 0x10, F_URG = 0x20,
+       F_ECE = 0x40, F_CWR = 0x80 };
+
+/* Packet classes, the second index of the state table. */
+enum { I_SYN, I_SYNACK, I_FIN, I_ACK, I_RST, I_NONE, I_MAX };
+
+#define sNO CT_TCP_NONE
+#define sSS CT_TCP_SYN_SENT
+#define sSR CT_TCP_SYN_RECV
+#define sES CT_TCP_ESTABLISHED
+#define sFW CT_TCP_FIN_WAIT
+#define sCW CT_TCP_CLOSE_WAIT
+#define sLA CT_TCP_LAST_ACK
+#define sTW CT_TCP_TIME_WAIT
+#define sCL CT_TCP_CLOSE
+#define sS2 CT_TCP_SYN_SENT2
+#define sIV CT_TCP_STATE_MAX       /* invalid packet */
+#define sIG (CT_TCP_STATE_MAX + 1) /* ignored: may resynchronise */
+
+/*
+ * next state = tcp_next[direction][packet class][current state]. Same transitions as Linux
+ * (written down from its documented behaviour):
+ *   original SYN starts (or, after TIME_WAIT/CLOSE, restarts) a connection; SYN in reply to a
+ *   SYN is a simultaneous open (SYN_SENT2); SYN-ACK answers it; the first ACK after SYN_RECV
+ *   establishes; a bare ACK of an unknown connection is picked up as ESTABLISHED (loose);
+ *   FIN moves to FIN_WAIT, the other side's FIN to LAST_ACK, the final ACK to TIME_WAIT;
+ *   RST closes from any state.
+ */
+static const uint8_t tcp_next[2][I_MAX][CT_TCP_STATE_MAX] = {
+	[CT_DIR_ORIGINAL] = {
+		/*	     sNO  sSS  sSR  sES  sFW  sCW  sLA  sTW  sCL  sS2 */
+		[I_SYN]    = { sSS, sSS, sIG, sIG, sIG, sIG, sIG, sSS, sSS, sS2 },
+		[I_SYNACK] = { sIV, sIV, sSR, sIV, sIV, sIV, sIV, sIV, sIV, sSR },
+		[I_FIN]    = { sIV, sIV, sFW, sFW, sLA, sLA, sLA, sTW, sCL, sIV },
+		[I_ACK]    = { sES, sIV, sES, sES, sCW, sCW, sTW, sTW, sCL, sIV },
+		[I_RST]    = { sIV, sCL, sCL, sCL, sCL, sCL, sCL, sCL, sCL, sCL },
+		[I_NONE]   = { sIV, sIV, sIV, sIV, sIV, sIV, sIV, sIV, sIV, sIV },
+	},
+	[CT_DIR_REPLY] = {
+		/*	     sNO  sSS  sSR  sES  sFW  sCW  sLA  sTW  sCL  sS2 */
+		[I_SYN]    = { sIV, sS2, sIV, sIV, sIV, sIV, sIV, sSS, sIV, sS2 },
+		[I_SYNACK] = { sIV, sSR, sIG, sIG, sIG, sIG, sIG, sIG, sIG, sSR },
+		[I_FIN]    = { sIV, sIV, sFW, sFW, sLA, sLA, sLA, sTW, sCL, sIV },
+		[I_ACK]    = { sIV, sIG, sSR, sES, sCW, sCW, sTW, sTW, sCL, sIG },
+		[I_RST]    = { sIV, sCL, sCL, sCL, sCL, sCL, sCL, sCL, sCL, sCL },
+		[I_NONE]   = { sIV, sIV, sIV, sIV, sIV, sIV, sIV, sIV, sIV, sIV },
+	},
+};
+
+static const char *const tcp_state_names[CT_TCP_STATE_MAX] = {
+	[sNO] = "NONE",	       [sSS] = "SYN_SENT",   [sSR] = "SYN_RECV",
+	[sES] = "ESTABLISHED", [sFW] = "FIN_WAIT",   [sCW] = "CLOSE_WAIT",
+	[sLA] = "LAST_ACK",    [sTW] = "TIME_WAIT",  [sCL] = "CLOSE",
+	[sS2] = "SYN_SENT2",
+};
+
+/* Flag combinations a valid segment may have (ECE, CWR, PSH aside), as Linux accepts them. */
+static bool flags_valid(uint8_t f)
+{
+	switch (f & ~(F_ECE | F_CWR | F_PSH)) {
+	case F_SYN:
+	case F_SYN | F_URG:
+	case F_SYN | F_ACK:
+	case F_RST:
+	case F_RST | F_ACK:
+	case F_FIN | F_ACK:
+	case F_FIN | F_ACK | F_URG:
+	case F_ACK:
+	case F_ACK | F_URG:
+		return true;
+	}
+	return false;
+}
+
+/* The fixed header and its options, read once per packet. */
+struct seg {
+	uint32_t seq, ack, end;
+	uint16_t win;
+	uint8_t flags;
+	uint8_t opt[40];
+	uint8_t optlen;
+	bool has_wscale, sack_perm, has_sack;
+	uint8_t wscale;
+	uint32_t sack_edge;
+};
+
+static void seg_options(struct seg *s);
+
+static int seg_read(const struct pkt *p, struct seg *s)
+{
+	const struct pkt_info *in = &p->info;
+	uint8_t buf[60];
+	const uint8_t *h;
+	uint32_t datalen;
+
+	if (!in->has_l4 || in->tcp_doff < 20 || in->l4len < in->tcp_doff ||
+	    !(h = pkt_header(p, in->l4off, in->tcp_doff, buf)))
+		return -EINVAL;
+	s->seq = (uint32_t)h[4] << 24 | (uint32_t)h[5] << 16 | (uint32_t)h[6] << 8 | h[7];
+	s->ack = (uint32_t)h[8] << 24 | (uint32_t)h[9] << 16 | (uint32_t)h[10] << 8 | h[11];
+	s->flags = h[13];
+	s->win = (uint16_t)(h[14] << 8 | h[15]);
+	s->optlen = (uint8_t)(in->tcp_doff - 20);
+	memcpy(s->opt, h + 20, s->optlen);
+	datalen = in->l4len - in->tcp_doff;
+	s->end = s->seq + datalen + !!(s->flags & F_SYN) + !!(s->flags & F_FIN);
+	seg_options(s);
+	return 0;
+}
+
+static int seg_index(uint8_t f)
+{
+	if (f & F_RST)
+		return I_RST;
+	if (f & F_SYN)
+		return (f & F_ACK) ? I_SYNACK : I_SYN;
+	if (f & F_FIN)
+		return I_FIN;
+	if (f & F_ACK)
+		return I_ACK;
+	return I_NONE;
+}
+
+/*
+ * Walk the options once: window scale, SACK-permitted, and the highest SACK right edge.
+ * A malformed option (length < 2 or past the header) ends the walk, as in Linux.
+ */
+static void seg_options(struct seg *s)
+{
+	unsigned i = 0;
+
+	s->has_wscale = s->sack_perm = s->has_sack = false;
+	while (i < s->optlen) {
+		uint8_t kind = s->opt[i], olen;
+
+		if (kind == 0)
+			break;
+		if (kind == 1) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= s->optlen)
+			break;
+		olen = s->opt[i + 1];
+		if (olen < 2 || i + olen > s->optlen)
+			break;
+		if (kind == 3 && olen == 3) {
+			s->has_wscale = true;
+			s->wscale = s->opt[i + 2] > 14 ? 14 : s->opt[i + 2];
+		} else if (kind == 4 && olen == 2) {
+			s->sack_perm = true;
+		} else if (kind == 5 && olen >= 10 && (olen - 2) % 8 == 0) {
+			for (unsigned b = i + 2; b + 8 <= i + olen; b += 8) {
+				const uint8_t *r = s->opt + b + 4;
+				uint32_t edge = (uint32_t)r[0] << 24 | (uint32_t)r[1] << 16 |
+						(uint32_t)r[2] << 8 | r[3];
+
+				if (!s->has_sack || ct_seq_after(edge, s->sack_edge))
+					s->sack_edge = edge;
+				s->has_sack = true;
+			}
+		}
+		i += olen;
+	}
+}
+
+/* Window scale and SACK-permitted of a SYN into the sender's state. */
+static void tcp_options(const struct seg *s, struct ct_tcp_dir *d)
+{
+	d->td_scale = 0;
+	d->flags &= (uint8_t) ~(CT_TCPF_WINDOW_SCALE | CT_TCPF_SACK_PERM);
+	if (s->sack_perm)
+		d->flags |= CT_TCPF_SACK_PERM;
+	if (s->has_wscale) {
+		d->td_scale = s->wscale;
+		d->flags |= CT_TCPF_WINDOW_SCALE;
+	}
+}
+
+/* The highest right edge of the SACK blocks if above `ack` (they acknowledge up to there). */
+static uint32_t tcp_sack(const struct seg *s, uint32_t ack)
+{
+	return s->has_sack && ct_seq_after(s->sack_edge, ack) ? s->sack_edge : ack;
+}
+
+static uint32_t max_ack_window(const struct ct_tcp_dir *sender)
+{
+	return sender->td_maxwin > 66000 ? sender->td_maxwin : 66000;
+}
+
+enum win_result { WIN_ACCEPT, WIN_INVALID };
+
+static enum win_result tcp_in_window(struct ct_table *t, struct ct_entry *e, enum ct_dir dir,
+				     int index, const struct seg *s)
+{
+	struct ct_tcp *tc = &e->proto.tcp;
+	struct ct_tcp_dir *sender = &tc->seen[dir], *receiver = &tc->seen[!dir];
+	uint32_t seq = s->seq, ack = s->ack, end = s->end, win = s->win, sack, swin;
+	bool in_recv_win;
+
+	sack = ack;
+	if ((receiver->flags & CT_TCPF_SACK_PERM) && (s->flags & F_ACK))
+		sack = tcp_sack(s, ack);
+
+	if (sender->td_maxwin == 0) {
+		/* the first segment seen from this side */
+		if (s->flags & F_SYN) {
+			sender->td_end = sender->td_maxend = end;
+			sender->td_maxwin = win ? win : 1;
+			tcp_options(s, sender);
+			/* RFC 7323: scaling only when both sides offered it */
+			if (!((sender->flags & CT_TCPF_WINDOW_SCALE) &&
+			      (receiver->flags & CT_TCPF_WINDOW_SCALE)))
+				sender->td_scale = receiver->td_scale = 0;
+			if (!(s->flags & F_ACK))
+				return WIN_ACCEPT; /* simultaneous open */
+		} else {
+			/* mid-stream: take what this segment says */
+			sender->td_end = end;
+			swin = win << sender->td_scale;
+			sender->td_maxwin = swin ? swin : 1;
+			sender->td_maxend = end + sender->td_maxwin;
+			if (receiver->td_maxwin == 0)
+				receiver->td_end = receiver->td_maxend = sack;
+			else if (sack == receiver->td_end + 1)
+				receiver->td_end++; /* answer to a keep-alive */
+		}
+	} else if (((tc->state == sSS && dir == CT_DIR_ORIGINAL) ||
+		    (tc->state == sSR && dir == CT_DIR_REPLY)) &&
+		   ct_seq_after(end, sender->td_end)) {
+		/* a SYN (or SYN-ACK) retransmitted with a new initial sequence number */
+		sender->td_end = sender->td_maxend = end;
+		sender->td_maxwin = win ? win : 1;
+		tcp_options(s, sender);
+	}
+
+	if (!(s->flags & F_ACK)) {
+		ack = sack = receiver->td_end; /* no ACK: as if it acknowledged what we saw */
+	} else if ((s->flags & (F_ACK | F_RST)) == (F_ACK | F_RST) && ack == 0) {
+		ack = sack = receiver->td_end; /* stacks that send RST+ACK with ack 0 */
+	}
+	if ((s->flags & F_RST) && seq == 0 && tc->state == sSS)
+		seq = end = sender->td_end; /* RST answering a SYN, from stacks that zero seq */
+
+	in_recv_win = !receiver->td_maxwin ||
+		      ct_seq_after(end, sender->td_end - receiver->td_maxwin - 1);
+
+	if (ct_seq_before(seq, sender->td_maxend + 1) && in_recv_win &&
+	    ct_seq_before(sack, receiver->td_end + 1) &&
+	    ct_seq_after(sack, receiver->td_end - max_ack_window(sender) - 1)) {
+		if (!(s->flags & F_SYN))
+			win <<= sender->td_scale;
+		swin = win + (sack - ack);
+		if (sender->td_maxwin < swin)
+			sender->td_maxwin = swin;
+		if (ct_seq_after(end, sender->td_end)) {
+			sender->td_end = end;
+			sender->flags |= CT_TCPF_DATA_UNACKED;
+		}
+		if (s->flags & F_ACK) {
+			if (!(sender->flags & CT_TCPF_MAXACK_SET)) {
+				sender->td_maxack = ack;
+				sender->flags |= CT_TCPF_MAXACK_SET;
+			} else if (ct_seq_after(ack, sender->td_maxack)) {
+				sender->td_maxack = ack;
+			}
+		}
+		/* the receiver's view */
+		if (receiver->td_maxwin != 0 && ct_seq_after(end, sender->td_maxend))
+			receiver->td_maxwin += end - sender->td_maxend;
+		if (ct_seq_after(sack + win, receiver->td_maxend - 1)) {
+			receiver->td_maxend = sack + win;
+			if (win == 0)
+				receiver->td_maxend++;
+		}
+		if (ack == receiver->td_end)
+			receiver->flags &= (uint8_t)~CT_TCPF_DATA_UNACKED;
+		/* retransmissions of the same pure ACK */
+		if (index == I_ACK) {
+			if (tc->last_dir == dir && tc->last_seq == seq && tc->last_ack == ack &&
+			    tc->last_end == end && tc->last_win == win) {
+				if (tc->retrans < 255)
+					tc->retrans++;
+			} else {
+				tc->last_dir = (uint8_t)dir;
+				tc->last_seq = seq;
+				tc->last_ack = ack;
+				tc->last_end = end;
+				tc->last_win = (uint16_t)win;
+				tc->retrans = 0;
+			}
+		}
+		return WIN_ACCEPT;
+	}
+	if ((sender->flags & CT_TCPF_BE_LIBERAL) || t->cfg.tcp_be_liberal)
+		return WIN_ACCEPT;
+	return WIN_INVALID;
+}
+
+static int tcp_pkt_to_tuple(const struct pkt *p, uint32_t off, uint32_t len, struct ct_tuple *t)
+{
+	uint8_t buf[4];
+	const uint8_t *h;
+
+	/* 8 bytes: what an ICMP error must quote at least */
+	if (len < 8 || !(h = pkt_header(p, off, 4, buf)))
+		return -EINVAL;
+	t->s.port = (uint16_t)(h[0] << 8 | h[1]);
+	t->d.port = (uint16_t)(h[2] << 8 | h[3]);
+	return 0;
+}
+
+static int tcp_invert(struct ct_tuple *reply, const struct ct_tuple *orig)
+{
+	reply->s.port = orig->d.port;
+	reply->d.port = orig->s.port;
+	return 0;
+}
+
+static int tcp_error(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone,
+		     uint64_t now)
+{
+	const struct pkt_info *in = &p->info;
+
+	if (!in->has_l4 || in->tcp_doff < 20 || in->l4len < in->tcp_doff)
+		return -EINVAL;
+	if (from_outside && t->cfg.checksum && !pkt_l4_csum_ok(p))
+		return -EINVAL;
+	if (!flags_valid(in->tcp_flags))
+		return -EINVAL;
+	return 0;
+}
+
+static bool tcp_new(struct ct_table *t, struct ct_entry *e, const struct pkt *p, uint64_t now)
+{
+	struct ct_tcp *tc = &e->proto.tcp;
+	struct seg s;
+	int next;
+
+	if (seg_read(p, &s) < 0)
+		return false;
+	next = tcp_next[CT_DIR_ORIGINAL][seg_index(s.flags)][sNO];
+	memset(tc, 0, sizeof(*tc));
+	if (next == sSS) {
+		tc->seen[0].td_end = s.end;
+		tc->seen[0].td_maxwin = s.win ? s.win : 1;
+		tc->seen[0].td_maxend = s.end;
+		tcp_options(&s, &tc->seen[0]);
+	} else if (next == sES && t->cfg.tcp_loose) {
+		/* picked up mid-stream: the history is lost, trust the segment, be liberal */
+		tc->seen[0].td_end = s.end;
+		tc->seen[0].td_maxwin = s.win ? s.win : 1;
+		tc->seen[0].td_maxend = s.end + tc->seen[0].td_maxwin;
+		tc->seen[0].flags = tc->seen[1].flags = CT_TCPF_SACK_PERM | CT_TCPF_BE_LIBERAL;
+	} else {
+		return false;
+	}
+	tc->state = sNO;
+	tc->last_index = I_NONE;
+	return true;
+}
+
+/*
+ * An RST in a closing or established connection: Linux accepts it only at the exact sequence
+ * the peer acknowledged last (RFC 5961), else keeps the state so a challenge ACK can follow.
+ * Returns -1 for an invalid RST, 1 to keep the old state, 0 to go on.
+ */
+static int tcp_rst_check(struct ct_entry *e, enum ct_dir dir, const struct seg *s)
+{
+	struct ct_tcp *tc = &e->proto.tcp;
+	struct ct_tcp_dir *peer = &tc->seen[!dir];
+
+	if (!(peer->flags & CT_TCPF_MAXACK_SET))
+		return 0;
+	if (ct_seq_before(s->seq, peer->td_maxack))
+		return -1;
+	if (tc->state != sES || s->seq == peer->td_maxack)
+		return 0;
+	if (tc->last_index == I_ACK && tc->last_dir == dir && s->seq == tc->last_end)
+		return 0; /* RST right after this side's data */
+	return 1;
+}
+
+static enum ct_verdict tcp_packet(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
+				  enum ct_dir dir, uint64_t now)
+{
+	const uint64_t *to = t->cfg.timeouts.tcp;
+	struct ct_tcp *tc = &e->proto.tcp;
+	int old_state = tc->state, new_state, index;
+	uint64_t timeout;
+	struct seg s;
+
+	if (seg_read(p, &s) < 0)
+		return CT_INVALID;
+	index = seg_index(s.flags);
+	new_state = tcp_next[dir][index][old_state];
+
+	switch (new_state) {
+	case sSS:
+		if (old_state < sTW)
+			break;
+		/* a SYN after the connection closed: a new one, when this side or the peer had
+		 * closed it properly or it was reset from this side */
+		if (((tc->seen[dir].flags | tc->seen[!dir].flags) & CT_TCPF_CLOSE_INIT) ||
+		    (tc->last_dir == dir && tc->last_index == I_RST)) {
+			ct_kill(t, e);
+			return CT_REPEAT;
+		}
+		/* fall through */
+	case sIG:
+		if (index == I_SYNACK && tc->last_index == I_SYN && tc->last_dir != dir &&
+		    s.ack == tc->last_end) {
+			/* this SYN-ACK answers a SYN we ignored: both ends are in sync and we
+			 * are not; resynchronise from what we noted of that SYN */
+			struct ct_tcp_dir *o = &tc->seen[tc->last_dir];
+
+			old_state = sSS;
+			new_state = sSR;
+			o->td_end = o->td_maxend = tc->last_end;
+			o->td_maxwin = tc->last_win ? tc->last_win : 1;
+			o->td_scale = tc->last_wscale;
+			tc->last_flags &= (uint8_t)~CT_TCPF_EXP_CHALLENGE_ACK;
+			o->flags = tc->last_flags;
+			memset(&tc->seen[dir], 0, sizeof(tc->seen[dir]));
+			break;
+		}
+		tc->last_index = (uint8_t)index;
+		tc->last_dir = (uint8_t)dir;
+		tc->last_seq = s.seq;
+		tc->last_end = s.end;
+		tc->last_win = s.win;
+		if (index == I_SYN && dir == CT_DIR_ORIGINAL) {
+			struct ct_tcp_dir seen = { 0 };
+
+			tc->last_flags = tc->last_wscale = 0;
+			tcp_options(&s, &seen);
+			if (seen.flags & CT_TCPF_WINDOW_SCALE) {
+				tc->last_flags |= CT_TCPF_WINDOW_SCALE;
+				tc->last_wscale = seen.td_scale;
+			}
+			if (seen.flags & CT_TCPF_SACK_PERM)
+				tc->last_flags |= CT_TCPF_SACK_PERM;
+			if (old_state == sLA)
+				tc->last_flags |= CT_TCPF_EXP_CHALLENGE_ACK;
+		}
+		if (old_state == sSS && index == I_ACK && dir == CT_DIR_REPLY)
+			tc->last_ack = s.ack;
+		t->stats.ignore++;
+		return CT_ACCEPT; /* let it through, state unchanged */
+	case sIV:
+		return CT_INVALID;
+	case sTW:
+		if (tc->last_index == I_SYN && (tc->last_flags & CT_TCPF_EXP_CHALLENGE_ACK)) {
+			/* the challenge ACK a SYN in LAST_ACK provokes (RFC 5961) */
+			tc->last_flags &= (uint8_t)~CT_TCPF_EXP_CHALLENGE_ACK;
+			return CT_ACCEPT;
+		}
+		break;
+	case sS2:
+		tc->last_flags |= CT_TCPF_SIMULTANEOUS_OPEN;
+		break;
+	case sSR:
+		if (dir == CT_DIR_REPLY && index == I_ACK &&
+		    (tc->last_flags & CT_TCPF_SIMULTANEOUS_OPEN))
+			new_state = sES;
+		break;
+	case sCL:
+		if (index != I_RST)
+			break;
+		switch (tcp_rst_check(e, dir, &s)) {
+		case -1:
+			return CT_INVALID;
+		case 1:
+			new_state = old_state;
+			break;
+		}
+		if ((((e->status & CT_S_SEEN_REPLY) && tc->last_index == I_SYN) ||
+		     (!(e->status & CT_S_ASSURED) && tc->last_index == I_ACK)) &&
+		    s.ack == tc->last_end)
+			return CT_ACCEPT; /* RST answering a SYN or ACK we let through ignored */
+		break;
+	default:
+		break;
+	}
+
+	if (tcp_in_window(t, e, dir, index, &s) != WIN_ACCEPT)
+		return CT_INVALID;
+
+	tc->last_index = (uint8_t)index;
+	tc->last_dir = (uint8_t)dir;
+	tc->state = (uint8_t)new_state;
+	if (old_state != new_state && new_state == sFW)
+		tc->seen[dir].flags |= CT_TCPF_CLOSE_INIT;
+
+	if (tc->retrans >= t->cfg.tcp_max_retrans && to[new_state] > to[CT_TCP_RETRANS])
+		timeout = to[CT_TCP_RETRANS];
+	else if (index == I_RST)
+		timeout = to[sCL];
+	else if (((tc->seen[0].flags | tc->seen[1].flags) & CT_TCPF_DATA_UNACKED) &&
+		 to[new_state] > to[CT_TCP_UNACK])
+		timeout = to[CT_TCP_UNACK];
+	else if (tc->last_win == 0 && to[new_state] > to[CT_TCP_RETRANS])
+		timeout = to[CT_TCP_RETRANS];
+	else
+		timeout = to[new_state];
+
+	if (new_state != old_state)
+		ct_event_cache(e, CT_EV_PROTOINFO);
+
+	if (!(e->status & CT_S_SEEN_REPLY)) {
+		/* a RST as the only answer: no connection was made, forget it at once */
+		if (s.flags & F_RST) {
+			ct_refresh(e, now, timeout);
+			ct_kill(t, e);
+			return CT_ACCEPT;
+		}
+	} else if (!(e->status & CT_S_ASSURED) && (old_state == sSR || old_state == sES) &&
+		   new_state == sES) {
+		/* a valid ACK after SYN_RECV, or an answer in a picked-up connection */
+		ct_set_status(t, e, CT_S_ASSURED, CT_EV_ASSURED);
+	}
+	ct_refresh(e, now, timeout);
+	return CT_ACCEPT;
+}
+
+static const char *tcp_state_name(const struct ct_entry *e)
+{
+	return e->proto.tcp.state < CT_TCP_STATE_MAX ? tcp_state_names[e->proto.tcp.state] : "?";
+}
+
+const struct ct_proto_ops ct_proto_tcp = {
+	.l4proto = 6,
+	.name = "tcp",
+	.pkt_to_tuple = tcp_pkt_to_tuple,
+	.invert = tcp_invert,
+	.error = tcp_error,
+	.new_conn = tcp_new,
+	.packet = tcp_packet,
+	.state_name = tcp_state_name,
+};

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The conntrack table: a chained hash of both directions' tuples, keyed by SipHash-2-4 with a
+ * per-table key (so flows cannot be steered into one bucket by someone who knows the code),
+ * the entry lists, reference counting, expiry and eviction.
+ *
+ *   bucket[h(tuple) & mask] -> ct_thash(dir 0 of e1) -> ct_thash(dir 1 of e7) -> NULL
+ *   each entry is in two chains: th[0] (original tuple) and th[1] (reply tuple)
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ct/ct_int.h"
+
+/* ---- SipHash-2-4 over whole 64-bit words (the tuple is 5 words) --------------------------- */
+
+static inline uint64_t rotl64(uint64_t x, int b)
+{
+	return (x << b) | (x >> (64 - b));
+}
+
+#define SIPROUND(v0, v1, v2, v3)                                                              \
+	do {                                                                                  \
+		v0 += v1;                                                                     \
+		v1 = rotl64(v1, 13);                                                          \
+		v1 ^= v0;                                                                     \
+		v0 = rotl64(v0, 32);                                                          \
+		v2 += v3;                                                                     \
+		v3 = rotl64(v3, 16);                                                          \
+		v3 ^= v2;                                                                     \
+		v0 += v3;                                                                     \
+		v3 = rotl64(v3, 21);                                                          \
+		v3 ^= v0;                                                                     \
+		v2 += v1;                                                                     \
+		v1 = rotl64(v1, 17);                                                          \
+		v1 ^= v2;                                                                     \
+		v2 = rotl64(v2, 32);                                                          \
+	} while (0)
+
+static uint64_t siphash24_words(uint64_t k0, uint64_t k1, const uint64_t *w, unsigned n)
+{
+	uint64_t v0 = k0 ^ 0x736f6d6570736575ull, v1 = k1 ^ 0x646f72616e646f6dull;
+	uint64_t v2 = k0 ^ 0x6c7967656e657261ull, v3 = k1 ^ 0x7465646279746573ull;
+	uint64_t b = (uint64_t)(n * 8) << 56;
+
+	for (unsigned i = 0; i < n; i++) {
+		v3 ^= w[i];
+		SIPROUND(v0, v1, v2, v3);
+		SIPROUND(v0, v1, v2, v3);
+		v0 ^= w[i];
+	}
+	v3 ^= b;
+	SIPROUND(v0, v1, v2, v3);
+	SIPROUND(v0, v1, v2, v3);
+	v0 ^= b;
+	v2 ^= 0xff;
+	for (int i = 0; i < 4; i++)
+		SIPROUND(v0, v1, v2, v3);
+	return v0 ^ v1 ^ v2 ^ v3;
+}
+
+uint64_t ct_hash_tuple(const struct ct_table *t, const struct ct_tuple *tuple)
+{
+	uint64_t w[sizeof(*tuple) / 8];
+
+	memcpy(w, tuple, sizeof(w));
+	return siphash24_words(t->cfg.seed[0], t->cfg.seed[1], w, sizeof(w) / 8);
+}
+
+/* ---- hash chains ------------------------------------------------------------------------- */
+
+static struct ct_thash **bucket_of(struct ct_table *t, const struct ct_tuple *tuple)
+{
+	return &t->bucket[ct_hash_tuple(t, tuple) & t->mask];
+}
+
+static inline struct ct_entry *thash_entry(struct ct_thash *h)
+{
+	return (struct ct_entry *)((char *)(h - h->dir) - offsetof(struct ct_entry, th));
+}
+
+void ct_hash_insert(struct ct_table *t, struct ct_entry *e)
+{
+	for (int d = 0; d < 2; d++) {
+		struct ct_thash **b = bucket_of(t, &e->th[d].tuple);
+
+		e->th[d].next = *b;
+		*b = &e->th[d];
+	}
+}
+
+void ct_hash_remove(struct ct_table *t, struct ct_entry *e)
+{
+	for (int d = 0; d < 2; d++) {
+		struct ct_thash **pp = bucket_of(t, &e->th[d].tuple);
+
+		while (*pp && *pp != &e->th[d])
+			pp = &(*pp)->next;
+		if (*pp)
+			*pp = e->th[d].next;
+		e->th[d].next = NULL;
+	}
+}
+
+/* ---- lists ------------------------------------------------------------------------------- */
+
+void ct_list_add_tail(struct ct_table *t, struct ct_entry *e, enum ct_list_id id)
+{
+	struct ct_list *l = &t->lists[id];
+
+	e->list = id;
+	e->next = NULL;
+	e->prev = l->tail;
+	if (l->tail)
+		l->tail->next = e;
+	else
+		l->head = e;
+	l->tail = e;
+}
+
+void ct_list_del(struct ct_table *t, struct ct_entry *e)
+{
+	struct ct_list *l = &t->lists[e->list];
+
+	if (e->list == CT_LIST_NONE)
+		return;
+	if (e->prev)
+		e->prev->next = e->next;
+	else
+		l->head = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	else
+		l->tail = e->prev;
+	e->prev = e->next = NULL;
+	if (e->list == CT_LIST_UNCONFIRMED)
+		t->stats.unconfirmed--;
+	e->list = CT_LIST_NONE;
+}
+
+/* ---- lifetime ---------------------------------------------------------------------------- */
+
+void ct_put(struct ct_table *t, struct ct_entry *e)
+{
+	if (--e->use)
+		return;
+	ct_list_del(t, e);
+	ct_ext_free(e);
+	free(e);
+}
+
+void ct_deliver_events(struct ct_table *t, struct ct_entry *e, uint32_t events,
+		       enum ct_destroy_reason why)
+{
+	if (!events)
+		return;
+	for (unsigned i = 0; i < t->nsub; i++)
+		t->sub[i].fn(t->sub[i].priv, events, e, why);
+}
+
+void ct_kill_reason(struct ct_table *t, struct ct_entry *e, enum ct_destroy_reason why)
+{
+	if (e->status & CT_S_DYING)
+		return;
+	e->status |= CT_S_DYING;
+	if (!(e->status & CT_S_CONFIRMED))
+		return; /* never inserted: freed with the packet's reference, no events */
+	ct_hash_remove(t, e);
+	ct_list_del(t, e);
+	t->stats.count--;
+	e->events = 0;
+	ct_deliver_events(t, e, CT_EV_DESTROY, why);
+	ct_put(t, e); /* the table's reference */
+}
+
+void ct_kill(struct ct_table *t, struct ct_entry *e)
+{
+	ct_kill_reason(t, e, CT_GONE_KILLED);
+}
+
+static inline bool expired(const struct ct_entry *e, uint64_t now)
+{
+	return now >= e->expires; /* like nf_ct_is_expired: dead at exactly its timeout */
+}
+
+struct ct_entry *ct_find(struct ct_table *t, const struct ct_tuple *tuple, uint64_t now,
+			 enum ct_dir *dir)
+{
+	for (struct ct_thash *h = *bucket_of(t, tuple); h; h = h->next) {
+		struct ct_entry *e;
+
+		if (!ct_tuple_eq(&h->tuple, tuple))
+			continue;
+		e = thash_entry(h);
+		if (expired(e, now)) {
+			t->stats.expired++;
+			ct_kill_reason(t, e, CT_GONE_TIMEOUT);
+			return NULL; /* a tuple is in the table at most once */
+		}
+		if (dir)
+			*dir = h->dir;
+		return e;
+	}
+	return NULL;
+}
+
+struct ct_entry *ct_lookup(struct ct_table *t, const struct ct_tuple *tuple, uint64_t now,
+			   enum ct_dir *dir)
+{
+	return ct_find(t, tuple, now, dir);
+}
+
+unsigned ct_sweep(struct ct_table *t, uint64_t now, unsigned buckets)
+{
+	unsigned removed = 0;
+
+	if (buckets > t->mask + 1)
+		buckets = t->mask + 1;
+	while (buckets--) {
+		struct ct_thash *h = t->bucket[t->sweep_next];
+
+		t->sweep_next = (t->sweep_next + 1) & t->mask;
+		while (h) {
+			struct ct_thash *next = h->next;
+			struct ct_entry *e = thash_entry(h);
+
+			/* the entry's other node may be `next`: skip it in that case */
+			if (next && thash_entry(next) == e)
+				next = next->next;
+			if (expired(e, now)) {
+				t->stats.expired++;
+				ct_kill_reason(t, e, CT_GONE_TIMEOUT);
+				removed++;
+			}
+			h = next;
+		}
+	}
+	return removed;
+}
+
+bool ct_early_drop(struct ct_table *t)
+{
+	struct ct_entry *e = t->lists[CT_LIST_UNASSURED].head;
+
+	if (!e)
+		return false;
+	t->stats.early_drop++;
+	ct_kill_reason(t, e, CT_GONE_EVICTED);
+	return true;
+}
+
+void ct_flush(struct ct_table *t)
+{
+	for (enum ct_list_id l = CT_LIST_UNASSURED; l <= CT_LIST_ASSURED; l++)
+		while (t->lists[l].head)
+			ct_kill_reason(t, t->lists[l].head, CT_GONE_FLUSH);
+}
+
+/* ---- the table --------------------------------------------------------------------------- */
+
+struct ct_table *ct_table_new(const struct ct_config *c)
+{
+	struct ct_table *t;
+	uint32_t n = c->buckets ? c->buckets : c->max_entries / 2;
+
+	if (c->max_entries == 0 || n > (1u << 30)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->cfg = *c;
+	if (n < 16)
+		n = 16;
+	n--;
+	n |= n >> 1, n |= n >> 2, n |= n >> 4, n |= n >> 8, n |= n >> 16;
+	t->mask = n;
+	t->bucket = calloc((size_t)n + 1, sizeof(*t->bucket));
+	if (!t->bucket) {
+		free(t);
+		return NULL;
+	}
+	t->next_id = 1;
+	return t;
+}
+
+void ct_table_free(struct ct_table *t)
+{
+	if (!t)
+		return;
+	ct_flush(t);
+	/* Unconfirmed entries and dying ones still referenced by packets: the packets must not
+	 * be used with this table any more, so their references go with it. */
+	while (t->lists[CT_LIST_UNCONFIRMED].head) {
+		struct ct_entry *e = t->lists[CT_LIST_UNCONFIRMED].head;
+
+		ct_list_del(t, e);
+		ct_ext_free(e);
+		free(e);
+	}
+	free(t->bucket);
+	free(t);
+}
+
+const struct ct_config *ct_table_config(const struct ct_table *t)
+{
+	return &t->cfg;
+}
+
+void ct_table_set_config(struct ct_table *t, const struct ct_config *c)
+{
+	t->cfg.tcp_loose = c->tcp_loose;
+	t->cfg.tcp_be_liberal = c->tcp_be_liberal;
+	t->cfg.tcp_max_retrans = c->tcp_max_retrans;
+	t->cfg.checksum = c->checksum;
+	t->cfg.acct = c->acct;
+	t->cfg.timeouts = c->timeouts;
+	if (c->max_entries)
+		t->cfg.max_entries = c->max_entries;
+}
+
+const struct ct_stats *ct_table_stats(const struct ct_table *t)
+{
+	return &t->stats;
+}
+
+int ct_event_subscribe(struct ct_table *t, ct_event_fn fn, void *priv)
+{
+	if (t->nsub == CT_MAX_SUBSCRIBERS)
+		return -ENOSPC;
+	t->sub[t->nsub].fn = fn;
+	t->sub[t->nsub].priv = priv;
+	t->nsub++;
+	return 0;
+}
+
+int ct_event_unsubscribe(struct ct_table *t, ct_event_fn fn, void *priv)
+{
+	for (unsigned i = 0; i < t->nsub; i++) {
+		if (t->sub[i].fn == fn && t->sub[i].priv == priv) {
+			memmove(&t->sub[i], &t->sub[i + 1], (t->nsub - i - 1) * sizeof(t->sub[0]));
+			t->nsub--;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Tuples from packets, inversion, and the tracker table (one ops struct per protocol).
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <sys/socket.h>
+
+#include "ct/ct_int.h"
+
+static const struct ct_proto_ops *const trackers[256] = {
+	[IPPROTO_TCP] = &ct_proto_tcp,
+	[IPPROTO_UDP] = &ct_proto_udp,
+	[IPPROTO_ICMP] = &ct_proto_icmp,
+	[IPPROTO_ICMPV6] = &ct_proto_icmpv6,
+};
+
+const struct ct_proto_ops *ct_proto_find(uint8_t l4proto)
+{
+	return trackers[l4proto] ? trackers[l4proto] : &ct_proto_generic;
+}
+
+int ct_tuple_from_l4(const struct pkt *p, uint32_t l4off, uint32_t l4len, int family,
+		     uint8_t l4proto, const union pt_addr *src, const union pt_addr *dst,
+		     uint16_t zone, struct ct_tuple *t)
+{
+	ct_tuple_zero(t);
+	t->family = (uint8_t)family;
+	t->l4proto = l4proto;
+	t->zone = zone;
+	if (family == AF_INET) {
+		t->src.w[0] = src->w[0];
+		t->dst.w[0] = dst->w[0];
+	} else {
+		t->src = *src;
+		t->dst = *dst;
+	}
+	return ct_proto_find(l4proto)->pkt_to_tuple(p, l4off, l4len, t);
+}
+
+int ct_tuple_from_pkt(const struct pkt *p, uint16_t zone, struct ct_tuple *t)
+{
+	const struct pkt_info *in = &p->info;
+
+	if (in->family != AF_INET && in->family != AF_INET6)
+		return -EINVAL;
+	return ct_tuple_from_l4(p, in->l4off, in->has_l4 ? in->l4len : 0, in->family,
+				in->l4proto, &in->src, &in->dst, zone, t);
+}
+
+int ct_tuple_invert(const struct ct_tuple *orig, struct ct_tuple *reply)
+{
+	ct_tuple_zero(reply);
+	reply->src = orig->dst;
+	reply->dst = orig->src;
+	reply->family = orig->family;
+	reply->l4proto = orig->l4proto;
+	reply->zone = orig->zone;
+	return ct_proto_find(orig->l4proto)->invert(reply, orig);
+}
+
+const char *ct_tuple_str(const struct ct_tuple *t, char *buf, size_t len)
+{
+	char s[64], d[64];
+	int n;
+
+	pt_addr_str(t->family, &t->src, s, sizeof(s));
+	pt_addr_str(t->family, &t->dst, d, sizeof(d));
+	n = snprintf(buf, len, "src=%s dst=%s", s, d);
+	if (n < 0 || (size_t)n >= len)
+		return buf;
+	switch (t->l4proto) {
+	case IPPROTO_TCP:
+	case IPPROTO_UDP:
+	case IPPROTO_UDPLITE:
+	case IPPROTO_SCTP:
+	case IPPROTO_DCCP:
+		snprintf(buf + n, len - (size_t)n, " sport=%u dport=%u", t->s.port, t->d.port);
+		break;
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6:
+		snprintf(buf + n, len - (size_t)n, " type=%u code=%u id=%u", t->d.icmp.type,
+			 t->d.icmp.code, t->s.icmp_id);
+		break;
+	}
+	return buf;
+}
