@@ -171,7 +171,7 @@ static int check_one(struct inst_ref *ref, void *arg)
 		goto fail;
 	}
 	if (check && check(&ctx, ref->inst)) {
-		snprintf(st->err->msg, sizeof(st->err->msg), "%s: %s", name,
+		snprintf(st->err->msg, sizeof(st->err->msg), "%s: %.200s", name,
 			 msg[0] ? msg : "invalid options");
 		goto fail;
 	}

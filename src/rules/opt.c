@@ -281,7 +281,8 @@ static int parse_name_list(const struct ext_opt *o, const char *arg, uint32_t *o
 	char *save = NULL, *tok;
 	uint32_t acc = 0;
 
-	if (strlen(arg) >= sizeof(buf) || !*arg)
+	if (strlen(arg) >= sizeof(buf) || !*arg || arg[0] == ',' || arg[strlen(arg) - 1] == ',' ||
+	    strstr(arg, ",,"))
 		return -EINVAL;
 	strcpy(buf, arg);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
