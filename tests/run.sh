@@ -10,13 +10,16 @@
 # Exit status 1 if anything failed.
 #
 # Environment: PT_NO_SAN=1 skips the build-san ones; PT_TEST_TIMEOUT overrides 300 (seconds);
-# PT_VERBOSE=1 prints the whole output of failed tests (otherwise the last 30 lines).
-# Logs of every test are kept in build/test-logs/.
+# PT_VERBOSE=1 prints the whole output of failed tests (otherwise the last 30 lines);
+# PT_BUILD / PT_BUILD_SAN name other build directories (default build, build-san).
+# Logs of every test are kept in $PT_BUILD/test-logs/.
 
 cd "$(dirname "$0")/.." || exit 2
 
 limit=${PT_TEST_TIMEOUT:-300}
-logdir=build/test-logs
+plain=${PT_BUILD:-build}
+san=${PT_BUILD_SAN:-build-san}
+logdir=$plain/test-logs
 mkdir -p "$logdir" || exit 2
 passed=0
 failed=0
@@ -66,12 +69,12 @@ run() {
 	esac
 }
 
-builds="build"
-[ "${PT_NO_SAN:-0}" = 1 ] || builds="build build-san"
+builds="$plain"
+[ "${PT_NO_SAN:-0}" = 1 ] || builds="$plain $san"
 
 for b in $builds; do
 	prefix=""
-	[ "$b" = build-san ] && prefix="san:"
+	[ "$b" = "$san" ] && prefix="san:"
 	for t in "$b"/tests/test_*; do
 		[ -f "$t" ] && [ -x "$t" ] || continue
 		run "${prefix}unit/${t##*/}" "$t"
