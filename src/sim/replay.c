@@ -256,8 +256,10 @@ static void report_packet(struct sim_box *sb, struct pkt *orig, const char *inte
 				fprintf(out, "  LOG: %s\n", oc->line);
 			break;
 		case SIM_OUT_TRACE:
+			/* The engine's line already starts with "TRACE: ", as the kernel's does. */
 			if (!o->quiet && o->trace)
-				fprintf(out, "  TRACE: %s\n", oc->line);
+				fprintf(out, "  %s%s\n", strncmp(oc->line, "TRACE:", 6) ? "TRACE: " : "",
+					oc->line);
 			break;
 		default:
 			break;

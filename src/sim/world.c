@@ -235,7 +235,8 @@ static void cb_trace(void *user, struct box *b, const struct pkt *p, const char 
 	if (o)
 		o->line = strdup(line);
 	if (!(sb->sim->flags & SIM_QUIET))
-		fprintf(sb->sim->out, "  [%s] trace %s\n", box_name(b), line);
+		fprintf(sb->sim->out, "  [%s] %s%s\n", box_name(b),
+			strncmp(line, "TRACE:", 6) ? "TRACE: " : "", line);
 }
 
 static int cb_queue(void *user, struct box *b, unsigned qnum, struct pkt *p, uint32_t *mark)
