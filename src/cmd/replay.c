@@ -9,20 +9,21 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: pkttables replay --rules FILE [--rules6 FILE] [--box SETUP] IN.pcap\n"
-	      "                        [-o OUT.pcap] [--trace] [--verdicts FILE] [--save] [--quiet]\n"
-	      "\n"
-	      "Run a pcap/pcapng capture through a box and print, per packet, where it went.\n"
-	      "  --rules FILE     iptables-save ruleset (IPv4; also IPv6 when the file is unified)\n"
-	      "  --rules6 FILE    ip6tables-save ruleset for IPv6\n"
-	      "  --box SETUP      simulator script defining the box (iface, addr, route ...);\n"
-	      "                   default: lan0 (10/8 172.16/12 192.168/16 fc00::/7), wan0 (rest)\n"
-	      "  -o OUT.pcap      write every packet that left the box, in order\n"
-	      "  --trace          TRACE lines for every rule each packet traversed\n"
-	      "  --verdicts FILE  one line per packet, in the format of tests/diff/*.kernel\n"
-	      "  --save           counters as iptables-save -c instead of a listing\n"
-	      "  --quiet          no per-packet lines: counters and summary only\n",
-	      f);
+	fputs(
+	    "usage: pkttables replay --rules FILE [--rules6 FILE] [--box SETUP] IN.pcap\n"
+	    "                        [-o OUT.pcap] [--trace] [--verdicts FILE] [--save] [--quiet]\n"
+	    "\n"
+	    "Run a pcap/pcapng capture through a box and print, per packet, where it went.\n"
+	    "  --rules FILE     iptables-save ruleset (IPv4; also IPv6 when the file is unified)\n"
+	    "  --rules6 FILE    ip6tables-save ruleset for IPv6\n"
+	    "  --box SETUP      simulator script defining the box (iface, addr, route ...);\n"
+	    "                   default: lan0 (10/8 172.16/12 192.168/16 fc00::/7), wan0 (rest)\n"
+	    "  -o OUT.pcap      write every packet that left the box, in order\n"
+	    "  --trace          TRACE lines for every rule each packet traversed\n"
+	    "  --verdicts FILE  one line per packet, in the format of tests/diff/*.kernel\n"
+	    "  --save           counters as iptables-save -c instead of a listing\n"
+	    "  --quiet          no per-packet lines: counters and summary only\n",
+	    f);
 }
 
 int cmd_replay(int argc, char **argv)

@@ -27,8 +27,8 @@ struct pcapio_reader {
 	char path[256];
 	int dlt;
 	enum pkt_link link;
-	uint32_t strip;   /* bytes of cooked header before the IP header */
-	uint64_t count;   /* records read */
+	uint32_t strip;	  /* bytes of cooked header before the IP header */
+	uint64_t count;	  /* records read */
 	uint32_t wirelen; /* of the last record */
 	bool nano;
 };
@@ -97,8 +97,10 @@ int pcapio_open(const char *path, struct pcapio_reader **out, char *err, size_t 
 	default: {
 		const char *name = pcap_datalink_val_to_name(r->dlt);
 
-		snprintf(err, errlen, "%s: link type %d (%s) is not supported (Ethernet, raw IP, "
-			 "Linux cooked, loopback are)", path, r->dlt, name ? name : "unknown");
+		snprintf(err, errlen,
+			 "%s: link type %d (%s) is not supported (Ethernet, raw IP, "
+			 "Linux cooked, loopback are)",
+			 path, r->dlt, name ? name : "unknown");
 		pcap_close(r->pc);
 		free(r);
 		return -EPROTONOSUPPORT;
@@ -152,8 +154,8 @@ int pcapio_next(struct pcapio_reader *r, struct pkt **out, char *err, size_t err
 			 (unsigned long long)r->count);
 		return -ENOMEM;
 	}
-	p->tstamp_ns = (uint64_t)h->ts.tv_sec * 1000000000ull +
-		       (uint64_t)h->ts.tv_usec * (r->nano ? 1 : 1000);
+	p->tstamp_ns =
+	    (uint64_t)h->ts.tv_sec * 1000000000ull + (uint64_t)h->ts.tv_usec * (r->nano ? 1 : 1000);
 	p->id = r->count;
 	*out = p;
 	return 1;
@@ -180,8 +182,8 @@ int pcapio_create(const char *path, enum pkt_link link, struct pcapio_writer **o
 		return -ENOMEM;
 	}
 	w->link = link;
-	w->dead = pcap_open_dead_with_tstamp_precision(dlt, PKT_MAX_LEN,
-						       PCAP_TSTAMP_PRECISION_NANO);
+	w->dead =
+	    pcap_open_dead_with_tstamp_precision(dlt, PKT_MAX_LEN, PCAP_TSTAMP_PRECISION_NANO);
 	if (!w->dead) {
 		snprintf(err, errlen, "%s: cannot set up a pcap writer", path);
 		free(w);
@@ -198,8 +200,7 @@ int pcapio_create(const char *path, enum pkt_link link, struct pcapio_writer **o
 	return 0;
 }
 
-int pcapio_write_bytes(struct pcapio_writer *w, const void *data, uint32_t len,
-		       uint64_t tstamp_ns)
+int pcapio_write_bytes(struct pcapio_writer *w, const void *data, uint32_t len, uint64_t tstamp_ns)
 {
 	struct pcap_pkthdr h;
 

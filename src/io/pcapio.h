@@ -60,8 +60,7 @@ int pcapio_create(const char *path, enum pkt_link link, struct pcapio_writer **o
 /* Append one record; the bytes are the packet's, whatever its segmentation. 0 or -EIO. */
 int pcapio_write(struct pcapio_writer *w, const struct pkt *p, uint64_t tstamp_ns);
 /* Append raw bytes as one record. 0 or -EIO. */
-int pcapio_write_bytes(struct pcapio_writer *w, const void *data, uint32_t len,
-		       uint64_t tstamp_ns);
+int pcapio_write_bytes(struct pcapio_writer *w, const void *data, uint32_t len, uint64_t tstamp_ns);
 enum pkt_link pcapio_writer_link(const struct pcapio_writer *w);
 uint64_t pcapio_writer_count(const struct pcapio_writer *w);
 /* Flush and close. 0, or -EIO if anything failed to reach the file. */

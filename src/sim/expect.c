@@ -183,7 +183,10 @@ int sim_pkt_matches(const struct pkt *p, const char *pattern, char *why, size_t 
 		}
 		if (i == 0 ? (strcmp(x, "*") && strcmp(x, y)) : !endpoint_matches(x, y)) {
 			snprintf(why, whylen, "%s is '%s', expected '%s'",
-				 i == 0 ? "protocol" : i == 1 ? "source" : "destination", y, x);
+				 i == 0	  ? "protocol"
+				 : i == 1 ? "source"
+					  : "destination",
+				 y, x);
 			rc = 0;
 			goto out;
 		}
@@ -274,7 +277,8 @@ static void pending_summary(struct sim_box *sb, char *out, size_t len)
 		case SIM_OUT_DROP:
 			n += (size_t)snprintf(out + n, len - n, "%s[drop %s: %s]", shown ? " " : "",
 					      sim_drop_text(&o->why, r, sizeof(r)),
-					      o->pkt ? sim_pkt_text(o->pkt, text, sizeof(text)) : "");
+					      o->pkt ? sim_pkt_text(o->pkt, text, sizeof(text))
+						     : "");
 			break;
 		case SIM_OUT_QUEUE:
 			n += (size_t)snprintf(out + n, len - n, "%s[queue %u]", shown ? " " : "",
@@ -388,8 +392,9 @@ static int expect_counter(struct sim *s, struct sim_box *sb, int argc, char **ar
 			snprintf(what, sizeof(what), "policy of %s:%s", args[0], args[1]);
 		else
 			snprintf(what, sizeof(what), "%s:%s rule %u", args[0], args[1], rulenum);
-		return sim_failf(s, "%s: expected%s%.0" PRIu64 "%s%.0" PRIu64
-				 ", have pkts=%" PRIu64 " bytes=%" PRIu64,
+		return sim_failf(s,
+				 "%s: expected%s%.0" PRIu64 "%s%.0" PRIu64 ", have pkts=%" PRIu64
+				 " bytes=%" PRIu64,
 				 what, have_p ? " pkts=" : "", have_p ? wp : 0,
 				 have_b ? " bytes=" : "", have_b ? wb : 0, pkts, bytes);
 	}
@@ -405,7 +410,8 @@ int sim_cmd_expect(struct sim *s, int argc, char **argv)
 	const char *colon;
 
 	if (argc < 2)
-		return sim_errorf(s, "usage: expect IFACE PATTERN | drop [REASON] | local [PATTERN] | "
+		return sim_errorf(s,
+				  "usage: expect IFACE PATTERN | drop [REASON] | local [PATTERN] | "
 				  "nothing [IFACE] | log TEXT | counter ... | policy-counter ... | "
 				  "queue N");
 	what = argv[1];
@@ -452,8 +458,9 @@ int sim_cmd_expect(struct sim *s, int argc, char **argv)
 				return sim_errorf(s, "no interface '%s'", argv[2]);
 			idx = find_outcome(sb, SIM_OUT_XMIT, ifindex);
 			if (idx >= 0)
-				return sim_failf(s, "expected nothing out of %s, got %s", argv[2],
-						 sim_pkt_text(sb->out[idx].pkt, text, sizeof(text)));
+				return sim_failf(
+				    s, "expected nothing out of %s, got %s", argv[2],
+				    sim_pkt_text(sb->out[idx].pkt, text, sizeof(text)));
 			return 0;
 		}
 		for (unsigned i = 0; i < sb->nout; i++)
@@ -489,9 +496,10 @@ int sim_cmd_expect(struct sim *s, int argc, char **argv)
 		if (neg)
 			return 0;
 		idx = find_outcome(sb, k, 0);
-		return sim_failf(s, "expected a %s line with %s; %s%s", k == SIM_OUT_LOG ? "log" : "TRACE",
-				 pattern, idx < 0 ? "there is none" : "the first is: ",
-				 idx < 0 ? "" : sb->out[idx].line);
+		return sim_failf(
+		    s, "expected a %s line with %s; %s%s", k == SIM_OUT_LOG ? "log" : "TRACE",
+		    pattern,
+		    idx < 0 ? "there is none" : "the first is: ", idx < 0 ? "" : sb->out[idx].line);
 	}
 
 	if (!strcmp(what, "drop")) {
@@ -499,15 +507,16 @@ int sim_cmd_expect(struct sim *s, int argc, char **argv)
 		join(argc, argv, 2, pattern, sizeof(pattern));
 		if (idx < 0) {
 			pending_summary(sb, pend, sizeof(pend));
-			return sim_failf(s, "expected drop%s%s; in %s instead: %s", argc > 2 ? " " : "",
-					 pattern, box_name(sb->box), pend);
+			return sim_failf(s, "expected drop%s%s; in %s instead: %s",
+					 argc > 2 ? " " : "", pattern, box_name(sb->box), pend);
 		}
 		sim_drop_text(&sb->out[idx].why, r, sizeof(r));
 		rc = drop_matches(r, argc, argv, 2);
 		if (!rc) {
 			sim_failf(s, "expected drop %s, got drop %s of %s", pattern, r,
-				  sb->out[idx].pkt ? sim_pkt_text(sb->out[idx].pkt, text, sizeof(text))
-						   : "?");
+				  sb->out[idx].pkt
+				      ? sim_pkt_text(sb->out[idx].pkt, text, sizeof(text))
+				      : "?");
 			sim_outcome_remove(sb, (unsigned)idx);
 			return 1;
 		}
@@ -530,8 +539,8 @@ int sim_cmd_expect(struct sim *s, int argc, char **argv)
 			unsigned got = sb->out[idx].qnum;
 
 			sim_outcome_remove(sb, (unsigned)idx);
-			return sim_failf(s, "expected a packet queued to %u, it went to queue %u", q,
-					 got);
+			return sim_failf(s, "expected a packet queued to %u, it went to queue %u",
+					 q, got);
 		}
 		join(argc, argv, 3, pattern, sizeof(pattern));
 		if (argc > 3 && sb->out[idx].pkt &&
@@ -549,9 +558,11 @@ int sim_cmd_expect(struct sim *s, int argc, char **argv)
 	} else {
 		ifindex = box_iface_index(sb->box, what);
 		if (ifindex < 0)
-			return sim_errorf(s, "expect: '%s' is neither an interface of %s nor one of "
-					  "drop, local, nothing, log, counter, policy-counter, queue",
-					  what, box_name(sb->box));
+			return sim_errorf(
+			    s,
+			    "expect: '%s' is neither an interface of %s nor one of "
+			    "drop, local, nothing, log, counter, policy-counter, queue",
+			    what, box_name(sb->box));
 		idx = find_outcome(sb, SIM_OUT_XMIT, ifindex);
 	}
 	/* The packet text is taken from the original words, rejoined. */

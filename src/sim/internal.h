@@ -15,11 +15,11 @@
 #include "io/pcapio.h"
 #include "sim/sim.h"
 
-#define SIM_MAX_BOXES 32
+#define SIM_MAX_BOXES	 32
 #define SIM_MAX_OUTCOMES 4096 /* per box; older ones are forgotten (and counted) beyond it */
-#define SIM_MAX_QUEUES 16
+#define SIM_MAX_QUEUES	 16
 #define SIM_MAX_CAPTURES 16
-#define SIM_MAX_WIRE 100000 /* deliveries run per command: stops forwarding loops */
+#define SIM_MAX_WIRE	 100000 /* deliveries run per command: stops forwarding loops */
 
 enum sim_outcome_kind {
 	SIM_OUT_XMIT,  /* left through ifindex */
@@ -32,20 +32,20 @@ enum sim_outcome_kind {
 
 struct sim_outcome {
 	enum sim_outcome_kind kind;
-	int ifindex;          /* XMIT */
-	struct pkt *pkt;      /* XMIT, LOCAL, DROP: a copy; NULL otherwise */
-	struct box_drop why;  /* DROP (chain points into chain[]) */
+	int ifindex;	     /* XMIT */
+	struct pkt *pkt;     /* XMIT, LOCAL, DROP: a copy; NULL otherwise */
+	struct box_drop why; /* DROP (chain points into chain[]) */
 	char chain[RULES_CHAIN_NAME_MAX + 1];
-	char *line;           /* LOG, TRACE: malloc()ed */
-	unsigned qnum;        /* QUEUE */
-	int verdict;          /* QUEUE: what the handler said */
-	bool generated;       /* XMIT: made by the box (no input interface) */
+	char *line;	/* LOG, TRACE: malloc()ed */
+	unsigned qnum;	/* QUEUE */
+	int verdict;	/* QUEUE: what the handler said */
+	bool generated; /* XMIT: made by the box (no input interface) */
 };
 
 struct sim_queue_handler {
 	bool used;
 	unsigned num;
-	int verdict;          /* EXT_ACCEPT, EXT_DROP, EXT_REPEAT */
+	int verdict; /* EXT_ACCEPT, EXT_DROP, EXT_REPEAT */
 	bool set_mark;
 	uint32_t mark;
 	uint64_t count;

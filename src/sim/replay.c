@@ -9,8 +9,8 @@
  *     + wan0 tcp 192.168.1.10:40000 > 198.51.100.7:443 rst,ack len=0
  *     LOG: IN=wan0 OUT=lan0 ...
  *
- * then the counters and a summary. --verdicts writes the shape of the tests/diff .kernel files (made by
- * tests/diff/kernel-replay.py from the real kernel), so the two can be diffed.
+ * then the counters and a summary. --verdicts writes the shape of the tests/diff .kernel files
+ * (made by tests/diff/kernel-replay.py from the real kernel), so the two can be diffed.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -123,16 +123,21 @@ static void kernel_describe(const struct pkt *p, char *buf, size_t len)
 				proto = q[6];
 			}
 			if (qf) {
-				const char *pn = proto == 6 ? "tcp" : proto == 17 ? "udp" : proto == 1 ? "icmp"
-					       : proto == 58 ? "icmp6" : proto == 44 ? "frag" : NULL;
+				const char *pn = proto == 6    ? "tcp"
+						 : proto == 17 ? "udp"
+						 : proto == 1  ? "icmp"
+						 : proto == 58 ? "icmp6"
+						 : proto == 44 ? "frag"
+							       : NULL;
 				char pnum[8];
 
 				snprintf(pnum, sizeof(pnum), "%u", proto);
 				pt_addr_str(qf, &qs, a, sizeof(a));
 				pt_addr_str(qf, &qd, b, sizeof(b));
 				if ((proto == 6 || proto == 17) && qlen >= ihl + 4)
-					snprintf(inner, sizeof(inner), " quoting %s %s:%u > %s:%u", pn, a,
-						 q[ihl] << 8 | q[ihl + 1], b, q[ihl + 2] << 8 | q[ihl + 3]);
+					snprintf(inner, sizeof(inner), " quoting %s %s:%u > %s:%u",
+						 pn, a, q[ihl] << 8 | q[ihl + 1], b,
+						 q[ihl + 2] << 8 | q[ihl + 3]);
 				else
 					snprintf(inner, sizeof(inner), " quoting %s %s > %s",
 						 pn ? pn : pnum, a, b);
@@ -184,8 +189,8 @@ static void report_packet(struct sim_box *sb, struct pkt *orig, const char *inte
 
 		if (oc->kind == SIM_OUT_XMIT && !oc->generated) {
 			ifc = box_iface(b, oc->ifindex);
-			snprintf(verdict + strlen(verdict), sizeof(verdict) - strlen(verdict), "%s%s",
-				 fwd ? "," : "", ifc ? ifc->name : "?");
+			snprintf(verdict + strlen(verdict), sizeof(verdict) - strlen(verdict),
+				 "%s%s", fwd ? "," : "", ifc ? ifc->name : "?");
 			snprintf(vline + strlen(vline), sizeof(vline) - strlen(vline), "%s%s",
 				 fwd ? "," : "", ifc ? ifc->name : "?");
 			tot->fwd_if[oc->ifindex]++;
@@ -232,7 +237,8 @@ static void report_packet(struct sim_box *sb, struct pkt *orig, const char *inte
 						sim_pkt_text(oc->pkt, text, sizeof(text)));
 				if (vf) {
 					kernel_describe(oc->pkt, text, sizeof(text));
-					fprintf(vf, "  generated %s: %s\n", ifc ? ifc->name : "?", text);
+					fprintf(vf, "  generated %s: %s\n", ifc ? ifc->name : "?",
+						text);
 				}
 			}
 			if (w && oc->pkt) {
@@ -248,7 +254,8 @@ static void report_packet(struct sim_box *sb, struct pkt *orig, const char *inte
 			break;
 		case SIM_OUT_DROP:
 			if (oc->pkt && !oc->pkt->iif && !o->quiet)
-				fprintf(out, "  + (dropped %s) %s\n", sim_drop_text(&oc->why, r, sizeof(r)),
+				fprintf(out, "  + (dropped %s) %s\n",
+					sim_drop_text(&oc->why, r, sizeof(r)),
 					sim_pkt_text(oc->pkt, text, sizeof(text)));
 			break;
 		case SIM_OUT_LOG:
@@ -258,8 +265,8 @@ static void report_packet(struct sim_box *sb, struct pkt *orig, const char *inte
 		case SIM_OUT_TRACE:
 			/* The engine's line already starts with "TRACE: ", as the kernel's does. */
 			if (!o->quiet && o->trace)
-				fprintf(out, "  %s%s\n", strncmp(oc->line, "TRACE:", 6) ? "TRACE: " : "",
-					oc->line);
+				fprintf(out, "  %s%s\n",
+					strncmp(oc->line, "TRACE:", 6) ? "TRACE: " : "", oc->line);
 			break;
 		default:
 			break;
@@ -296,8 +303,8 @@ static void print_summary(FILE *out, struct box *b, const struct replay_totals *
 	fprintf(out, "  dropped       %" PRIu64 "\n", dropped);
 	for (int i = 0; i < BOX_DROP_MAX; i++)
 		if (st->dropped[i])
-			fprintf(out, "    %-12s %" PRIu64 "\n", box_drop_kind_name((enum box_drop_kind)i),
-				st->dropped[i]);
+			fprintf(out, "    %-12s %" PRIu64 "\n",
+				box_drop_kind_name((enum box_drop_kind)i), st->dropped[i]);
 	fprintf(out, "  malformed     %" PRIu64 "\n", malformed);
 	for (int i = 1; i < PKT_BAD_MAX; i++)
 		if (st->malformed[i])

@@ -19,9 +19,8 @@
 #define MAX_ARGS 64
 
 const char *const sim_command_names[] = {
-	"box", "iface", "addr", "route", "link", "forwarding", "rules", "inject", "send",
-	"expect", "time", "show", "capture", "queue", "trace", "echo", "reset", "seed", "help",
-	NULL,
+    "box",  "iface", "addr",	"route", "link",  "forwarding", "rules", "inject", "send", "expect",
+    "time", "show",  "capture", "queue", "trace", "echo",	"reset", "seed",   "help", NULL,
 };
 
 int sim_errorf(struct sim *s, const char *fmt, ...)
@@ -285,7 +284,8 @@ int sim_load_rules(struct box *b, const char *buf, size_t len, const char *name,
 	struct rules_ruleset *rs4 = NULL, *rs6 = NULL;
 	struct rules_error e;
 	bool want4 = family == 0 || family == AF_INET;
-	bool want6 = family == AF_INET6 || (family == 0 && rules_buffer_has_family_tag(buf, len, 6));
+	bool want6 =
+	    family == AF_INET6 || (family == 0 && rules_buffer_has_family_tag(buf, len, 6));
 
 	/* Both halves parse before either is installed: a failed load changes nothing. */
 	memset(&e, 0, sizeof(e));
@@ -443,8 +443,10 @@ int sim_setup_command(struct box *b, int argc, char **argv, char *err, size_t er
 			}
 		}
 		if (r.type == BOX_RT_UNICAST && !r.oif) {
-			snprintf(err, errlen, "route %s: give dev IFACE (or blackhole, unreachable, "
-				 "prohibit)", argv[1]);
+			snprintf(err, errlen,
+				 "route %s: give dev IFACE (or blackhole, unreachable, "
+				 "prohibit)",
+				 argv[1]);
 			return -1;
 		}
 		rc = box_add_route(b, &r);
@@ -472,10 +474,13 @@ int sim_setup_command(struct box *b, int argc, char **argv, char *err, size_t er
 	snprintf(err, errlen, "unknown command '%s'", argv[0]);
 	return -1;
 usage:
-	snprintf(err, errlen, "usage: %s", !strcmp(argv[0], "iface") ? "iface NAME [mac XX:XX:XX:XX:XX:XX] [mtu N] [raw|eth]"
-				 : !strcmp(argv[0], "addr") ? "addr IFACE ADDR/PLEN"
-				 : !strcmp(argv[0], "route") ? "route PREFIX dev IFACE [via GW] [metric N] [mtu N] | route PREFIX blackhole|unreachable|prohibit | route del PREFIX"
-				 : "forwarding on|off [-4|-6]");
+	snprintf(err, errlen, "usage: %s",
+		 !strcmp(argv[0], "iface")  ? "iface NAME [mac XX:XX:XX:XX:XX:XX] [mtu N] [raw|eth]"
+		 : !strcmp(argv[0], "addr") ? "addr IFACE ADDR/PLEN"
+		 : !strcmp(argv[0], "route")
+		     ? "route PREFIX dev IFACE [via GW] [metric N] [mtu N] | route PREFIX "
+		       "blackhole|unreachable|prohibit | route del PREFIX"
+		     : "forwarding on|off [-4|-6]");
 	return -1;
 }
 
@@ -526,8 +531,8 @@ static int cmd_link(struct sim *s, struct words *w)
 	if (a->links[ia].peer || b->links[ib].peer)
 		return sim_errorf(s, "link: %s or %s is already wired", w->argv[1], w->argv[2]);
 	/* A wire runs both ways. */
-	a->links[ia] = (struct sim_link){ b, ib, delay };
-	b->links[ib] = (struct sim_link){ a, ia, delay };
+	a->links[ia] = (struct sim_link){b, ib, delay};
+	b->links[ib] = (struct sim_link){a, ia, delay};
 	return 0;
 }
 
@@ -669,7 +674,8 @@ static int cmd_rules(struct sim *s, struct words *w)
 				return sim_errorf(s, "out of memory");
 			rules_print(box_ruleset(sb->box, f), m, RULES_PRINT_COUNTERS);
 			fclose(m);
-			for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+			for (char *l = strtok_r(text, "\n", &save); l;
+			     l = strtok_r(NULL, "\n", &save)) {
 				if (l[0] == '*')
 					on = !strcmp(l + 1, rules_table_name((unsigned)table));
 				if (on)
@@ -698,8 +704,9 @@ static int cmd_rules(struct sim *s, struct words *w)
 		}
 		return 0;
 	}
-	return sim_errorf(s, "usage: rules [try] load FILE [-4|-6] | rules [try] [-4|-6] <<EOF | rules show "
-			  "[TABLE] [-6] | rules flush [-4|-6] | rules zero");
+	return sim_errorf(
+	    s, "usage: rules [try] load FILE [-4|-6] | rules [try] [-4|-6] <<EOF | rules show "
+	       "[TABLE] [-6] | rules flush [-4|-6] | rules zero");
 }
 
 static int heredoc_line(struct sim *s, const char *text)
@@ -764,8 +771,9 @@ static int cmd_inject(struct sim *s, struct words *w)
 	struct pkt *p;
 
 	if (w->argc < 3)
-		return sim_errorf(s, "usage: inject IFACE PACKET | inject IFACE pcap FILE | inject IFACE "
-				  "hex [frame] BYTES");
+		return sim_errorf(
+		    s, "usage: inject IFACE PACKET | inject IFACE pcap FILE | inject IFACE "
+		       "hex [frame] BYTES");
 	if (resolve_iface(s, w->argv[1], &sb, &ifindex) < 0)
 		return -1;
 	if (!strcmp(w->argv[2], "pcap")) {
@@ -800,7 +808,8 @@ static int cmd_inject(struct sim *s, struct words *w)
 	}
 	if (!strcmp(w->argv[2], "hex")) {
 		/* Raw bytes (of an IP packet, or a whole frame on an Ethernet interface when
-		 * `frame` follows): for packets the builder refuses to make, like truncated ones. */
+		 * `frame` follows): for packets the builder refuses to make, like truncated ones.
+		 */
 		uint8_t *bytes;
 		size_t n = 0;
 		int first = 3;
@@ -817,8 +826,9 @@ static int cmd_inject(struct sim *s, struct words *w)
 			for (const char *h = w->argv[i]; *h; h += 2) {
 				unsigned v;
 
-				if (!isxdigit((unsigned char)h[0]) || !isxdigit((unsigned char)h[1]) ||
-				    n == PKT_MAX_LEN || sscanf(h, "%2x", &v) != 1) {
+				if (!isxdigit((unsigned char)h[0]) ||
+				    !isxdigit((unsigned char)h[1]) || n == PKT_MAX_LEN ||
+				    sscanf(h, "%2x", &v) != 1) {
 					free(bytes);
 					return sim_errorf(s, "inject hex: bad byte at '%s'", h);
 				}
@@ -906,7 +916,8 @@ static void print_outcomes(struct sim *s, struct sim_box *sb)
 				o->pkt ? sim_pkt_text(o->pkt, text, sizeof(text)) : "");
 			break;
 		case SIM_OUT_LOCAL:
-			fprintf(s->out, "local %s\n", o->pkt ? sim_pkt_text(o->pkt, text, sizeof(text)) : "");
+			fprintf(s->out, "local %s\n",
+				o->pkt ? sim_pkt_text(o->pkt, text, sizeof(text)) : "");
 			break;
 		case SIM_OUT_DROP:
 			fprintf(s->out, "drop %s %s\n", sim_drop_text(&o->why, r, sizeof(r)),
@@ -1010,7 +1021,7 @@ static int cmd_show(struct sim *s, struct words *w)
 		return 0;
 	}
 	return sim_errorf(s, "usage: show counters|chains [TABLE] [-6] | log | stats | routes | "
-			  "pending | boxes | time");
+			     "pending | boxes | time");
 }
 
 static int cmd_capture(struct sim *s, struct words *w)
@@ -1049,7 +1060,7 @@ static int cmd_capture(struct sim *s, struct words *w)
 static int cmd_queue(struct sim *s, struct words *w)
 {
 	struct sim_box *sb = cur_box(s);
-	struct sim_queue_handler q = { .used = true, .verdict = EXT_ACCEPT };
+	struct sim_queue_handler q = {.used = true, .verdict = EXT_ACCEPT};
 	char *end;
 	unsigned long n;
 	int slot = -1;
@@ -1091,7 +1102,7 @@ static int cmd_queue(struct sim *s, struct words *w)
 	return 0;
 usage:
 	return sim_errorf(s, "usage: queue N accept|drop|repeat [mark VALUE] | queue N mark VALUE "
-			  "| queue N off");
+			     "| queue N off");
 }
 
 static int cmd_trace(struct sim *s, struct words *w)

@@ -49,8 +49,10 @@ void sim_print_counters(FILE *f, const struct rules_ruleset *rs, int only_table)
 			const struct rules_chain *ch = &tb->chains[c];
 
 			if (ch->builtin)
-				fprintf(f, "Chain %s (policy %s %" PRIu64 " packets, %" PRIu64
-					" bytes)\n", ch->name, ch->policy == EXT_DROP ? "DROP" : "ACCEPT",
+				fprintf(f,
+					"Chain %s (policy %s %" PRIu64 " packets, %" PRIu64
+					" bytes)\n",
+					ch->name, ch->policy == EXT_DROP ? "DROP" : "ACCEPT",
 					ch->pkts, ch->bytes);
 			else
 				fprintf(f, "Chain %s (%u references)\n", ch->name, ch->refs);
@@ -59,8 +61,8 @@ void sim_print_counters(FILE *f, const struct rules_ruleset *rs, int only_table)
 			for (unsigned i = 0; i < ch->nrules; i++) {
 				const struct rules_rule *r = &ch->rules[i];
 
-				fprintf(f, "%-4u %10" PRIu64 " %12" PRIu64 " %-10s ", i + 1, r->pkts,
-					r->bytes, target_name(tb, r));
+				fprintf(f, "%-4u %10" PRIu64 " %12" PRIu64 " %-10s ", i + 1,
+					r->pkts, r->bytes, target_name(tb, r));
 				rules_print_rule(rs, t, r, f);
 				fputc('\n', f);
 			}
@@ -78,9 +80,10 @@ void sim_print_stats(FILE *f, const struct box *b)
 		dropped += st->dropped[i];
 	for (int i = 0; i < PKT_BAD_MAX; i++)
 		malformed += st->malformed[i];
-	fprintf(f, "received %" PRIu64 ", forwarded %" PRIu64 ", delivered %" PRIu64
-		", sent %" PRIu64 ", out %" PRIu64 ", dropped %" PRIu64 ", queued %" PRIu64
-		", generated %" PRIu64 "\n",
+	fprintf(f,
+		"received %" PRIu64 ", forwarded %" PRIu64 ", delivered %" PRIu64 ", sent %" PRIu64
+		", out %" PRIu64 ", dropped %" PRIu64 ", queued %" PRIu64 ", generated %" PRIu64
+		"\n",
 		st->received, st->forwarded, st->delivered, st->sent_local, st->xmit, dropped,
 		st->queued, st->emitted);
 	for (int i = 0; i < BOX_DROP_MAX; i++)
@@ -97,8 +100,11 @@ void sim_print_stats(FILE *f, const struct box *b)
 void sim_print_routes(FILE *f, const struct box *b)
 {
 	static const char *const types[] = {
-		[BOX_RT_UNICAST] = "", [BOX_RT_LOCAL] = "local ", [BOX_RT_BLACKHOLE] = "blackhole ",
-		[BOX_RT_UNREACHABLE] = "unreachable ", [BOX_RT_PROHIBIT] = "prohibit ",
+	    [BOX_RT_UNICAST] = "",
+	    [BOX_RT_LOCAL] = "local ",
+	    [BOX_RT_BLACKHOLE] = "blackhole ",
+	    [BOX_RT_UNREACHABLE] = "unreachable ",
+	    [BOX_RT_PROHIBIT] = "prohibit ",
 	};
 	const struct box_route *r;
 	const struct box_addr *a;

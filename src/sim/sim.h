@@ -28,9 +28,9 @@
 struct sim;
 
 enum {
-	SIM_QUIET = 1 << 0,       /* do not print packet events as they happen */
+	SIM_QUIET = 1 << 0,	  /* do not print packet events as they happen */
 	SIM_INTERACTIVE = 1 << 1, /* a shell: errors do not stop anything */
-	SIM_REPLAY = 1 << 2,      /* no NFQUEUE handler: queued packets follow the box's rule */
+	SIM_REPLAY = 1 << 2,	  /* no NFQUEUE handler: queued packets follow the box's rule */
 };
 
 /* A new, empty simulation printing to `out` (events, show) and `err` (errors). */
@@ -83,8 +83,8 @@ void sim_print_routes(FILE *f, const struct box *b);
  * itself when nothing changes, a new packet otherwise (p is then freed), NULL on ENOMEM (p
  * freed too). `have` is the packet's current framing.
  */
-struct pkt *sim_frame(struct pkt *p, enum pkt_link have, enum pkt_link want,
-		      const uint8_t src[6], const uint8_t dst[6]);
+struct pkt *sim_frame(struct pkt *p, enum pkt_link have, enum pkt_link want, const uint8_t src[6],
+		      const uint8_t dst[6]);
 /* Framing of a packet as the box hands it out: Ethernet if it carries an Ethernet header. */
 enum pkt_link sim_pkt_link(const struct pkt *p);
 
@@ -105,11 +105,11 @@ struct sim_replay_opts {
 	const char *rules;    /* iptables-save file (IPv4; IPv6 too when unified) */
 	const char *rules6;   /* ip6tables-save file, NULL: from `rules` if unified */
 	const char *box;      /* simulator script defining the box, NULL: default gateway */
-	const char *in;       /* capture */
+	const char *in;	      /* capture */
 	const char *out;      /* pcap of everything that left the box, or NULL */
 	const char *verdicts; /* kernel-comparable verdict file, or NULL */
 	bool trace, save, quiet;
-	bool progress;        /* progress on stderr for long captures */
+	bool progress; /* progress on stderr for long captures */
 };
 
 /* Run a capture through a box; prints to out, errors to err. Returns the exit status. */

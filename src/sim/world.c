@@ -98,7 +98,7 @@ static void wire_push(struct sim *s, struct sim_box *to, int ifindex, uint64_t d
 	while (i > 0 && s->wire[i - 1].due > due)
 		i--;
 	memmove(&s->wire[i + 1], &s->wire[i], (s->nwire - i) * sizeof(s->wire[0]));
-	s->wire[i] = (struct sim_wire_item){ to, ifindex, due, s->wireseq++, p };
+	s->wire[i] = (struct sim_wire_item){to, ifindex, due, s->wireseq++, p};
 	s->nwire++;
 }
 
@@ -112,8 +112,10 @@ void sim_run_wire(struct sim *s)
 		memmove(&s->wire[0], &s->wire[1], (s->nwire - 1) * sizeof(s->wire[0]));
 		s->nwire--;
 		if (!budget--) {
-			fprintf(s->err, "sim: more than %u wire deliveries in one step; a forwarding "
-				"loop? the rest is discarded\n", SIM_MAX_WIRE);
+			fprintf(s->err,
+				"sim: more than %u wire deliveries in one step; a forwarding "
+				"loop? the rest is discarded\n",
+				SIM_MAX_WIRE);
 			pkt_free(it.pkt);
 			continue;
 		}
@@ -263,30 +265,32 @@ static int cb_queue(void *user, struct box *b, unsigned qnum, struct pkt *p, uin
 		o->pkt = pkt_clone(p);
 	}
 	snprintf(what, sizeof(what), "queue %u -> %s%s", qnum,
-		 !q ? "drop (no handler)" : v == EXT_ACCEPT ? "accept" : v == EXT_REPEAT ? "repeat"
-									 : "drop",
+		 !q		   ? "drop (no handler)"
+		 : v == EXT_ACCEPT ? "accept"
+		 : v == EXT_REPEAT ? "repeat"
+				   : "drop",
 		 q && q->set_mark ? " mark" : "");
 	sim_event_line(sb, what, p);
 	return v;
 }
 
 static const struct box_ops sim_ops = {
-	.xmit = cb_xmit,
-	.deliver = cb_deliver,
-	.dropped = cb_dropped,
-	.log = cb_log,
-	.trace = cb_trace,
-	.queue = cb_queue,
+    .xmit = cb_xmit,
+    .deliver = cb_deliver,
+    .dropped = cb_dropped,
+    .log = cb_log,
+    .trace = cb_trace,
+    .queue = cb_queue,
 };
 
 /* Replay has no NFQUEUE listener: the box applies its own rule (drop unless --queue-bypass). */
 static const struct box_ops replay_ops = {
-	.xmit = cb_xmit,
-	.deliver = cb_deliver,
-	.dropped = cb_dropped,
-	.log = cb_log,
-	.trace = cb_trace,
-	.queue = NULL,
+    .xmit = cb_xmit,
+    .deliver = cb_deliver,
+    .dropped = cb_dropped,
+    .log = cb_log,
+    .trace = cb_trace,
+    .queue = NULL,
 };
 
 /* ---- boxes ------------------------------------------------------------------------------- */
@@ -526,8 +530,8 @@ enum pkt_link sim_pkt_link(const struct pkt *p)
 	return p->len >= 14 ? PKT_LINK_ETHERNET : PKT_LINK_RAW;
 }
 
-struct pkt *sim_frame(struct pkt *p, enum pkt_link have, enum pkt_link want,
-		      const uint8_t src[6], const uint8_t dst[6])
+struct pkt *sim_frame(struct pkt *p, enum pkt_link have, enum pkt_link want, const uint8_t src[6],
+		      const uint8_t dst[6])
 {
 	static const uint8_t zero[6];
 	struct pkt *n;
