@@ -61,6 +61,12 @@ static int nfq_parse(struct ext_parse_ctx *ctx, struct ext_instance *inst, unsig
 		snprintf(ctx->err, ctx->errlen, "%lu should be less than %lu", lo, hi);
 		return -EINVAL;
 	}
+	/* The kernel keeps the number of queues in 16 bits: 0:65535 would be 65536 of them. */
+	if (hi - lo + 1 > 65535) {
+		snprintf(ctx->err, ctx->errlen, "queue range %lu:%lu is more than 65535 queues", lo,
+			 hi);
+		return -EINVAL;
+	}
 	q->num = (uint16_t)lo;
 	q->total = (uint16_t)(hi - lo + 1);
 	return 0;
