@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Conntrack in a box: hook functions at the kernel's priorities.
+ *
+ *   PREROUTING  BOX_PRIO_CONNTRACK  ct_in (from outside: checksums verified)
+ *   OUTPUT      BOX_PRIO_CONNTRACK  ct_in (local)
+ *   INPUT       BOX_PRIO_CONFIRM    ct_confirm, then the packet's reference is dropped
+ *   POSTROUTING BOX_PRIO_CONFIRM    ct_confirm, then the packet's reference is dropped
+ *
+ * After confirmation pkt->ct stays set as a borrowed pointer (valid while the entry is in the
+ * table), so a looped-back packet is not tracked twice and later hooks can still read it.
+ */
+#include <errno.h>
+
+#include "ct/ct_attach.h"
+#include "ct/ct_int.h"
+
+static int hook_in(void *priv, struct box_hook_state *st, struct pkt *p)
+{
+	struct ct_table *t = priv;
+
+	if (ct_in(t, p, st->hook == HOOK_PREROUTING, 0, box_now(st->box)) < 0) {
+		st->drop.kind = BOX_DROP_HOOK;
+		st->drop.table = -1;
+		st->drop.hook = st->hook;
+		st->drop.chain = NULL;
+		st->drop.rulenum = 0;
+		return EXT_DROP;
+	}
+	return EXT_ACCEPT;
+}
+
+static int hook_confirm(void *priv, struct box_hook_state *st, struct pkt *p)
+{
+	struct ct_table *t = priv;
+
+	if (ct_confirm(t, p, box_now(st->box)) == -ENOMEM) {
+		st->drop.kind = BOX_DROP_HOOK;
+		st->drop.table = -1;
+		st->drop.hook = st->hook;
+		st->drop.chain = NULL;
+		st->drop.rulenum = 0;
+		return EXT_DROP;
+	}
+	ct_pkt_release(t, p);
+	return EXT_ACCEPT;
+}
+
+static const struct {
+	unsigned hook;
+	int prio;
+	box_hook_fn fn;
+} ct_hooks[] = {
+	{ HOOK_PREROUTING, BOX_PRIO_CONNTRACK, hook_in },
+	{ HOOK_OUTPUT, BOX_PRIO_CONNTRACK, hook_in },
+	{ HOOK_INPUT, BOX_PRIO_CONFIRM, hook_confirm },
+	{ HOOK_POSTROUTING, BOX_PRIO_CONFIRM, hook_confirm },
+};
+
+int ct_attach(struct box *b, struct ct_table *ct)
+{
+	for (unsigned i = 0; i < sizeof(ct_hooks) / sizeof(ct_hooks[0]); i++) {
+		int r = box_register_hook(b, 0, ct_hooks[i].hook, ct_hooks[i].prio, ct_hooks[i].fn,
+					  ct);
+
+		if (r < 0) {
+			while (i--)
+				box_unregister_hook(b, 0, ct_hooks[i].hook, ct_hooks[i].fn, ct);
+			return r;
+		}
+	}
+	return 0;
+}
+
+void ct_detach(struct box *b, struct ct_table *ct)
+{
+	for (unsigned i = 0; i < sizeof(ct_hooks) / sizeof(ct_hooks[0]); i++)
+		box_unregister_hook(b, 0, ct_hooks[i].hook, ct_hooks[i].fn, ct);
+}
