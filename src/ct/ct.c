@@ -79,7 +79,13 @@ static void set_invalid(struct ct_table *t, struct pkt *p)
 void ct_pkt_set_untracked(struct pkt *p)
 {
 	p->ct = NULL;
-	p->ctinfo = CT_UNTRACKED;
+	p->ctinfo = (p->ctinfo & ~CT_INFO_MASK) | CT_UNTRACKED;
+}
+
+void ct_pkt_set_zone(struct pkt *p, uint16_t zone)
+{
+	p->ctinfo = (p->ctinfo & ((1u << CT_INFO_ZONE_SHIFT) - 1)) |
+		    (uint32_t)zone << CT_INFO_ZONE_SHIFT;
 }
 
 /* A new unconfirmed entry for the packet's tuple, or NULL (errno ENOMEM: table full). */
@@ -135,6 +141,8 @@ int ct_in(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone, u
 
 	if (p->ct || (p->ctinfo & CT_INFO_MASK) == CT_UNTRACKED)
 		return 0;
+	if (!zone)
+		zone = (uint16_t)(p->ctinfo >> CT_INFO_ZONE_SHIFT);
 	if ((in->family != AF_INET && in->family != AF_INET6) || in->bad != PKT_OK ||
 	    in->is_fragment) {
 		set_invalid(t, p);

@@ -19,7 +19,8 @@
  *
  * pkt->ct and pkt->ctinfo: ct is the entry (NULL: INVALID, or UNTRACKED when the low bits of
  * ctinfo are CT_UNTRACKED); the low 3 bits of ctinfo are the kernel's ctinfo (IP_CT_*), bit
- * CT_INFO_REF says the packet holds a reference that ct_pkt_release() drops.
+ * CT_INFO_REF says the packet holds a reference that ct_pkt_release() drops, and before
+ * tracking the top 16 bits carry the zone set by CT --zone (the kernel's template).
  *
  * Threading: a table belongs to one box and is used from its data-path thread only.
  */
@@ -45,6 +46,7 @@ enum ct_info {
 };
 #define CT_INFO_MASK 7u
 #define CT_INFO_REF  (1u << 8) /* the packet holds a reference on pkt->ct */
+#define CT_INFO_ZONE_SHIFT 16  /* before tracking: the zone CT --zone asked for */
 
 enum ct_dir { CT_DIR_ORIGINAL = 0, CT_DIR_REPLY = 1 };
 
@@ -152,6 +154,7 @@ const struct ct_stats *ct_table_stats(const struct ct_table *t);
  * marked untracked is left alone. Returns 0 (also for INVALID packets: pkt->ct NULL, the rules
  * decide), -ENOMEM when a new entry could not be made (table full of assured entries: the
  * kernel drops such packets), -EAGAIN never escapes (reopened TCP connections are retried).
+ * zone 0: the zone set on the packet by ct_pkt_set_zone (CT --zone), if any.
  */
 int ct_in(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone, uint64_t now);
 /*
@@ -190,6 +193,8 @@ static inline struct ct_entry *ct_pkt_entry(const struct pkt *p)
 }
 /* Mark a packet untracked (NOTRACK, CT --notrack) before ct_in sees it. */
 void ct_pkt_set_untracked(struct pkt *p);
+/* The zone a not yet tracked packet's connection is looked up in (CT --zone). */
+void ct_pkt_set_zone(struct pkt *p, uint16_t zone);
 
 const struct ct_tuple *ct_entry_tuple(const struct ct_entry *e, enum ct_dir dir);
 uint32_t ct_entry_status(const struct ct_entry *e);

@@ -218,6 +218,83 @@ static void test_conntrack_match_ipv6_related(void **state)
 	ct_table_free(t);
 }
 
+static struct rules_ruleset *load_raw(const char *rule, struct rules_rule **r)
+{
+	char buf[512];
+	struct rules_ruleset *rs = NULL;
+	struct rules_error err;
+	int t, c;
+
+	snprintf(buf, sizeof(buf), "*raw\n:PREROUTING ACCEPT [0:0]\n-A PREROUTING %s\nCOMMIT\n",
+		 rule);
+	if (rules_parse_buffer(buf, strlen(buf), "test", AF_INET, ext_registry_default(), NULL, 0,
+			       &rs, &err) < 0) {
+		rules_error_print(&err, stderr);
+		fail_msg("rule did not load: %s", rule);
+	}
+	t = rules_table_by_name("raw");
+	c = rules_chain_find(&rs->tables[t], "PREROUTING");
+	assert_true(c >= 0);
+	*r = &rs->tables[t].chains[c].rules[0];
+	return rs;
+}
+
+/* raw-table targets: printed forms (kernel oracle) and their effect on tracking */
+static void test_notrack_and_ct_targets(void **state)
+{
+	static const char *const forms[] = {
+		"-p udp -m udp --dport 53 -j NOTRACK",
+		"-p udp -m udp --dport 54 -j CT --notrack",
+		"-p udp -m udp --dport 55 -j CT --zone 5",
+		"-p udp -m udp --dport 56 -j CT --notrack --zone 5",
+	};
+	static const char *const in_filter[] = {
+		"*filter\n-A INPUT -j NOTRACK\nCOMMIT\n",
+		"*filter\n-A INPUT -j CT --notrack\nCOMMIT\n",
+	};
+	struct ct_table *t = ct_test_table(16);
+
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		struct rules_rule *r;
+		struct rules_ruleset *rs = load_raw(forms[i], &r);
+		struct pkt *p = ct_test_pkt("udp 10.0.0.2:1000 > 192.0.2.1:53 len=8");
+		struct ext_pkt_ctx ctx = { .pkt = p, .info = &p->info, .family = AF_INET,
+					   .hook = HOOK_PREROUTING, .table = TABLE_RAW };
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		rules_print_rule(rs, rules_table_by_name("raw"), r, f);
+		fclose(f);
+		assert_string_equal(buf, forms[i]);
+		free(buf);
+		assert_int_equal(r->target.ext.target->target(&ctx, &r->target.ext), EXT_CONTINUE);
+		ct_in(t, p, true, 0, 0);
+		if (i == 2) {
+			assert_int_equal(ct_pkt_state(p), CT_STATE_NEW);
+			assert_int_equal(ct_entry_zone(ct_pkt_entry(p)), 5);
+		} else {
+			assert_int_equal(ct_pkt_state(p), CT_STATE_UNTRACKED);
+		}
+		ct_confirm(t, p, 0);
+		ct_pkt_release(t, p);
+		pkt_free(p);
+		rules_ruleset_free(rs);
+	}
+	assert_int_equal(ct_table_stats(t)->count, 1);
+	for (size_t i = 0; i < sizeof(in_filter) / sizeof(in_filter[0]); i++) {
+		struct rules_ruleset *rs = NULL;
+		struct rules_error err;
+
+		if (rules_parse_buffer(in_filter[i], strlen(in_filter[i]), "test", AF_INET,
+				       ext_registry_default(), NULL, 0, &rs, &err) == 0) {
+			rules_ruleset_free(rs);
+			fail_msg("accepted outside raw: %s", in_filter[i]);
+		}
+	}
+	ct_table_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -227,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_state_match),
 		cmocka_unit_test(test_conntrack_match),
 		cmocka_unit_test(test_conntrack_match_ipv6_related),
+		cmocka_unit_test(test_notrack_and_ct_targets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
