@@ -110,7 +110,7 @@ static struct pkt *make_packet(unsigned i)
 /* A filter FORWARD chain of n rules, none matching the generated traffic. */
 static char *make_ruleset(unsigned n, bool empty)
 {
-	size_t cap = 256 + (size_t)n * 160, len = 0;
+	size_t cap = 1024 + (size_t)n * 160, len = 0;
 	char *buf = malloc(cap);
 
 	if (!buf)
@@ -152,13 +152,17 @@ static char *make_ruleset(unsigned n, bool empty)
 	}
 	OUT("COMMIT\n");
 #undef OUT
+	if (len >= cap) { /* the size estimate above was wrong: fail rather than truncate */
+		free(buf);
+		return NULL;
+	}
 	return buf;
 }
 
 /* The IPv6 counterpart: the same shape with v6 addresses (the same code path runs it). */
 static char *make_ruleset6(unsigned n, bool empty)
 {
-	size_t cap = 256 + (size_t)n * 160, len = 0;
+	size_t cap = 1024 + (size_t)n * 160, len = 0;
 	char *buf = malloc(cap);
 
 	if (!buf)
@@ -185,6 +189,10 @@ static char *make_ruleset6(unsigned n, bool empty)
 	}
 	OUT("COMMIT\n");
 #undef OUT
+	if (len >= cap) { /* the size estimate above was wrong: fail rather than truncate */
+		free(buf);
+		return NULL;
+	}
 	return buf;
 }
 
