@@ -5,7 +5,8 @@
 # Runs, each bounded by `timeout 300`:
 #   build/tests/test_*  and  build-san/tests/test_*       unit tests (cmocka)
 #   tests/scenarios/*.sim through build/pkttables sim  and  build-san/pkttables sim
-#   every executable tests/*/run-*.sh                       other suites (exit 77 = skipped)
+#   every executable tests/*/run-*.sh                       other suites (exit 77 = skipped;
+#                                                           PT_BIN names the binary to use)
 # One line per test: PASS|FAIL|SKIP name. The last line is exactly "N passed, N failed, N skipped".
 # Exit status 1 if anything failed.
 #
@@ -90,6 +91,9 @@ for b in $builds; do
 	done
 done
 
+# Suites find the binary through PT_BIN (tests/diff/run-*.sh do).
+PT_BIN=${PT_BIN:-$plain/pkttables}
+export PT_BIN
 for t in tests/*/run-*.sh; do
 	[ -f "$t" ] && [ -x "$t" ] || continue
 	d=${t%/*}
