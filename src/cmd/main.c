@@ -15,6 +15,7 @@ static const struct command commands[] = {
 	{ "parse", cmd_parse, "validate rulesets and print them in canonical iptables-save form" },
 	{ "replay", cmd_replay, "run a pcap/pcapng capture through a ruleset" },
 	{ "sim", cmd_sim, "the simulator: a shell, or a regression test given a script" },
+	{ "run", cmd_run, "live: forward between real interfaces (AF_PACKET) with a ruleset" },
 };
 
 static void usage(FILE *f)

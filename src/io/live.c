@@ -1,0 +1,829 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Live mode: the loop, the config file, ARP/ND for the box's own addresses, next-hop
+ * resolution after ops.xmit, and the little local stack (echo, RST, port unreachable).
+ *
+ * Where the destination MAC comes from: the box writes the interface's peer_mac (a fixed
+ * per-interface MAC, right for the simulator's point-to-point wires); here the frame's
+ * destination is rewritten after ops.xmit from the neighbour table, for the next hop of the
+ * route the box used (its gateway, or the destination when directly connected). The route is
+ * looked up again on the same thread with the same table and the same destination, so it is
+ * the box's decision; doing it here keeps the engine free of resolution, queues and timers,
+ * which only live mode needs.
+ *
+ * Box-setup lines of the config file (iface, addr, route, forwarding) are the simulator's
+ * (sim_setup_command), so a box reads the same in a script, in replay --box and here.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sys/socket.h>
+
+#include "engine/box.h"
+#include "io/afpacket.h"
+#include "io/live.h"
+#include "io/ndisc.h"
+#include "io/neigh.h"
+#include "pkt/reply.h"
+#include "rules/rules.h"
+#include "sim/sim.h"
+
+#define LIVE_WAIT_MS	100
+#define LIVE_RX_BUDGET	256
+#define LIVE_TXQ	256 /* frames per interface before a flush */
+#define LIVE_LOCALQ	64  /* local answers made while handling one batch */
+#define LIVE_MAX_WORDS	32
+#define ETH_HLEN	14
+
+struct live_stats {
+	uint64_t not_for_us;   /* unicast frames to another MAC (promiscuous) */
+	uint64_t ndisc_in;     /* ARP / NS / NA frames handled */
+	uint64_t ndisc_bad;    /* ARP / NS / NA frames refused (RFC 4861 7.1 checks) */
+	uint64_t ndisc_answers; /* ARP replies and NAs sent */
+	uint64_t local_answers; /* echo replies, RSTs, port unreachables */
+	uint64_t local_full;    /* local answers dropped: queue full */
+	uint64_t neigh_drops;	/* frames dropped waiting for a next hop */
+	uint64_t nomem;
+	uint64_t reloads, reload_errors;
+};
+
+struct live_txq {
+	struct pkt *p[LIVE_TXQ];
+	unsigned n;
+};
+
+struct live {
+	struct box *box;
+	struct neigh_table *neigh;
+	struct afpacket *sock[BOX_MAX_IFACES]; /* by box interface index - 1 */
+	struct live_txq txq[BOX_MAX_IFACES];
+	unsigned nsock;
+	struct pkt *localq[LIVE_LOCALQ];
+	unsigned nlocal;
+	char rules[PATH_MAX], rules6[PATH_MAX];
+	uint64_t pkt_id;
+	struct live_stats st;
+	FILE *err;
+};
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- transmit ---------------------------------------------------------------------------- */
+
+static void txq_flush_one(struct live *l, unsigned i);
+
+static void txq_push(struct live *l, int ifindex, struct pkt *p)
+{
+	struct live_txq *q;
+
+	if (ifindex < 1 || (unsigned)ifindex > l->nsock) {
+		pkt_free(p);
+		return;
+	}
+	q = &l->txq[ifindex - 1];
+	if (q->n == LIVE_TXQ)
+		txq_flush_one(l, (unsigned)ifindex - 1); /* the batch is full: out with it now */
+	q->p[q->n++] = p;
+}
+
+/* Every frame queued on one interface out in sendmmsg batches; the segments are the iovecs. */
+static void txq_flush_one(struct live *l, unsigned i)
+{
+	struct live_txq *q = &l->txq[i];
+	struct iovec iov[LIVE_TXQ][PKT_MAX_SEGS];
+	struct iovec *frames[LIVE_TXQ];
+	unsigned nvec[LIVE_TXQ];
+
+	if (!q->n)
+		return;
+	for (unsigned k = 0; k < q->n; k++) {
+		const struct pkt *p = q->p[k];
+
+		for (unsigned s = 0; s < p->nsegs; s++) {
+			iov[k][s].iov_base = p->seg[s].data;
+			iov[k][s].iov_len = p->seg[s].len;
+		}
+		frames[k] = iov[k];
+		nvec[k] = p->nsegs;
+	}
+	afpacket_send(l->sock[i], frames, nvec, q->n);
+	for (unsigned k = 0; k < q->n; k++)
+		pkt_free(q->p[k]);
+	q->n = 0;
+}
+
+static void txq_flush(struct live *l)
+{
+	for (unsigned i = 0; i < l->nsock; i++)
+		txq_flush_one(l, i);
+}
+
+static void send_frame(struct live *l, int ifindex, const uint8_t *frame, size_t len)
+{
+	struct pkt *p = pkt_from_bytes(frame, (uint32_t)len);
+
+	if (!p) {
+		l->st.nomem++;
+		return;
+	}
+	txq_push(l, ifindex, p);
+}
+
+/* ---- neighbour resolution ---------------------------------------------------------------- */
+
+/* Our address on ifindex to speak from toward `to`: one in the same prefix, else the first. */
+static const union pt_addr *source_for(const struct live *l, int ifindex, int family,
+				       const union pt_addr *to)
+{
+	const union pt_addr *first = NULL;
+	const struct box_addr *a;
+
+	for (unsigned i = 0; (a = box_addr_at(l->box, i)); i++) {
+		union pt_addr m;
+
+		if (a->ifindex != ifindex || a->family != family)
+			continue;
+		pt_mask_from_len(family, a->plen, &m);
+		if (to && pt_addr_match(to, &a->addr, &m))
+			return &a->addr;
+		if (!first)
+			first = &a->addr;
+	}
+	return first;
+}
+
+static bool is_ours(const struct live *l, int ifindex, int family, const union pt_addr *x)
+{
+	const struct box_addr *a;
+
+	for (unsigned i = 0; (a = box_addr_at(l->box, i)); i++)
+		if (a->ifindex == ifindex && a->family == family && pt_addr_eq(&a->addr, x))
+			return true;
+	return false;
+}
+
+static void neigh_probe_cb(void *arg, int ifindex, int family, const union pt_addr *addr,
+			   const uint8_t *mac)
+{
+	struct live *l = arg;
+	const struct box_iface *ifc = box_iface(l->box, ifindex);
+	const union pt_addr *src = source_for(l, ifindex, family, addr);
+	union pt_addr zero = {0};
+	uint8_t buf[NDISC_FRAME_MAX];
+	size_t n;
+
+	if (!ifc)
+		return;
+	if (family == AF_INET)
+		n = ndisc_build_arp(buf, NDISC_REQUEST, ifc->mac, src ? src : &zero, mac, addr);
+	else if (src)
+		n = ndisc_build_ns(buf, ifc->mac, src, addr, mac);
+	else
+		return; /* no IPv6 address on the link to ask from */
+	send_frame(l, ifindex, buf, n);
+}
+
+static void neigh_send_cb(void *arg, int ifindex, struct pkt *p, const uint8_t mac[6])
+{
+	struct live *l = arg;
+
+	pkt_store(p, 0, mac, 6);
+	txq_push(l, ifindex, p);
+}
+
+static void neigh_drop_cb(void *arg, int ifindex, struct pkt *p, bool unresolved)
+{
+	struct live *l = arg;
+
+	l->st.neigh_drops++;
+	pkt_free(p);
+}
+
+static const struct neigh_ops live_neigh_ops = {
+    .probe = neigh_probe_cb, .send = neigh_send_cb, .drop = neigh_drop_cb};
+
+/* Destination MACs that need no resolution: broadcast and multicast. */
+static bool group_mac(const struct box *b, int family, const union pt_addr *dst, uint8_t mac[6])
+{
+	if (family == AF_INET6) {
+		if (dst->b[0] != 0xff)
+			return false;
+		ndisc_ipv6_mcast_mac(dst, mac);
+		return true;
+	}
+	if ((dst->b[0] & 0xf0) == 0xe0) {
+		mac[0] = 0x01;
+		mac[1] = 0x00;
+		mac[2] = 0x5e;
+		mac[3] = dst->b[1] & 0x7f;
+		mac[4] = dst->b[2];
+		mac[5] = dst->b[3];
+		return true;
+	}
+	if (dst->w[0] == 0xffffffffu) {
+		memset(mac, 0xff, 6);
+		return true;
+	}
+	return false;
+}
+
+/* ops.xmit: the frame carries the box's Ethernet header; give it the next hop's MAC. */
+static void live_xmit(void *user, struct box *b, int oif, struct pkt *p)
+{
+	struct live *l = user;
+	const struct box_route *r;
+	union pt_addr dst, nh;
+	uint8_t mac[6];
+	int fam = p->info.family;
+
+	memset(&dst, 0, sizeof(dst));
+	if (pkt_copy_out(p, p->info.l3off + (fam == AF_INET6 ? 24 : 16), dst.b,
+			 fam == AF_INET6 ? 16 : 4)) {
+		pkt_free(p);
+		return;
+	}
+	if (group_mac(b, fam, &dst, mac)) {
+		pkt_store(p, 0, mac, 6);
+		txq_push(l, oif, p);
+		return;
+	}
+	r = box_route_lookup(b, fam, &dst);
+	nh = dst;
+	if (r && r->oif == oif) {
+		static const union pt_addr zero;
+
+		if (!pt_addr_eq(&r->gw, &zero))
+			nh = r->gw;
+	}
+	switch (neigh_output(l->neigh, oif, fam, &nh, p, box_now(b), mac)) {
+	case NEIGH_SEND:
+		pkt_store(p, 0, mac, 6);
+		txq_push(l, oif, p);
+		break;
+	case NEIGH_QUEUED:
+	case NEIGH_DROPPED:
+		break;
+	}
+}
+
+/* ---- the local stack --------------------------------------------------------------------- */
+
+/*
+ * An echo reply: a fresh IP header (no options, no extension headers) over the request's
+ * ICMP message with the type changed. Raw IP, for box_output.
+ */
+static struct pkt *echo_reply(const struct pkt *req)
+{
+	const struct pkt_info *in = &req->info;
+	bool v6 = in->family == AF_INET6;
+	uint32_t hl = v6 ? 40 : 20, ml = in->l4len;
+	struct pkt *p;
+	uint8_t *d;
+
+	if (ml < 8 || hl + ml > 65535)
+		return NULL;
+	p = pkt_alloc(hl + ml);
+	if (!p)
+		return NULL;
+	d = pkt_linear_data(p);
+	if (pkt_copy_out(req, in->l4off, d + hl, ml)) {
+		pkt_free(p);
+		return NULL;
+	}
+	if (v6) {
+		d[0] = 0x60;
+		d[4] = (uint8_t)(ml >> 8);
+		d[5] = (uint8_t)ml;
+		d[6] = 58;
+		d[7] = 64;
+		memcpy(d + 8, in->dst.b, 16);
+		memcpy(d + 24, in->src.b, 16);
+		d[hl] = 129;
+	} else {
+		d[0] = 0x45;
+		d[2] = (uint8_t)((hl + ml) >> 8);
+		d[3] = (uint8_t)(hl + ml);
+		d[8] = 64;
+		d[9] = 1;
+		memcpy(d + 12, in->dst.b, 4);
+		memcpy(d + 16, in->src.b, 4);
+		d[hl] = 0;
+	}
+	if (pkt_parse(p, PKT_LINK_RAW, false)) {
+		pkt_free(p);
+		return NULL;
+	}
+	pkt_ip_csum_update(p);
+	pkt_l4_csum_update(p);
+	return p;
+}
+
+/* ops.deliver: what a host with no listening sockets answers. Answers are sent after the
+ * packet in hand is done (the box is not re-entered from its own callback). */
+static void live_deliver(void *user, struct box *b, struct pkt *p)
+{
+	struct live *l = user;
+	const struct pkt_info *in = &p->info;
+	struct pkt *ans = NULL;
+
+	if (!in->has_l4 || !box_is_local(b, in->family, &in->dst))
+		goto out;
+	if ((in->l4proto == 1 && in->icmp_type == 8) || (in->l4proto == 58 && in->icmp_type == 128))
+		ans = echo_reply(p);
+	else if (in->l4proto == 6)
+		pkt_reply_tcp_rst(p, NULL, &ans);
+	else if (in->l4proto == 17)
+		pkt_reply_icmp(p, in->family == AF_INET6 ? 1 : 3, in->family == AF_INET6 ? 4 : 3, 0,
+			       NULL, &ans);
+	if (!ans)
+		goto out;
+	if (l->nlocal == LIVE_LOCALQ) {
+		l->st.local_full++;
+		pkt_free(ans);
+	} else {
+		l->localq[l->nlocal++] = ans;
+		l->st.local_answers++;
+	}
+out:
+	pkt_free(p);
+}
+
+static void run_local(struct live *l)
+{
+	for (unsigned i = 0; i < l->nlocal; i++)
+		box_output(l->box, l->localq[i]);
+	l->nlocal = 0;
+}
+
+static void live_log(void *user, struct box *b, int level, const char *line)
+{
+	struct live *l = user;
+
+	fprintf(l->err, "pkttables: log <%d> %s\n", level, line);
+}
+
+static void live_trace(void *user, struct box *b, const struct pkt *p, const char *line)
+{
+	struct live *l = user;
+
+	fprintf(l->err, "pkttables: trace %s\n", line);
+}
+
+/* ---- receive ----------------------------------------------------------------------------- */
+
+/* ARP, NS, NA: answer for our own addresses on this interface, learn who asked. */
+static void handle_ndisc(struct live *l, int ifindex, const struct ndisc_msg *m)
+{
+	const struct box_iface *ifc = box_iface(l->box, ifindex);
+	bool for_us = is_ours(l, ifindex, m->family, &m->target);
+	static const union pt_addr zero;
+	bool unspec = pt_addr_eq(&m->sender, &zero);
+	const uint8_t *mac = m->has_lladdr ? m->lladdr : m->eth_src;
+	uint8_t buf[NDISC_FRAME_MAX];
+	uint64_t now = box_now(l->box);
+
+	l->st.ndisc_in++;
+	if (m->op == NDISC_REPLY) {
+		/* ARP reply: its sender; NA: its target. Only entries we asked for are updated
+		 * (no creation from unsolicited answers, as the kernel by default). */
+		neigh_update(l->neigh, ifindex, m->family,
+			     m->family == AF_INET ? &m->sender : &m->target, mac, false, now);
+		return;
+	}
+	if (!unspec)
+		neigh_update(l->neigh, ifindex, m->family, &m->sender, mac, for_us, now);
+	if (!for_us)
+		return;
+	if (m->family == AF_INET) {
+		send_frame(l, ifindex, buf,
+			   ndisc_build_arp(buf, NDISC_REPLY, ifc->mac, &m->target, m->lladdr,
+					   &m->sender));
+	} else {
+		union pt_addr all_nodes = {.b = {0xff, 0x02, [15] = 1}};
+		uint8_t amac[6];
+
+		/* RFC 4861 7.2.4: to the solicitor; from the unspecified address (DAD), to all
+		 * nodes and not solicited. */
+		if (unspec) {
+			ndisc_ipv6_mcast_mac(&all_nodes, amac);
+			send_frame(l, ifindex, buf,
+				   ndisc_build_na(buf, ifc->mac, &m->target, &all_nodes, amac, true,
+						  false));
+		} else {
+			send_frame(l, ifindex, buf,
+				   ndisc_build_na(buf, ifc->mac, &m->target, &m->sender, mac, true,
+						  true));
+		}
+	}
+	l->st.ndisc_answers++;
+}
+
+struct rx_ctx {
+	struct live *l;
+	int ifindex;
+};
+
+/* A frame with the tag the kernel took off put back (802.1Q), as the box expects VLANs. */
+static struct pkt *frame_to_pkt(const struct afpacket_frame *f)
+{
+	struct pkt *p;
+	uint8_t *d;
+
+	if (f->vlan_tci < 0 || f->len < 12)
+		return pkt_from_bytes(f->data, f->len);
+	p = pkt_alloc(f->len + 4);
+	if (!p)
+		return NULL;
+	d = pkt_linear_data(p);
+	memcpy(d, f->data, 12);
+	d[12] = 0x81;
+	d[13] = 0x00;
+	d[14] = (uint8_t)(f->vlan_tci >> 8);
+	d[15] = (uint8_t)f->vlan_tci;
+	memcpy(d + 16, f->data + 12, f->len - 12);
+	return p;
+}
+
+static void rx_frame(void *arg, const struct afpacket_frame *f)
+{
+	struct rx_ctx *c = arg;
+	struct live *l = c->l;
+	const struct box_iface *ifc = box_iface(l->box, c->ifindex);
+	struct ndisc_msg m;
+	struct pkt *p;
+	int rc;
+
+	if (f->len < ETH_HLEN)
+		return;
+	/* Promiscuous: unicast frames for other hosts on the link are not ours to route. */
+	if (!(f->data[0] & 1) && memcmp(f->data, ifc->mac, 6)) {
+		l->st.not_for_us++;
+		return;
+	}
+	if (f->vlan_tci < 0) {
+		rc = ndisc_parse(f->data, f->len, &m);
+		if (rc == 0) {
+			handle_ndisc(l, c->ifindex, &m);
+			return;
+		}
+		if (rc == -EBADMSG) {
+			l->st.ndisc_bad++;
+			return;
+		}
+	}
+	p = frame_to_pkt(f);
+	if (!p) {
+		l->st.nomem++;
+		return;
+	}
+	/* A sender on this machine left the checksum to offload: finish it, or the next hop
+	 * drops the segment. */
+	if (f->csum_partial && pkt_parse(p, PKT_LINK_ETHERNET, false) == 0)
+		pkt_l4_csum_update(p);
+	p->tstamp_ns = box_now(l->box);
+	p->id = ++l->pkt_id;
+	box_receive(l->box, c->ifindex, p);
+	run_local(l);
+}
+
+/* ---- rulesets ---------------------------------------------------------------------------- */
+
+static int read_rules(struct live *l, const char *path, int family, bool unified,
+		      struct rules_ruleset **rs4, struct rules_ruleset **rs6)
+{
+	const struct ext_registry *reg = ext_registry_default();
+	struct rules_error e;
+	char *buf;
+	size_t len;
+	int rc = sim_read_file(path, &buf, &len);
+
+	if (rc < 0) {
+		fprintf(l->err, "%s: %s\n", path, strerror(-rc));
+		return rc;
+	}
+	memset(&e, 0, sizeof(e));
+	if (family == AF_INET)
+		rc = rules_parse_buffer(buf, len, path, AF_INET, reg, NULL, 0, rs4, &e);
+	if (rc == 0 && (family == AF_INET6 || (unified && rules_buffer_has_family_tag(buf, len, 6))))
+		rc = rules_parse_buffer(buf, len, path, AF_INET6, reg, NULL, 0, rs6, &e);
+	if (rc < 0)
+		rules_error_print(&e, l->err);
+	free(buf);
+	return rc;
+}
+
+int live_reload(struct live *l)
+{
+	struct rules_ruleset *rs4 = NULL, *rs6 = NULL, *x = NULL;
+	int rc = 0;
+
+	/* Every file parses before anything is installed: a reload is all or nothing. */
+	if (l->rules[0])
+		rc = read_rules(l, l->rules, AF_INET, !l->rules6[0], &rs4, &rs6);
+	if (rc == 0 && l->rules6[0])
+		rc = read_rules(l, l->rules6, AF_INET6, false, &x, &rs6);
+	if (rc < 0) {
+		rules_ruleset_free(rs4);
+		rules_ruleset_free(rs6);
+		l->st.reload_errors++;
+		fprintf(l->err, "pkttables: ruleset refused, the running one stays\n");
+		return -EINVAL;
+	}
+	/* `rules` alone sets IPv6 too (from its -6 rules, or none): a file that stops being
+	 * unified does not leave an old IPv6 ruleset behind. */
+	if (l->rules[0])
+		box_set_ruleset(l->box, rs4, AF_INET);
+	if (l->rules[0] || l->rules6[0])
+		box_set_ruleset(l->box, rs6, AF_INET6);
+	l->st.reloads++;
+	return 0;
+}
+
+/* ---- config file ------------------------------------------------------------------------- */
+
+static int split_words(char *line, char **w)
+{
+	int n = 0;
+	char *s = strchr(line, '#');
+
+	if (s)
+		*s = '\0';
+	for (s = strtok(line, " \t\r\n"); s && n < LIVE_MAX_WORDS; s = strtok(NULL, " \t\r\n"))
+		w[n++] = s;
+	return s ? -E2BIG : n;
+}
+
+/* A path relative to the config file's directory. 0 or -ENAMETOOLONG. */
+static int resolve_path(char *out, size_t len, const char *dir, const char *p)
+{
+	int n;
+
+	if (p[0] == '/' || !dir[0])
+		n = snprintf(out, len, "%s", p);
+	else
+		n = snprintf(out, len, "%s/%s", dir, p);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* iface NAME [mac M] [mtu N]: the kernel's MAC and MTU unless the line says otherwise. */
+static int config_iface(struct live *l, int argc, char **argv, char *msg, size_t mlen)
+{
+	struct afpacket_link link;
+	char macs[18], mtus[12];
+	char *args[LIVE_MAX_WORDS + 4];
+	int rc, n = 0, idx;
+
+	if (argc < 2) {
+		snprintf(msg, mlen, "usage: iface NAME [mac MAC] [mtu N]");
+		return -EINVAL;
+	}
+	if (box_iface_index(l->box, argv[1]) > 0) {
+		snprintf(msg, mlen, "interface '%s' given twice", argv[1]);
+		return -EEXIST;
+	}
+	rc = afpacket_link_info(argv[1], &link);
+	if (rc < 0) {
+		snprintf(msg, mlen, "interface '%s': %s", argv[1], strerror(-rc));
+		return rc;
+	}
+	snprintf(macs, sizeof(macs), "%02x:%02x:%02x:%02x:%02x:%02x", link.mac[0], link.mac[1],
+		 link.mac[2], link.mac[3], link.mac[4], link.mac[5]);
+	snprintf(mtus, sizeof(mtus), "%u", link.mtu);
+	args[n++] = argv[0];
+	args[n++] = argv[1];
+	args[n++] = "mac";
+	args[n++] = macs;
+	args[n++] = "mtu";
+	args[n++] = mtus;
+	for (int i = 2; i < argc; i++)
+		args[n++] = argv[i];
+	if (sim_setup_command(l->box, n, args, msg, mlen) < 0)
+		return -EINVAL;
+	idx = box_iface_index(l->box, argv[1]);
+	if (idx < 1 || (unsigned)idx != l->nsock + 1) {
+		snprintf(msg, mlen, "interface '%s': unexpected index", argv[1]);
+		return -EINVAL;
+	}
+	rc = afpacket_open(argv[1], &l->sock[l->nsock]);
+	if (rc < 0) {
+		snprintf(msg, mlen, "cannot open '%s' (AF_PACKET): %s", argv[1], strerror(-rc));
+		return rc;
+	}
+	l->nsock++;
+	return 0;
+}
+
+static int config_line(struct live *l, const char *dir, int argc, char **argv, char *msg,
+		       size_t mlen)
+{
+	if (!strcmp(argv[0], "iface"))
+		return config_iface(l, argc, argv, msg, mlen);
+	if (!strcmp(argv[0], "rules") || !strcmp(argv[0], "rules6")) {
+		char *dst = argv[0][5] ? l->rules6 : l->rules;
+
+		if (argc != 2) {
+			snprintf(msg, mlen, "usage: %s FILE", argv[0]);
+			return -EINVAL;
+		}
+		if (resolve_path(dst, PATH_MAX, dir, argv[1]) < 0) {
+			snprintf(msg, mlen, "path too long");
+			return -ENAMETOOLONG;
+		}
+		return 0;
+	}
+	if (!strcmp(argv[0], "addr") || !strcmp(argv[0], "route") ||
+	    !strcmp(argv[0], "forwarding"))
+		return sim_setup_command(l->box, argc, argv, msg, mlen) < 0 ? -EINVAL : 0;
+	snprintf(msg, mlen, "unknown keyword '%s' (iface, addr, route, forwarding, rules, rules6)",
+		 argv[0]);
+	return -EINVAL;
+}
+
+static int read_config(struct live *l, const char *path)
+{
+	char dir[PATH_MAX], line[1024], msg[512], *w[LIVE_MAX_WORDS], *slash;
+	unsigned lineno = 0;
+	FILE *f = fopen(path, "r");
+	int rc = 0;
+
+	if (!f) {
+		fprintf(l->err, "%s: %s\n", path, strerror(errno));
+		return -errno;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		dir[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		int n;
+
+		lineno++;
+		n = split_words(line, w);
+		if (n == 0)
+			continue;
+		msg[0] = '\0';
+		rc = n < 0 ? -E2BIG : config_line(l, dir, n, w, msg, sizeof(msg));
+		if (rc < 0) {
+			fprintf(l->err, "%s:%u: %s\n", path, lineno, msg[0] ? msg : "too many words");
+			break;
+		}
+	}
+	fclose(f);
+	if (rc == 0 && l->nsock == 0) {
+		fprintf(l->err, "%s: no interface (iface NAME)\n", path);
+		rc = -EINVAL;
+	}
+	return rc;
+}
+
+int live_open(const char *config, FILE *err, struct live **out)
+{
+	static const struct box_ops ops = {
+	    .xmit = live_xmit, .deliver = live_deliver, .log = live_log, .trace = live_trace};
+	struct live *l = calloc(1, sizeof(*l));
+	int rc;
+
+	if (!l)
+		return -ENOMEM;
+	l->err = err;
+	l->box = box_new("live", &ops, l);
+	l->neigh = neigh_new(NULL, &live_neigh_ops, l);
+	if (!l->box || !l->neigh) {
+		live_free(l);
+		return -ENOMEM;
+	}
+	box_set_time(l->box, monotonic_ns());
+	rc = read_config(l, config);
+	if (rc == 0)
+		rc = live_reload(l);
+	if (rc < 0) {
+		live_free(l);
+		return rc;
+	}
+	*out = l;
+	return 0;
+}
+
+void live_free(struct live *l)
+{
+	if (!l)
+		return;
+	for (unsigned i = 0; i < l->nsock; i++) {
+		for (unsigned k = 0; k < l->txq[i].n; k++)
+			pkt_free(l->txq[i].p[k]);
+		afpacket_close(l->sock[i]);
+	}
+	for (unsigned i = 0; i < l->nlocal; i++)
+		pkt_free(l->localq[i]);
+	neigh_free(l->neigh);
+	box_free(l->box);
+	free(l);
+}
+
+/* ---- the loop and the counters ----------------------------------------------------------- */
+
+int live_run(struct live *l, struct live_flags *flags, const sigset_t *waitmask)
+{
+	bool ready[BOX_MAX_IFACES];
+	uint64_t last_tick = 0;
+
+	fprintf(l->err, "pkttables: forwarding on");
+	for (unsigned i = 0; i < l->nsock; i++)
+		fprintf(l->err, " %s", afpacket_name(l->sock[i]));
+	fprintf(l->err, "\n");
+	while (!flags->stop) {
+		uint64_t now;
+		int r;
+
+		if (flags->reload) {
+			flags->reload = 0;
+			if (live_reload(l) == 0)
+				fprintf(l->err, "pkttables: ruleset reloaded\n");
+		}
+		if (flags->dump) {
+			flags->dump = 0;
+			live_dump(l, l->err);
+		}
+		r = afpacket_poll(l->sock, l->nsock, LIVE_WAIT_MS, waitmask, ready);
+		if (r < 0 && r != -EINTR) {
+			fprintf(l->err, "pkttables: poll: %s\n", strerror(-r));
+			return r;
+		}
+		now = monotonic_ns();
+		box_set_time(l->box, now);
+		for (unsigned i = 0; r > 0 && i < l->nsock; i++) {
+			struct rx_ctx c = {l, (int)i + 1};
+
+			if (ready[i])
+				afpacket_receive(l->sock[i], LIVE_RX_BUDGET, rx_frame, &c);
+		}
+		if (now - last_tick >= LIVE_WAIT_MS * 1000000ull) {
+			neigh_tick(l->neigh, now);
+			last_tick = now;
+		}
+		txq_flush(l);
+	}
+	return 0;
+}
+
+static const char *ifname_cb(void *arg, int ifindex)
+{
+	const struct box_iface *ifc = box_iface(arg, ifindex);
+
+	return ifc ? ifc->name : "?";
+}
+
+void live_dump(struct live *l, FILE *f)
+{
+	struct neigh_stats ns;
+	const struct live_stats *s = &l->st;
+
+	fprintf(f, "# pkttables live counters\n");
+	for (int fam = AF_INET; fam; fam = fam == AF_INET ? AF_INET6 : 0) {
+		struct rules_ruleset *rs = box_ruleset(l->box, fam);
+
+		if (rs)
+			rules_print(rs, f, RULES_PRINT_COUNTERS);
+	}
+	sim_print_stats(f, l->box);
+	for (unsigned i = 0; i < l->nsock; i++) {
+		struct afpacket_stats st;
+
+		afpacket_get_stats(l->sock[i], &st);
+		fprintf(f,
+			"iface %s: rx %llu (%llu bytes) tx %llu (%llu bytes) tx-errors %llu "
+			"ring-drops %llu\n",
+			afpacket_name(l->sock[i]), (unsigned long long)st.rx,
+			(unsigned long long)st.rx_bytes, (unsigned long long)st.tx,
+			(unsigned long long)st.tx_bytes, (unsigned long long)st.tx_errors,
+			(unsigned long long)st.kernel_drops);
+	}
+	neigh_get_stats(l->neigh, &ns);
+	fprintf(f,
+		"neighbours: %u entries, %llu probes, %llu resolved, %llu failed, %llu queued, "
+		"%llu queue-drops, %llu table-full\n",
+		ns.entries, (unsigned long long)ns.probes, (unsigned long long)ns.resolved,
+		(unsigned long long)ns.failed, (unsigned long long)ns.queued,
+		(unsigned long long)ns.queue_drops, (unsigned long long)ns.table_full);
+	neigh_print(l->neigh, f, box_now(l->box), ifname_cb, l->box);
+	fprintf(f,
+		"live: not-for-us %llu arp/nd %llu (refused %llu, answered %llu) local-answers "
+		"%llu (full %llu) nomem %llu reloads %llu (refused %llu)\n",
+		(unsigned long long)s->not_for_us, (unsigned long long)s->ndisc_in,
+		(unsigned long long)s->ndisc_bad, (unsigned long long)s->ndisc_answers,
+		(unsigned long long)s->local_answers, (unsigned long long)s->local_full,
+		(unsigned long long)s->nomem,
+		(unsigned long long)s->reloads, (unsigned long long)s->reload_errors);
+	fflush(f);
+}
