@@ -11,8 +11,10 @@
 # ECONNREFUSED although the server listens, SIGHUP (a broken file refused with FILE:LINE, a good
 # one taken) during a rate-limited download that must complete intact, SIGUSR1 counters, SIGTERM.
 # Exit 77 (skipped) when not root or namespaces are unavailable. Every command is bounded.
+# PT_BIN: the pkttables binary (default build/pkttables; tests/run.sh sets it).
 cd "$(dirname "$0")/../.." || exit 2
-BIN=${PT_LIVE_BIN:-$PWD/build/pkttables}
+BIN=${PT_BIN:-$PWD/build/pkttables}
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 T="timeout -k 2"
