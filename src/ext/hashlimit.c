@@ -536,8 +536,8 @@ static int hl_make_key(const struct ext_pkt_ctx *ctx, const struct hashlimit_inf
 		       struct hl_key *k)
 {
 	const struct pkt_info *in = ctx->info;
-	uint16_t buf[2];
-	const uint16_t *ports;
+	uint8_t buf[4];
+	const uint8_t *ports; /* inside a segment: not aligned, copied out with memcpy */
 	int poff;
 
 	memset(k, 0, sizeof(*k));
@@ -558,9 +558,9 @@ static int hl_make_key(const struct ext_pkt_ctx *ctx, const struct hashlimit_inf
 	if (!ports)
 		return -1;
 	if (h->mode & HL_HASH_SPT)
-		k->sport = ports[0];
+		memcpy(&k->sport, ports, 2);
 	if (h->mode & HL_HASH_DPT)
-		k->dport = ports[1];
+		memcpy(&k->dport, ports + 2, 2);
 	return 0;
 }
 
