@@ -83,12 +83,17 @@ static void put_endpoint(struct sbuf *sb, const struct pkt_info *in, const union
 		sb_printf(sb, "%s:%u", s, port);
 }
 
-/* TCP options: names when every option is one we name, else the raw bytes. */
+/*
+ * TCP options: names when every option is one we name and the names build these options
+ * again: pkt_build emits MSS, SACK-permitted, timestamps, window scale in that order, each at
+ * most once, and mss=0 means no MSS option. Otherwise the raw bytes.
+ */
 static void put_tcp_options(struct sbuf *sb, const uint8_t *o, uint32_t n)
 {
 	struct sbuf tmp;
 	char buf[160];
 	uint32_t i = 0;
+	int rank = 0, r;
 
 	tmp = (struct sbuf){buf, sizeof(buf), 0};
 	buf[0] = '\0';
@@ -108,6 +113,10 @@ static void put_tcp_options(struct sbuf *sb, const uint8_t *o, uint32_t n)
 		}
 		if (i + 1 >= n || (len = o[i + 1]) < 2 || i + len > n)
 			goto raw;
+		r = kind == 2 ? 1 : kind == 4 ? 2 : kind == 8 ? 3 : kind == 3 ? 4 : 5;
+		if (r <= rank || (kind == 2 && len == 4 && !rd16(o + i + 2)))
+			goto raw;
+		rank = r;
 		if (kind == 2 && len == 4)
 			sb_printf(&tmp, " mss=%u", rd16(o + i + 2));
 		else if (kind == 3 && len == 3)
