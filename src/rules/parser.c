@@ -433,6 +433,18 @@ static int parse_line(struct parser *p, const char *s, size_t len)
 		p->err->line = p->line;
 		return ret;
 	}
+	/*
+	 * An unterminated quote runs to the end of the line and keeps the newline, as
+	 * iptables-restore reads it. No printed form of a value holding a newline reads back
+	 * (iptables-save's own output of it does not load), so such a line is refused.
+	 */
+	for (unsigned i = 0; i < tk.n; i++) {
+		if (strchr(tk.tok[i], '\n')) {
+			ret = perr(p, tk.tok[i], "unterminated quote");
+			rules_tokens_free(&tk);
+			return ret;
+		}
+	}
 	if (tk.n == 0)
 		ret = 0;
 	else if (p->table < 0)
