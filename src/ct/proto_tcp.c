@@ -23,8 +23,9 @@
  *   II  end  >  S.end - R.maxwin - 1         not data acknowledged long ago
  *   III ack  <  R.end + 1                    not acknowledging unseen data
  *   IV  ack  >  R.end - max(S.maxwin, 66000) - 1   not an ancient ACK
- * (comparisons in sequence space). Out of window is INVALID unless the entry or the table is
- * liberal. Connections picked up mid-stream (loose mode) are liberal on both sides.
+ * (comparisons in sequence space). Beyond I or III is INVALID, below II or IV is ignored
+ * (passed, state untouched), unless the entry or the table is liberal. Connections picked up
+ * mid-stream (loose mode) are liberal on both sides.
  */
 #include <errno.h>
 #include <string.h>
@@ -221,7 +222,7 @@ static uint32_t max_ack_window(const struct ct_tcp_dir *sender)
 	return sender->td_maxwin > 66000 ? sender->td_maxwin : 66000;
 }
 
-enum win_result { WIN_ACCEPT, WIN_INVALID };
+enum win_result { WIN_ACCEPT, WIN_IGNORE, WIN_INVALID };
 
 static enum win_result tcp_in_window(struct ct_table *t, struct ct_entry *e, enum ct_dir dir,
 				     int index, const struct seg *s)
@@ -327,7 +328,19 @@ static enum win_result tcp_in_window(struct ct_table *t, struct ct_entry *e, enu
 	}
 	if ((sender->flags & CT_TCPF_BE_LIBERAL) || t->cfg.tcp_be_liberal)
 		return WIN_ACCEPT;
-	return WIN_INVALID;
+	/*
+	 * Beyond the upper bounds (I: data the receiver did not allow, III: acknowledging data
+	 * never sent) is INVALID. Below the lower bounds (II: old data, IV: an overly delayed
+	 * ACK) is a late duplicate: let it through without touching the state, as Linux 6.x
+	 * does (measured: such a FIN does not move the connection to FIN_WAIT).
+	 */
+	if (!ct_seq_before(seq, sender->td_maxend + 1))
+		return WIN_INVALID;
+	if (!in_recv_win)
+		return WIN_IGNORE;
+	if (!ct_seq_before(sack, receiver->td_end + 1))
+		return WIN_INVALID;
+	return WIN_IGNORE;
 }
 
 static int tcp_pkt_to_tuple(const struct pkt *p, uint32_t off, uint32_t len, struct ct_tuple *t)
@@ -516,8 +529,15 @@ static enum ct_verdict tcp_packet(struct ct_table *t, struct ct_entry *e, const 
 		break;
 	}
 
-	if (tcp_in_window(t, e, dir, index, &s) != WIN_ACCEPT)
+	switch (tcp_in_window(t, e, dir, index, &s)) {
+	case WIN_ACCEPT:
+		break;
+	case WIN_IGNORE:
+		t->stats.ignore++;
+		return CT_ACCEPT;
+	case WIN_INVALID:
 		return CT_INVALID;
+	}
 
 	tc->last_index = (uint8_t)index;
 	tc->last_dir = (uint8_t)dir;
