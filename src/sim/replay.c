@@ -315,7 +315,7 @@ static void print_summary(FILE *out, struct box *b, const struct replay_totals *
 	fprintf(out, "  generated     %" PRIu64 "\n", tot->generated);
 }
 
-static int load_rules(struct box *b, const char *path, int family, bool unified_v6, FILE *err)
+static int load_rules(struct sim_box *sb, const char *path, int family, bool unified_v6, FILE *err)
 {
 	char *buf;
 	size_t len;
@@ -327,7 +327,12 @@ static int load_rules(struct box *b, const char *path, int family, bool unified_
 	}
 	if (family == AF_INET && unified_v6 && rules_buffer_has_family_tag(buf, len, 6))
 		family = 0; /* both halves of a unified file */
-	rc = sim_load_rules(b, buf, len, path, family, err);
+	if (sim_rules_need_conntrack(buf, len) && sim_box_conntrack(sb, true) < 0) {
+		fprintf(err, "replay: cannot turn conntrack on\n");
+		free(buf);
+		return -1;
+	}
+	rc = sim_load_rules(sb->box, buf, len, path, family, err);
 	free(buf);
 	return rc;
 }
@@ -379,9 +384,9 @@ int sim_replay(const struct sim_replay_opts *o, FILE *out, FILE *err)
 			goto fail;
 		}
 	}
-	if (o->rules && load_rules(sb->box, o->rules, AF_INET, !o->rules6, err) < 0)
+	if (o->rules && load_rules(sb, o->rules, AF_INET, !o->rules6, err) < 0)
 		goto fail;
-	if (o->rules6 && load_rules(sb->box, o->rules6, AF_INET6, false, err) < 0)
+	if (o->rules6 && load_rules(sb, o->rules6, AF_INET6, false, err) < 0)
 		goto fail;
 	box_set_trace_all(sb->box, o->trace);
 
@@ -451,6 +456,11 @@ int sim_replay(const struct sim_replay_opts *o, FILE *out, FILE *err)
 			fprintf(vf, "# %s-save -c\n", fam == AF_INET ? "iptables" : "ip6tables");
 			rules_print(rs, vf, RULES_PRINT_COUNTERS);
 		}
+	}
+	if (sb->ct) {
+		fprintf(out, "Conntrack\n");
+		ct_dump(sb->ct, out, s->now);
+		fputc('\n', out);
 	}
 	print_summary(out, sb->box, &tot);
 	if (w && pcapio_finish(w) < 0) {

@@ -576,6 +576,8 @@ static int script_load(struct sim *s, struct sim_box *sb, const char *buf, size_
 	FILE *m;
 	int rc;
 
+	if (sim_rules_need_conntrack(buf, len) && sim_box_conntrack(sb, true) < 0)
+		return sim_errorf(s, "cannot turn conntrack on");
 	if (!try)
 		return sim_load_rules(sb->box, buf, len, name, family, s->err);
 	m = open_memstream(&msg, &n);
@@ -1015,13 +1017,20 @@ static int cmd_show(struct sim *s, struct words *w)
 		}
 		return 0;
 	}
+	if (!strcmp(what, "conntrack")) {
+		if (!sb->ct)
+			fprintf(s->out, "# conntrack is off in %s\n", box_name(sb->box));
+		else
+			ct_dump(sb->ct, s->out, s->now);
+		return 0;
+	}
 	if (!strcmp(what, "time")) {
 		fprintf(s->out, "%" PRIu64 ".%09" PRIu64 "\n", s->now / 1000000000u,
 			s->now % 1000000000u);
 		return 0;
 	}
 	return sim_errorf(s, "usage: show counters|chains [TABLE] [-6] | log | stats | routes | "
-			     "pending | boxes | time");
+			     "pending | boxes | conntrack | time");
 }
 
 static int cmd_capture(struct sim *s, struct words *w)
@@ -1115,6 +1124,25 @@ static int cmd_trace(struct sim *s, struct words *w)
 	return 0;
 }
 
+static int cmd_conntrack(struct sim *s, struct words *w)
+{
+	struct sim_box *sb = cur_box(s);
+
+	if (!sb)
+		return -1;
+	if (w->argc == 2 && (!strcmp(w->argv[1], "on") || !strcmp(w->argv[1], "off"))) {
+		if (sim_box_conntrack(sb, !strcmp(w->argv[1], "on")) < 0)
+			return sim_errorf(s, "cannot turn conntrack on");
+		return 0;
+	}
+	if (w->argc == 2 && !strcmp(w->argv[1], "flush")) {
+		if (sb->ct)
+			ct_flush(sb->ct);
+		return 0;
+	}
+	return sim_errorf(s, "usage: conntrack on|off|flush");
+}
+
 static int cmd_echo(struct sim *s, struct words *w)
 {
 	char text[2048] = "";
@@ -1153,9 +1181,10 @@ static int cmd_help(struct sim *s, struct words *w)
 	      "  expect nothing | expect log TEXT | expect counter TABLE CHAIN N pkts=P bytes=B\n"
 	      "  expect policy-counter TABLE CHAIN pkts=P bytes=B | expect queue N\n"
 	      "  time +DURATION                   move the clock (30s, 500ms, 2m)\n"
-	      "  show counters|chains|log|stats|routes|pending|boxes|time\n"
+	      "  show counters|chains|log|stats|routes|pending|boxes|conntrack|time\n"
 	      "  capture IFACE FILE.pcap | capture IFACE off\n"
 	      "  queue N accept|drop|repeat [mark V]   the NFQUEUE handler\n"
+	      "  conntrack on|off|flush           connection tracking (on when rules use it)\n"
 	      "  trace on|off   echo TEXT   seed N   reset   help\n",
 	      s->out);
 	(void)w;
@@ -1211,6 +1240,8 @@ int sim_feed_line(struct sim *s, const char *text, const char *file, unsigned li
 		rc = cmd_trace(s, w);
 	else if (!strcmp(c, "echo"))
 		rc = cmd_echo(s, w);
+	else if (!strcmp(c, "conntrack"))
+		rc = cmd_conntrack(s, w);
 	else if (!strcmp(c, "seed"))
 		rc = cmd_seed(s, w);
 	else if (!strcmp(c, "reset"))
