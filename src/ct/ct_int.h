@@ -175,7 +175,13 @@ struct ct_proto_ops {
 				  enum ct_dir dir, uint64_t now);
 	/* Name of the tracker's state for listings, NULL if it has none. */
 	const char *(*state_name)(const struct ct_entry *e);
+	/* The transport part of a tuple as conntrack -L prints it (" sport=1 dport=2"), with a
+	 * leading space; snprintf-style return. NULL: nothing to print. */
+	int (*print_tuple)(char *buf, size_t len, const struct ct_tuple *t);
 };
+
+/* " sport=%u dport=%u": for trackers with ports */
+int ct_print_ports(char *buf, size_t len, const struct ct_tuple *t);
 
 extern const struct ct_proto_ops ct_proto_tcp;
 extern const struct ct_proto_ops ct_proto_udp;

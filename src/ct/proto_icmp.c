@@ -17,6 +17,7 @@
  * ICMPv6 neighbour discovery and MLD are never tracked (UNTRACKED), as in Linux.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -196,6 +197,12 @@ static enum ct_verdict icmp_packet(struct ct_table *t, struct ct_entry *e, const
 	return CT_ACCEPT;
 }
 
+static int icmp_print_tuple(char *buf, size_t len, const struct ct_tuple *t)
+{
+	return snprintf(buf, len, " type=%u code=%u id=%u", t->d.icmp.type, t->d.icmp.code,
+			t->s.icmp_id);
+}
+
 const struct ct_proto_ops ct_proto_icmp = {
 	.l4proto = IPPROTO_ICMP,
 	.name = "icmp",
@@ -204,6 +211,7 @@ const struct ct_proto_ops ct_proto_icmp = {
 	.error = icmp_error,
 	.new_conn = icmp_new,
 	.packet = icmp_packet,
+	.print_tuple = icmp_print_tuple,
 };
 
 const struct ct_proto_ops ct_proto_icmpv6 = {
@@ -214,4 +222,5 @@ const struct ct_proto_ops ct_proto_icmpv6 = {
 	.error = icmp_error,
 	.new_conn = icmp_new,
 	.packet = icmp_packet,
+	.print_tuple = icmp_print_tuple,
 };

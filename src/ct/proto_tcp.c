@@ -589,5 +589,6 @@ const struct ct_proto_ops ct_proto_tcp = {
 	.error = tcp_error,
 	.new_conn = tcp_new,
 	.packet = tcp_packet,
+	.print_tuple = ct_print_ports,
 	.state_name = tcp_state_name,
 };

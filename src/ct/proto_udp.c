@@ -40,7 +40,15 @@ static int udp_invert(struct ct_tuple *reply, const struct ct_tuple *orig)
 static int udp_error(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone,
 		     uint64_t now)
 {
-	if (!p->info.has_l4 || p->info.l4len < 8)
+	uint8_t buf[8];
+	const uint8_t *h;
+	uint16_t udplen;
+
+	if (!p->info.has_l4 || p->info.l4len < 8 || !(h = pkt_header(p, p->info.l4off, 8, buf)))
+		return -EINVAL;
+	/* the length field must fit the datagram (as Linux: longer or < 8 is malformed) */
+	udplen = (uint16_t)(h[4] << 8 | h[5]);
+	if (udplen > p->info.l4len || udplen < 8)
 		return -EINVAL;
 	if (from_outside && t->cfg.checksum && !pkt_l4_csum_ok(p))
 		return -EINVAL;
@@ -80,4 +88,5 @@ const struct ct_proto_ops ct_proto_udp = {
 	.error = udp_error,
 	.new_conn = udp_new,
 	.packet = udp_packet,
+	.print_tuple = ct_print_ports,
 };

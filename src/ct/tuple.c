@@ -70,19 +70,12 @@ const char *ct_tuple_str(const struct ct_tuple *t, char *buf, size_t len)
 	n = snprintf(buf, len, "src=%s dst=%s", s, d);
 	if (n < 0 || (size_t)n >= len)
 		return buf;
-	switch (t->l4proto) {
-	case IPPROTO_TCP:
-	case IPPROTO_UDP:
-	case IPPROTO_UDPLITE:
-	case IPPROTO_SCTP:
-	case IPPROTO_DCCP:
-		snprintf(buf + n, len - (size_t)n, " sport=%u dport=%u", t->s.port, t->d.port);
-		break;
-	case IPPROTO_ICMP:
-	case IPPROTO_ICMPV6:
-		snprintf(buf + n, len - (size_t)n, " type=%u code=%u id=%u", t->d.icmp.type,
-			 t->d.icmp.code, t->s.icmp_id);
-		break;
-	}
+	if (ct_proto_find(t->l4proto)->print_tuple)
+		ct_proto_find(t->l4proto)->print_tuple(buf + n, len - (size_t)n, t);
 	return buf;
+}
+
+int ct_print_ports(char *buf, size_t len, const struct ct_tuple *t)
+{
+	return snprintf(buf, len, " sport=%u dport=%u", t->s.port, t->d.port);
 }

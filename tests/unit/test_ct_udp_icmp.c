@@ -67,6 +67,30 @@ static void test_udp_bad_checksum_invalid(void **state)
 	ct_table_free(t);
 }
 
+static void test_udp_bad_length_invalid(void **state)
+{
+	struct ct_table *t = ct_test_table(64);
+	static const uint16_t lens[] = { 7, 29, 0 };
+	struct ct_config c = *ct_table_config(t);
+
+	c.checksum = false; /* the length check alone */
+	ct_table_set_config(t, &c);
+
+	for (unsigned i = 0; i < 3; i++) {
+		struct pkt *p = ct_test_pkt(UOUT);
+		uint8_t l[2] = { (uint8_t)(lens[i] >> 8), (uint8_t)lens[i] };
+
+		/* header says 7 / 29 / 0 bytes, the datagram has 28; checksum made valid again */
+		assert_int_equal(pkt_store(p, p->info.l4off + 4, l, 2), 0);
+		pkt_l4_csum_update(p);
+		assert_int_equal(ct_in(t, p, true, 0, 0), 0);
+		assert_int_equal(ct_pkt_state(p), CT_STATE_INVALID);
+		pkt_free(p);
+	}
+	assert_int_equal(ct_table_stats(t)->count + ct_table_stats(t)->unconfirmed, 0);
+	ct_table_free(t);
+}
+
 static void test_udp_ipv6_same_code(void **state)
 {
 	struct ct_table *t = ct_test_table(64);
@@ -278,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_udp_unreplied_dies_at_30s),
 		cmocka_unit_test(test_udp_assured_dies_at_120s),
 		cmocka_unit_test(test_udp_bad_checksum_invalid),
+		cmocka_unit_test(test_udp_bad_length_invalid),
 		cmocka_unit_test(test_udp_ipv6_same_code),
 		cmocka_unit_test(test_icmp_echo),
 		cmocka_unit_test(test_icmp_error_related),
