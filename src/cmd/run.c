@@ -83,7 +83,7 @@ int cmd_run(int argc, char **argv)
 
 	rc = live_open(config, stderr, &l);
 	if (rc < 0) {
-		fprintf(stderr, "run: %s: %s\n", config, strerror(-rc));
+		fprintf(stderr, "run: not started (%s)\n", strerror(-rc));
 		return 1;
 	}
 	rc = live_run(l, &run_flags, &waitmask);
