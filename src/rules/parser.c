@@ -256,7 +256,8 @@ static int cmd_line(struct parser *p, struct rules_tokens *tk)
 			return perr(p, argv[i], "the -t option cannot be used in a restore file");
 	if (cmd[0] != '-')
 		return perr(p, cmd, "unknown command");
-	if (strchr("AIDRNPE", cmd[1]) && cmd[2] == '\0' && argc < 2)
+	/* cmd[1] first: strchr finds the '\0' of "-", and cmd[2] is past the token */
+	if (cmd[1] && strchr("AIDRNPE", cmd[1]) && cmd[2] == '\0' && argc < 2)
 		return perr(p, cmd, "chain name missing");
 
 	if (!strcmp(cmd, "-A") || !strcmp(cmd, "--append") || !strcmp(cmd, "-I") ||
