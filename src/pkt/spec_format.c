@@ -307,6 +307,14 @@ static void put_ipopts(struct sbuf *sb, const uint8_t *o, uint32_t n)
 		sb_printf(&tmp, "%s%s", tmp.pos ? "," : "", c->name);
 		i += c->len;
 	}
+	/* The builder pads the named options with EOL to 4 bytes: names only when that gives
+	 * back these n bytes; all-zero options are "eol" (4 bytes). */
+	if (i == 0 && n == 4) {
+		sb_printf(sb, " ipopt=eol");
+		return;
+	}
+	if (i == 0 || ((i + 3) & ~3u) != n || tmp.pos >= sizeof(buf))
+		goto raw; /* (40 nops do not fit buf) */
 	sb_printf(sb, " ipopt=%s", buf);
 	return;
 raw:
