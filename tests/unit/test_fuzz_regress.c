@@ -63,6 +63,19 @@ static void test_counters_prefix_at_buffer_end(void **state)
 	assert_string_equal(e.token, "[");
 }
 
+/* src/rules/parser.c: a command "-" alone made cmd_line read cmd[2], past the token. */
+static void test_lone_dash_command(void **state)
+{
+	struct rules_ruleset *rs;
+	struct rules_error e;
+
+	(void)state;
+	assert_int_equal(parse_exact("*filter\n:INPUT ACCEPT [0:0]\n-\nCOMMIT\n", AF_INET, &rs, &e),
+			 -EINVAL);
+	assert_null(rs);
+	assert_int_equal(e.line, 3);
+}
+
 /* src/rules/opt.c: type_max[] was indexed with EXT_T_NAME and the other non-numeric types
  * (clang's UBSan in fuzz_box saw it; gcc may optimise the unused load away). */
 static void test_name_option_type(void **state)
@@ -134,8 +147,9 @@ static void format_of(const char *text, char *line, size_t len)
 }
 
 /*
- * src/pkt/spec_format.c: TCP options were printed by name when the names do not build them
- * again (an MSS of 0 means "no MSS option"; the builder has a fixed option order).
+ * src/pkt/spec_format.c: TCP and IPv4 options were printed by name when the names do not build
+ * them again (an MSS of 0 means "no MSS option"; the builder has a fixed TCP option order and
+ * pads IPv4 options with EOL to 4 bytes only; 40 NOPs overflowed the name buffer).
  */
 static void test_tcp_options_fixed_point(void **state)
 {
@@ -145,6 +159,14 @@ static void test_tcp_options_fixed_point(void **state)
 	    "tcp 10.0.0.2:1 > 10.0.0.3:2 tcpopt=hex:0204010002040200",
 	    "tcp 10.0.0.2:1 > 10.0.0.3:2 tcpopt=hex:0402020405b4",
 	    "tcp 10.0.0.2:1 > 10.0.0.3:2 syn mss=1460 sackok ts=1:2 wscale=7",
+	    /* IPv4 options: names only when the builder's EOL padding gives the bytes back */
+	    "tcp 10.0.0.2:1 > 10.0.0.3:2 ack ipopt=eol",
+	    "tcp 10.0.0.2:1 > 10.0.0.3:2 ack ipopt=hex:0000000000000000",
+	    "tcp 10.0.0.2:1 > 10.0.0.3:2 ack ipopt=hex:0100000000000000",
+	    "tcp 10.0.0.2:1 > 10.0.0.3:2 ack ipopt=nop,nop,nop,nop,nop,nop,nop,nop,nop,nop,nop,nop,"
+	    "nop,nop,nop,nop,nop,nop,nop,nop,nop,nop,nop,nop,nop,nop,nop,nop,nop,nop,nop,nop,nop,"
+	    "nop,"
+	    "nop,nop,nop,nop,nop,nop",
 	};
 	char l1[512], l2[512];
 
@@ -216,6 +238,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_counters_prefix_at_buffer_end),
+	    cmocka_unit_test(test_lone_dash_command),
 	    cmocka_unit_test(test_name_option_type),
 	    cmocka_unit_test(test_unterminated_quote_refused),
 	    cmocka_unit_test(test_tcp_options_fixed_point),
