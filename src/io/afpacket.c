@@ -30,11 +30,11 @@
 
 #include "io/afpacket.h"
 
-#define RING_BLOCK_SIZE	 (1u << 18) /* 256 KiB: a whole 64 KiB frame always fits */
-#define RING_BLOCKS	 32
-#define RING_FRAME_SIZE	 2048 /* only for the kernel's frame-count check */
-#define RING_RETIRE_MS	 1    /* a partly filled block is handed over after this long */
-#define SEND_BATCH	 64
+#define RING_BLOCK_SIZE (1u << 18) /* 256 KiB: a whole 64 KiB frame always fits */
+#define RING_BLOCKS	32
+#define RING_FRAME_SIZE 2048 /* only for the kernel's frame-count check */
+#define RING_RETIRE_MS	1    /* a partly filled block is handed over after this long */
+#define SEND_BATCH	64
 
 struct afpacket {
 	char name[IF_NAMESIZE];
@@ -123,7 +123,8 @@ int afpacket_open(const char *ifname, struct afpacket **out)
 	if (err)
 		goto fail;
 	a->ring_len = (size_t)RING_BLOCK_SIZE * RING_BLOCKS;
-	a->ring = mmap(NULL, a->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_LOCKED, a->fd, 0);
+	a->ring =
+	    mmap(NULL, a->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_LOCKED, a->fd, 0);
 	if (a->ring == MAP_FAILED) /* MAP_LOCKED may exceed RLIMIT_MEMLOCK: try without */
 		a->ring = mmap(NULL, a->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, a->fd, 0);
 	if (a->ring == MAP_FAILED) {
@@ -192,7 +193,8 @@ static void frame_one(struct afpacket *a, struct tpacket3_hdr *h, afpacket_rx_fn
 	}
 	f.data = (const uint8_t *)h + h->tp_mac;
 	f.len = h->tp_snaplen;
-	f.vlan_tci = (h->tp_status & TP_STATUS_VLAN_VALID) ? (int)(h->hv1.tp_vlan_tci & 0xffff) : -1;
+	f.vlan_tci =
+	    (h->tp_status & TP_STATUS_VLAN_VALID) ? (int)(h->hv1.tp_vlan_tci & 0xffff) : -1;
 	f.csum_partial = (h->tp_status & TP_STATUS_CSUMNOTREADY) != 0;
 	a->st.rx++;
 	a->st.rx_bytes += f.len;
@@ -210,7 +212,8 @@ unsigned afpacket_receive(struct afpacket *a, unsigned budget, afpacket_rx_fn fn
 		struct tpacket3_hdr *h;
 		uint32_t n;
 
-		if (!(__atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER))
+		if (!(__atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE) &
+		      TP_STATUS_USER))
 			break;
 		n = bd->hdr.bh1.num_pkts;
 		h = (struct tpacket3_hdr *)((uint8_t *)bd + bd->hdr.bh1.offset_to_first_pkt);
@@ -275,7 +278,8 @@ int afpacket_poll(struct afpacket *const *socks, unsigned n, int timeout_ms,
 		  const sigset_t *sigmask, bool *ready)
 {
 	struct pollfd pfd[64];
-	struct timespec ts = {.tv_sec = timeout_ms / 1000, .tv_nsec = (timeout_ms % 1000) * 1000000L};
+	struct timespec ts = {.tv_sec = timeout_ms / 1000,
+			      .tv_nsec = (timeout_ms % 1000) * 1000000L};
 	int r, nready = 0;
 
 	if (n > 64)
@@ -290,8 +294,9 @@ int afpacket_poll(struct afpacket *const *socks, unsigned n, int timeout_ms,
 		return -errno;
 	for (unsigned i = 0; i < n; i++) {
 		/* POLLIN or not, a retired block may be waiting: the ring is the truth. */
-		ready[i] = (pfd[i].revents & (POLLIN | POLLERR)) ||
-			   (block_at(socks[i], socks[i]->block)->hdr.bh1.block_status & TP_STATUS_USER);
+		ready[i] =
+		    (pfd[i].revents & (POLLIN | POLLERR)) ||
+		    (block_at(socks[i], socks[i]->block)->hdr.bh1.block_status & TP_STATUS_USER);
 		nready += ready[i];
 	}
 	return nready;

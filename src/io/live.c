@@ -31,20 +31,20 @@
 #include "rules/rules.h"
 #include "sim/sim.h"
 
-#define LIVE_WAIT_MS	100
-#define LIVE_RX_BUDGET	256
-#define LIVE_TXQ	256 /* frames per interface before a flush */
-#define LIVE_LOCALQ	64  /* local answers made while handling one batch */
-#define LIVE_MAX_WORDS	32
-#define ETH_HLEN	14
+#define LIVE_WAIT_MS   100
+#define LIVE_RX_BUDGET 256
+#define LIVE_TXQ       256 /* frames per interface before a flush */
+#define LIVE_LOCALQ    64  /* local answers made while handling one batch */
+#define LIVE_MAX_WORDS 32
+#define ETH_HLEN       14
 
 struct live_stats {
-	uint64_t not_for_us;   /* unicast frames to another MAC (promiscuous) */
-	uint64_t ndisc_in;     /* ARP / NS / NA frames handled */
-	uint64_t ndisc_bad;    /* ARP / NS / NA frames refused (RFC 4861 7.1 checks) */
+	uint64_t not_for_us;	/* unicast frames to another MAC (promiscuous) */
+	uint64_t ndisc_in;	/* ARP / NS / NA frames handled */
+	uint64_t ndisc_bad;	/* ARP / NS / NA frames refused (RFC 4861 7.1 checks) */
 	uint64_t ndisc_answers; /* ARP replies and NAs sent */
 	uint64_t local_answers; /* echo replies, RSTs, port unreachables */
-	uint64_t local_full;    /* local answers dropped: queue full */
+	uint64_t local_full;	/* local answers dropped: queue full */
 	uint64_t neigh_drops;	/* frames dropped waiting for a next hop */
 	uint64_t nomem;
 	uint64_t reloads, reload_errors;
@@ -404,9 +404,9 @@ static void handle_ndisc(struct live *l, int ifindex, const struct ndisc_msg *m)
 	if (!for_us)
 		return;
 	if (m->family == AF_INET) {
-		send_frame(l, ifindex, buf,
-			   ndisc_build_arp(buf, NDISC_REPLY, ifc->mac, &m->target, m->lladdr,
-					   &m->sender));
+		send_frame(
+		    l, ifindex, buf,
+		    ndisc_build_arp(buf, NDISC_REPLY, ifc->mac, &m->target, m->lladdr, &m->sender));
 	} else {
 		union pt_addr all_nodes = {.b = {0xff, 0x02, [15] = 1}};
 		uint8_t amac[6];
@@ -419,9 +419,9 @@ static void handle_ndisc(struct live *l, int ifindex, const struct ndisc_msg *m)
 				   ndisc_build_na(buf, ifc->mac, &m->target, &all_nodes, amac, true,
 						  false));
 		} else {
-			send_frame(l, ifindex, buf,
-				   ndisc_build_na(buf, ifc->mac, &m->target, &m->sender, mac, true,
-						  true));
+			send_frame(
+			    l, ifindex, buf,
+			    ndisc_build_na(buf, ifc->mac, &m->target, &m->sender, mac, true, true));
 		}
 	}
 	l->st.ndisc_answers++;
@@ -513,7 +513,8 @@ static int read_rules(struct live *l, const char *path, int family, bool unified
 	memset(&e, 0, sizeof(e));
 	if (family == AF_INET)
 		rc = rules_parse_buffer(buf, len, path, AF_INET, reg, NULL, 0, rs4, &e);
-	if (rc == 0 && (family == AF_INET6 || (unified && rules_buffer_has_family_tag(buf, len, 6))))
+	if (rc == 0 &&
+	    (family == AF_INET6 || (unified && rules_buffer_has_family_tag(buf, len, 6))))
 		rc = rules_parse_buffer(buf, len, path, AF_INET6, reg, NULL, 0, rs6, &e);
 	if (rc < 0)
 		rules_error_print(&e, l->err);
@@ -640,8 +641,7 @@ static int config_line(struct live *l, const char *dir, int argc, char **argv, c
 		}
 		return 0;
 	}
-	if (!strcmp(argv[0], "addr") || !strcmp(argv[0], "route") ||
-	    !strcmp(argv[0], "forwarding"))
+	if (!strcmp(argv[0], "addr") || !strcmp(argv[0], "route") || !strcmp(argv[0], "forwarding"))
 		return sim_setup_command(l->box, argc, argv, msg, mlen) < 0 ? -EINVAL : 0;
 	snprintf(msg, mlen, "unknown keyword '%s' (iface, addr, route, forwarding, rules, rules6)",
 		 argv[0]);
@@ -675,7 +675,8 @@ static int read_config(struct live *l, const char *path)
 		msg[0] = '\0';
 		rc = n < 0 ? -E2BIG : config_line(l, dir, n, w, msg, sizeof(msg));
 		if (rc < 0) {
-			fprintf(l->err, "%s:%u: %s\n", path, lineno, msg[0] ? msg : "too many words");
+			fprintf(l->err, "%s:%u: %s\n", path, lineno,
+				msg[0] ? msg : "too many words");
 			break;
 		}
 	}
@@ -823,7 +824,7 @@ void live_dump(struct live *l, FILE *f)
 		(unsigned long long)s->not_for_us, (unsigned long long)s->ndisc_in,
 		(unsigned long long)s->ndisc_bad, (unsigned long long)s->ndisc_answers,
 		(unsigned long long)s->local_answers, (unsigned long long)s->local_full,
-		(unsigned long long)s->nomem,
-		(unsigned long long)s->reloads, (unsigned long long)s->reload_errors);
+		(unsigned long long)s->nomem, (unsigned long long)s->reloads,
+		(unsigned long long)s->reload_errors);
 	fflush(f);
 }

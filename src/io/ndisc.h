@@ -30,16 +30,16 @@
 enum ndisc_op { NDISC_REQUEST, NDISC_REPLY }; /* ARP request / NS, ARP reply / NA */
 
 struct ndisc_msg {
-	int family;		  /* AF_INET: ARP, AF_INET6: NS/NA */
+	int family; /* AF_INET: ARP, AF_INET6: NS/NA */
 	enum ndisc_op op;
-	union pt_addr sender;	  /* ARP spa; IPv6 source address */
-	union pt_addr target;	  /* ARP tpa; the ND target */
-	union pt_addr dst;	  /* IPv6 destination address (zero for ARP) */
-	uint8_t lladdr[6];	  /* ARP sha; NS source / NA target link-layer option */
-	bool has_lladdr;	  /* always for ARP; for ND when the option was there */
+	union pt_addr sender; /* ARP spa; IPv6 source address */
+	union pt_addr target; /* ARP tpa; the ND target */
+	union pt_addr dst;    /* IPv6 destination address (zero for ARP) */
+	uint8_t lladdr[6];    /* ARP sha; NS source / NA target link-layer option */
+	bool has_lladdr;      /* always for ARP; for ND when the option was there */
 	uint8_t eth_src[6];
-	bool solicited;		  /* NA S flag */
-	bool override;		  /* NA O flag */
+	bool solicited; /* NA S flag */
+	bool override;	/* NA O flag */
 };
 
 /*

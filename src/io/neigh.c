@@ -22,10 +22,10 @@ struct neigh_entry {
 	int family;
 	union pt_addr addr;
 	uint8_t mac[6];
-	uint64_t confirmed; /* last answer */
-	uint64_t next_probe; /* INCOMPLETE / STALE probing: when to ask again; 0: not probing */
-	unsigned probes;     /* asked so far in this round */
-	uint32_t next;	     /* hash chain, or free list */
+	uint64_t confirmed;   /* last answer */
+	uint64_t next_probe;  /* INCOMPLETE / STALE probing: when to ask again; 0: not probing */
+	unsigned probes;      /* asked so far in this round */
+	uint32_t next;	      /* hash chain, or free list */
 	unsigned qhead, qlen; /* ring of waiting packets: t->queue[idx * queue_len ...] */
 };
 
@@ -129,8 +129,7 @@ void neigh_free(struct neigh_table *t)
 	free(t);
 }
 
-static uint32_t find(const struct neigh_table *t, int ifindex, int family,
-		     const union pt_addr *a)
+static uint32_t find(const struct neigh_table *t, int ifindex, int family, const union pt_addr *a)
 {
 	for (uint32_t i = t->bucket[hash(ifindex, family, a)]; i != NIL; i = t->e[i].next) {
 		const struct neigh_entry *n = &t->e[i];
@@ -300,9 +299,10 @@ void neigh_get_stats(const struct neigh_table *t, struct neigh_stats *st)
 void neigh_print(const struct neigh_table *t, FILE *f, uint64_t now,
 		 const char *(*ifname)(void *arg, int ifindex), void *arg)
 {
-	static const char *const names[] = {
-	    [N_FREE] = "FREE", [N_INCOMPLETE] = "INCOMPLETE", [N_REACHABLE] = "REACHABLE",
-	    [N_STALE] = "STALE"};
+	static const char *const names[] = {[N_FREE] = "FREE",
+					    [N_INCOMPLETE] = "INCOMPLETE",
+					    [N_REACHABLE] = "REACHABLE",
+					    [N_STALE] = "STALE"};
 
 	for (uint32_t i = 0; i < t->p.max_entries; i++) {
 		const struct neigh_entry *n = &t->e[i];

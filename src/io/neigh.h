@@ -26,20 +26,20 @@
 struct neigh_table;
 
 struct neigh_params {
-	unsigned max_entries; /* default 1024 */
-	unsigned queue_len;   /* packets waiting per unresolved entry, default 16 */
-	uint64_t retrans_ns;  /* between probes, default 1 s */
-	unsigned max_probes;  /* default 3 */
+	unsigned max_entries;  /* default 1024 */
+	unsigned queue_len;    /* packets waiting per unresolved entry, default 16 */
+	uint64_t retrans_ns;   /* between probes, default 1 s */
+	unsigned max_probes;   /* default 3 */
 	uint64_t reachable_ns; /* an answer is trusted this long, default 30 s */
 };
 
 struct neigh_stats {
-	uint64_t probes;       /* solicitations asked for (multicast and unicast) */
-	uint64_t resolved;     /* entries that got an answer */
-	uint64_t failed;       /* entries given up */
-	uint64_t queued;       /* packets that had to wait */
-	uint64_t queue_drops;  /* dropped: queue full (oldest) or resolution failed */
-	uint64_t table_full;   /* a next hop refused: no room for its entry */
+	uint64_t probes;      /* solicitations asked for (multicast and unicast) */
+	uint64_t resolved;    /* entries that got an answer */
+	uint64_t failed;      /* entries given up */
+	uint64_t queued;      /* packets that had to wait */
+	uint64_t queue_drops; /* dropped: queue full (oldest) or resolution failed */
+	uint64_t table_full;  /* a next hop refused: no room for its entry */
 	unsigned entries;
 };
 

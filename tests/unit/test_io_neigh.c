@@ -77,7 +77,7 @@ static void test_queue_then_resolve(void **state)
 	pt_addr_parse("192.0.2.2", &a);
 	for (uint64_t i = 1; i <= 6; i++)
 		assert_int_equal(neigh_output(t, 1, AF_INET, &a, mk(i), 10, mac), NEIGH_QUEUED);
-	assert_int_equal(r.probes, 1);  /* one probe, not one per packet */
+	assert_int_equal(r.probes, 1);	/* one probe, not one per packet */
 	assert_int_equal(r.dropped, 2); /* 1 and 2 pushed out by 5 and 6 */
 	assert_int_equal(neigh_lookup(t, 1, AF_INET, &a, mac), -ENOENT);
 	neigh_update(t, 1, AF_INET, &a, mac1, false, 20);
