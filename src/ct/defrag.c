@@ -393,6 +393,98 @@ static struct pkt *build4(const struct defrag_queue *q, enum pkt_link link,
 	return np;
 }
 
+/* ---- IPv4 fragmentation on output ------------------------------------------------------- */
+
+/* The header of fragments after the first: options without the copy bit (0x80) become NOP. */
+static void strip_options(uint8_t *h, uint32_t ihl)
+{
+	uint32_t i = 20;
+
+	while (i < ihl && h[i] != 0) {
+		uint32_t len = h[i] == 1 ? 1 : (i + 1 < ihl ? h[i + 1] : 1);
+
+		if (len < 2 && h[i] != 1)
+			len = ihl - i; /* malformed: the parser refused it already; end here */
+		if (!(h[i] & 0x80))
+			memset(h + i, 1, len > ihl - i ? ihl - i : len);
+		i += len;
+	}
+}
+
+static struct pkt *one_fragment(const struct pkt *p, const uint8_t *hdr, uint32_t off, uint32_t len,
+				bool more, bool df)
+{
+	uint32_t l3 = p->info.l3off, ihl = p->info.ihl;
+	struct pkt *f = pkt_alloc(l3 + ihl + len);
+	uint8_t *b, *h;
+	uint16_t fo = (uint16_t)((df ? 0x4000 : 0) | (more ? 0x2000 : 0) | off / 8), csum;
+
+	if (!f)
+		return NULL;
+	b = pkt_linear_data(f);
+	h = b + l3;
+	if (pkt_copy_out(p, 0, b, l3) || pkt_copy_out(p, l3 + ihl + off, h + ihl, len)) {
+		pkt_free(f);
+		return NULL;
+	}
+	memcpy(h, hdr, ihl);
+	h[2] = (uint8_t)((ihl + len) >> 8);
+	h[3] = (uint8_t)(ihl + len);
+	h[6] = (uint8_t)(fo >> 8);
+	h[7] = (uint8_t)fo;
+	h[10] = h[11] = 0;
+	csum = pkt_csum_fold(pkt_csum_bytes(h, ihl, 0));
+	h[10] = (uint8_t)(csum >> 8);
+	h[11] = (uint8_t)csum;
+	pkt_parse(f, p->info.l2off == UINT32_MAX ? PKT_LINK_RAW : PKT_LINK_ETHERNET, false);
+	defrag_copy_meta(f, p);
+	return f;
+}
+
+int ct_defrag4_fragment(const struct pkt *p, uint32_t mtu, uint16_t frag_max_size, struct pkt **out,
+			unsigned max)
+{
+	const struct pkt_info *in = &p->info;
+	uint32_t ihl = in->ihl, dlen, chunk, off;
+	uint8_t hdr[60];
+	unsigned n = 0;
+
+	if (in->family != AF_INET || in->is_fragment || ihl < 20 ||
+	    pkt_copy_out(p, in->l3off, hdr, ihl))
+		return -EINVAL;
+	/* DF: the sender's fragments (frag_max_size) must fit as they were, else the datagram */
+	if (in->dont_frag && (frag_max_size ? frag_max_size : in->l3len) > mtu)
+		return -EMSGSIZE;
+	if (frag_max_size && frag_max_size < mtu)
+		mtu = frag_max_size;
+	if (!frag_max_size && in->l3len <= mtu) {
+		if (!max)
+			return -ENOSPC;
+		out[0] = pkt_clone(p);
+		return out[0] ? 1 : -ENOMEM;
+	}
+	if (mtu < ihl + 8)
+		return -EINVAL;
+	dlen = in->l3len - ihl;
+	chunk = (mtu - ihl) & ~7u;
+	if ((dlen + chunk - 1) / chunk > max)
+		return -ENOSPC;
+	for (off = 0; off < dlen; off += chunk) {
+		uint32_t len = dlen - off < chunk ? dlen - off : chunk;
+
+		out[n] = one_fragment(p, hdr, off, len, off + len < dlen, in->dont_frag);
+		if (!out[n]) {
+			while (n)
+				pkt_free(out[--n]);
+			return -ENOMEM;
+		}
+		n++;
+		if (!off)
+			strip_options(hdr, ihl);
+	}
+	return (int)n;
+}
+
 /* ---- the common path ---------------------------------------------------------------------- */
 
 /* Where [off, end) falls among the held fragments: 0 free, DUPLICATE or OVERLAP. */

@@ -920,6 +920,85 @@ static void test_shadow_and_originals(void **state)
 	ct_defrag_free(d2);
 }
 
+/* Refragment and reassemble: all must come back to `w`. Frees the fragments. */
+static void assert_reassembles_to(struct pkt **f, int n, const struct pkt *w)
+{
+	struct ct_defrag *d = new_defrag();
+	struct ct_defrag_out o;
+
+	assert_true(n >= 2);
+	for (int i = 0; i + 1 < n; i++)
+		expect_held(d, f[i]);
+	assert_int_equal(ct_defrag_in(d, f[n - 1], link_of(w), 0, &o), CT_DEFRAG_DONE);
+	assert_reassembled(&o, w);
+	ct_defrag_out_free(&o);
+	ct_defrag_free(d);
+}
+
+/* IPv4 out: a reassembled datagram leaves as the fragments it came in (Linux, frag_max_size). */
+static void test_refragment_ipv4(void **state)
+{
+	struct pkt *w, *f[8], *copy[8], *out[16];
+	struct ct_defrag *d = new_defrag();
+	struct ct_defrag_out o;
+	uint8_t b[60];
+	int n;
+
+	(void)state;
+	for (unsigned df = 0; df < 2; df++) {
+		w = whole(AF_INET, df ? "udp %s:1 > %s:2 df" : "udp %s:1 > %s:2", 3000);
+		assert_int_equal(cut(w, 1480, f, 8), 3);
+		for (unsigned i = 0; i < 3; i++)
+			copy[i] = pkt_clone(f[i]);
+		expect_held(d, f[2]);
+		expect_held(d, f[0]);
+		assert_int_equal(ct_defrag_in(d, f[1], PKT_LINK_RAW, 0, &o), CT_DEFRAG_DONE);
+		assert_int_equal(o.frag_max_size, 1500);
+		assert_int_equal(o.pkt->info.dont_frag, df);
+		/* a bigger link: still the sender's fragments, byte for byte */
+		assert_int_equal(ct_defrag4_fragment(o.pkt, 9000, o.frag_max_size, out, 16), 3);
+		for (unsigned i = 0; i < 3; i++) {
+			assert_same_bytes(out[i], copy[i]);
+			pkt_free(out[i]);
+			pkt_free(copy[i]);
+		}
+		assert_int_equal(ct_defrag4_fragment(o.pkt, 9000, o.frag_max_size, out, 2),
+				 -ENOSPC);
+		/* a smaller link: DF refuses (fragmentation needed), else smaller fragments */
+		n = ct_defrag4_fragment(o.pkt, 1000, o.frag_max_size, out, 16);
+		if (df) {
+			assert_int_equal(n, -EMSGSIZE);
+		} else {
+			assert_int_equal(n, 4); /* 3008 bytes in 976-byte pieces */
+			assert_reassembles_to(out, n, w);
+		}
+		ct_defrag_out_free(&o);
+		pkt_free(w);
+	}
+	ct_defrag_free(d);
+
+	/* not reassembled here: as is when it fits, cut when it does not */
+	w = whole(AF_INET, "udp %s:1 > %s:2 ipopt=rr,ra", 1400);
+	assert_int_equal(ct_defrag4_fragment(w, 1500, 0, out, 16), 1);
+	assert_same_bytes(out[0], w);
+	pkt_free(out[0]);
+	n = ct_defrag4_fragment(w, 576, 0, out, 16);
+	assert_int_equal(n, 3);
+	/* after the first fragment record route (not copied) is NOPs, router alert stays */
+	assert_int_equal(pkt_copy_out(out[1], 0, b, out[1]->info.ihl), 0);
+	assert_int_equal(out[1]->info.ihl, w->info.ihl);
+	assert_int_equal(b[20], 1);
+	assert_non_null(memchr(b + 20, 148, out[1]->info.ihl - 20));
+	assert_int_equal(pkt_copy_out(out[0], 0, b, out[0]->info.ihl), 0);
+	assert_int_equal(b[20], 7);
+	assert_reassembles_to(out, n, w);
+	assert_int_equal(ct_defrag4_fragment(w, 27, 0, out, 16), -EINVAL);
+	pkt_free(w);
+	w = whole(AF_INET, "udp %s:1 > %s:2 df", 1400);
+	assert_int_equal(ct_defrag4_fragment(w, 576, 0, out, 16), -EMSGSIZE);
+	pkt_free(w);
+}
+
 /* Freeing an instance that still holds fragments frees them (ASan says so). */
 static void test_free_with_queues(void **state)
 {
@@ -986,6 +1065,7 @@ int main(void)
 	    cmocka_unit_test(test_keys),
 	    cmocka_unit_test(test_df_and_ecn),
 	    cmocka_unit_test(test_shadow_and_originals),
+	    cmocka_unit_test(test_refragment_ipv4),
 	    cmocka_unit_test(test_free_with_queues),
 	    cmocka_unit_test(test_config_and_names),
 	};
