@@ -51,17 +51,17 @@ static const struct {
 	int prio;
 	box_hook_fn fn;
 } ct_hooks[] = {
-	{ HOOK_PREROUTING, BOX_PRIO_CONNTRACK, hook_in },
-	{ HOOK_OUTPUT, BOX_PRIO_CONNTRACK, hook_in },
-	{ HOOK_INPUT, BOX_PRIO_CONFIRM, hook_confirm },
-	{ HOOK_POSTROUTING, BOX_PRIO_CONFIRM, hook_confirm },
+    {HOOK_PREROUTING, BOX_PRIO_CONNTRACK, hook_in},
+    {HOOK_OUTPUT, BOX_PRIO_CONNTRACK, hook_in},
+    {HOOK_INPUT, BOX_PRIO_CONFIRM, hook_confirm},
+    {HOOK_POSTROUTING, BOX_PRIO_CONFIRM, hook_confirm},
 };
 
 int ct_attach(struct box *b, struct ct_table *ct)
 {
 	for (unsigned i = 0; i < sizeof(ct_hooks) / sizeof(ct_hooks[0]); i++) {
-		int r = box_register_hook(b, 0, ct_hooks[i].hook, ct_hooks[i].prio, ct_hooks[i].fn,
-					  ct);
+		int r =
+		    box_register_hook(b, 0, ct_hooks[i].hook, ct_hooks[i].prio, ct_hooks[i].fn, ct);
 
 		if (r < 0) {
 			while (i--)

@@ -84,8 +84,8 @@ void ct_pkt_set_untracked(struct pkt *p)
 
 void ct_pkt_set_zone(struct pkt *p, uint16_t zone)
 {
-	p->ctinfo = (p->ctinfo & ((1u << CT_INFO_ZONE_SHIFT) - 1)) |
-		    (uint32_t)zone << CT_INFO_ZONE_SHIFT;
+	p->ctinfo = (p->ctinfo & ((1u << CT_INFO_ZONE_SHIFT) - 1)) | (uint32_t)zone
+									 << CT_INFO_ZONE_SHIFT;
 }
 
 /* A new unconfirmed entry for the packet's tuple, or NULL (errno ENOMEM: table full). */
@@ -182,7 +182,7 @@ again:
 			set_invalid(t, p);
 			return 0;
 		}
-		t->stats.new++;
+		t->stats.new ++;
 		dir = CT_DIR_ORIGINAL;
 		ctinfo = CT_NEW;
 	} else {

@@ -44,9 +44,9 @@ enum ct_info {
 	CT_RELATED_REPLY = 4,
 	CT_UNTRACKED = 7,
 };
-#define CT_INFO_MASK 7u
-#define CT_INFO_REF  (1u << 8) /* the packet holds a reference on pkt->ct */
-#define CT_INFO_ZONE_SHIFT 16  /* before tracking: the zone CT --zone asked for */
+#define CT_INFO_MASK	   7u
+#define CT_INFO_REF	   (1u << 8) /* the packet holds a reference on pkt->ct */
+#define CT_INFO_ZONE_SHIFT 16	     /* before tracking: the zone CT --zone asked for */
 
 enum ct_dir { CT_DIR_ORIGINAL = 0, CT_DIR_REPLY = 1 };
 
@@ -73,7 +73,7 @@ enum ct_event {
 	CT_EV_NEW = 1 << 0,
 	CT_EV_RELATED = 1 << 1,
 	CT_EV_DESTROY = 1 << 2,
-	CT_EV_REPLY = 1 << 3,     /* first packet in the reply direction */
+	CT_EV_REPLY = 1 << 3, /* first packet in the reply direction */
 	CT_EV_ASSURED = 1 << 4,
 	CT_EV_PROTOINFO = 1 << 5, /* the tracker's state changed (TCP state) */
 	CT_EV_MARK = 1 << 8,
@@ -82,8 +82,8 @@ enum ct_event {
 /* Why an entry went away (the destroy event says it through ct_destroy_reason()). */
 enum ct_destroy_reason {
 	CT_GONE_TIMEOUT,
-	CT_GONE_EVICTED,  /* table full */
-	CT_GONE_KILLED,   /* the tracker ended it (RST before any reply, reopen) or ct_kill() */
+	CT_GONE_EVICTED, /* table full */
+	CT_GONE_KILLED,	 /* the tracker ended it (RST before any reply, reopen) or ct_kill() */
 	CT_GONE_FLUSH,
 };
 
@@ -111,27 +111,27 @@ enum ct_tcp_state {
 struct ct_timeouts {
 	uint64_t tcp[CT_TCP_TIMEOUT_MAX];
 	uint64_t udp_unreplied, udp_replied; /* 30 s, 120 s */
-	uint64_t icmp, icmpv6;                /* 30 s each */
-	uint64_t generic;                     /* 600 s */
+	uint64_t icmp, icmpv6;		     /* 30 s each */
+	uint64_t generic;		     /* 600 s */
 };
 
 struct ct_config {
-	uint32_t max_entries;  /* nf_conntrack_max; at least 1 */
-	uint32_t buckets;      /* hash size, rounded up to a power of two; 0: from max_entries */
-	uint64_t seed[2];      /* hash key: per instance, random (e.g. from box_random) */
-	bool tcp_loose;        /* nf_conntrack_tcp_loose: pick up connections mid-stream (on) */
-	bool tcp_be_liberal;   /* nf_conntrack_tcp_be_liberal: only RST is window-checked (off) */
+	uint32_t max_entries;	 /* nf_conntrack_max; at least 1 */
+	uint32_t buckets;	 /* hash size, rounded up to a power of two; 0: from max_entries */
+	uint64_t seed[2];	 /* hash key: per instance, random (e.g. from box_random) */
+	bool tcp_loose;		 /* nf_conntrack_tcp_loose: pick up connections mid-stream (on) */
+	bool tcp_be_liberal;	 /* nf_conntrack_tcp_be_liberal: only RST is window-checked (off) */
 	uint8_t tcp_max_retrans; /* nf_conntrack_tcp_max_retrans (3) */
-	bool checksum;         /* nf_conntrack_checksum: verify L4 checksums at PREROUTING (on) */
-	bool acct;             /* nf_conntrack_acct: per-direction counters extension (off) */
+	bool checksum;		 /* nf_conntrack_checksum: verify L4 checksums at PREROUTING (on) */
+	bool acct;		 /* nf_conntrack_acct: per-direction counters extension (off) */
 	struct ct_timeouts timeouts;
 };
 
 struct ct_stats {
 	uint64_t found, new, invalid, ignore, insert, insert_failed, drop, early_drop, expired,
-		clash, search_restart;
-	uint32_t count;        /* confirmed entries in the table */
-	uint32_t unconfirmed;  /* created, not yet confirmed nor released */
+	    clash, search_restart;
+	uint32_t count;	      /* confirmed entries in the table */
+	uint32_t unconfirmed; /* created, not yet confirmed nor released */
 };
 
 struct ct_table;

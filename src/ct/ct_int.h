@@ -26,14 +26,14 @@ struct ct_tcp_dir {
 	uint32_t td_maxwin; /* max(win) */
 	uint32_t td_maxack; /* max of ack */
 	uint8_t td_scale;   /* window scale factor */
-	uint8_t flags;      /* CT_TCPF_* */
+	uint8_t flags;	    /* CT_TCPF_* */
 };
 
 enum {
 	CT_TCPF_WINDOW_SCALE = 1 << 0,
 	CT_TCPF_SACK_PERM = 1 << 1,
-	CT_TCPF_CLOSE_INIT = 1 << 2,  /* this side sent the first FIN */
-	CT_TCPF_BE_LIBERAL = 1 << 3,  /* do not check the window of this side */
+	CT_TCPF_CLOSE_INIT = 1 << 2, /* this side sent the first FIN */
+	CT_TCPF_BE_LIBERAL = 1 << 3, /* do not check the window of this side */
 	CT_TCPF_DATA_UNACKED = 1 << 4,
 	CT_TCPF_MAXACK_SET = 1 << 5,
 	CT_TCPF_EXP_CHALLENGE_ACK = 1 << 6, /* last_flags only */
@@ -44,7 +44,7 @@ struct ct_tcp {
 	struct ct_tcp_dir seen[2];
 	uint32_t last_seq, last_ack, last_end; /* the last packet, for retransmission and resync */
 	uint16_t last_win;
-	uint8_t state;      /* enum ct_tcp_state */
+	uint8_t state; /* enum ct_tcp_state */
 	uint8_t last_dir, last_index, last_wscale, last_flags;
 	uint8_t retrans;
 };
@@ -114,12 +114,12 @@ struct ct_entry {
 	const struct ct_proto_ops *ops;
 	struct ct_ext *ext;
 	uint64_t expires; /* absolute, box clock ns */
-	uint64_t id;      /* creation order, unique per table */
+	uint64_t id;	  /* creation order, unique per table */
 	uint32_t status;  /* CT_S_* */
 	uint32_t mark;
 	uint32_t use;
-	uint32_t events;  /* CT_EV_* cached, delivered at the next confirmation */
-	uint8_t list;     /* enum ct_list_id */
+	uint32_t events; /* CT_EV_* cached, delivered at the next confirmation */
+	uint8_t list;	 /* enum ct_list_id */
 	union ct_proto_state proto;
 };
 
@@ -148,9 +148,9 @@ struct ct_table {
 
 /* What a tracker's packet() says about a packet of a known connection. */
 enum ct_verdict {
-	CT_ACCEPT = 0,  /* tracked; the entry was updated */
+	CT_ACCEPT = 0,	/* tracked; the entry was updated */
 	CT_INVALID = 1, /* not part of the connection as tracked: the packet is INVALID */
-	CT_REPEAT = 2,  /* the tracker killed the entry (reopened connection): look up again */
+	CT_REPEAT = 2,	/* the tracker killed the entry (reopened connection): look up again */
 };
 
 struct ct_proto_ops {

@@ -12,12 +12,12 @@
 
 #include "ct/ct_int.h"
 
-#define OUT(...)                                                                              \
-	do {                                                                                  \
-		int n_ = snprintf(buf + (off < len ? off : len), off < len ? len - off : 0,    \
-				  __VA_ARGS__);                                               \
-		if (n_ > 0)                                                                   \
-			off += (size_t)n_;                                                    \
+#define OUT(...)                                                                                   \
+	do {                                                                                       \
+		int n_ = snprintf(buf + (off < len ? off : len), off < len ? len - off : 0,        \
+				  __VA_ARGS__);                                                    \
+		if (n_ > 0)                                                                        \
+			off += (size_t)n_;                                                         \
 	} while (0)
 
 int ct_entry_format(const struct ct_entry *e, uint64_t now, char *buf, size_t len)

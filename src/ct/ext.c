@@ -11,7 +11,7 @@
 
 /* Sizes of each extension; 0 = reserved, not implemented yet (ct_ext_add refuses it). */
 static const uint16_t ext_size[CT_EXT_NUM] = {
-	[CT_EXT_ACCT] = sizeof(struct ct_acct),
+    [CT_EXT_ACCT] = sizeof(struct ct_acct),
 };
 
 #define EXT_ALIGN 8u

@@ -31,6 +31,7 @@ struct icmp_kind {
 	bool untracked[256];
 };
 
+/* clang-format off */
 static const struct icmp_kind icmp4_kind = {
 	.inverse = { [8] = 0 + 1, [0] = 8 + 1, [13] = 14 + 1, [14] = 13 + 1, [15] = 16 + 1,
 		     [16] = 15 + 1, [17] = 18 + 1, [18] = 17 + 1 },
@@ -45,6 +46,7 @@ static const struct icmp_kind icmp6_kind = {
 	.untracked = { [130] = true, [131] = true, [132] = true, [133] = true, [134] = true,
 		       [135] = true, [136] = true, [143] = true },
 };
+/* clang-format on */
 
 static const struct icmp_kind *kind_of(uint8_t l4proto)
 {
@@ -80,8 +82,8 @@ static int icmp_invert(struct ct_tuple *reply, const struct ct_tuple *orig)
  * The quoted datagram of an error at `off` (datagram end at `end`): its addresses, protocol and
  * transport header offset. 0 or -EINVAL.
  */
-static int inner_ip(const struct pkt *p, int family, uint32_t off, uint32_t end,
-		    union pt_addr *src, union pt_addr *dst, uint8_t *proto, uint32_t *l4off)
+static int inner_ip(const struct pkt *p, int family, uint32_t off, uint32_t end, union pt_addr *src,
+		    union pt_addr *dst, uint8_t *proto, uint32_t *l4off)
 {
 	uint8_t buf[40];
 	const uint8_t *h;
@@ -114,8 +116,8 @@ static int inner_ip(const struct pkt *p, int family, uint32_t off, uint32_t end,
 			uint8_t eh[8];
 			const uint8_t *x;
 
-			if (nh != IPPROTO_HOPOPTS && nh != IPPROTO_ROUTING && nh != IPPROTO_DSTOPTS &&
-			    nh != IPPROTO_FRAGMENT && nh != IPPROTO_AH)
+			if (nh != IPPROTO_HOPOPTS && nh != IPPROTO_ROUTING &&
+			    nh != IPPROTO_DSTOPTS && nh != IPPROTO_FRAGMENT && nh != IPPROTO_AH)
 				break;
 			if (o + 8 > end || !(x = pkt_header(p, o, 8, eh)))
 				return -EINVAL;
@@ -151,8 +153,8 @@ static int icmp_error_related(struct ct_table *t, struct pkt *p, uint16_t zone, 
 	/* the quoted datagram went from isrc to idst; the error must go back to its sender */
 	if (!pt_addr_eq(&in->dst, &isrc))
 		return -EINVAL;
-	if (ct_tuple_from_l4(p, l4off, end - l4off, in->family, proto, &isrc, &idst, zone,
-			     &inner) < 0)
+	if (ct_tuple_from_l4(p, l4off, end - l4off, in->family, proto, &isrc, &idst, zone, &inner) <
+	    0)
 		return -EINVAL;
 	if (ct_tuple_invert(&inner, &want) < 0) /* an error about an error, or a reply type */
 		return -EINVAL;
@@ -192,8 +194,9 @@ static bool icmp_new(struct ct_table *t, struct ct_entry *e, const struct pkt *p
 static enum ct_verdict icmp_packet(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
 				   enum ct_dir dir, uint64_t now)
 {
-	ct_refresh(e, now, e->th[0].tuple.l4proto == IPPROTO_ICMPV6 ? t->cfg.timeouts.icmpv6
-								     : t->cfg.timeouts.icmp);
+	ct_refresh(e, now,
+		   e->th[0].tuple.l4proto == IPPROTO_ICMPV6 ? t->cfg.timeouts.icmpv6
+							    : t->cfg.timeouts.icmp);
 	return CT_ACCEPT;
 }
 
@@ -204,23 +207,23 @@ static int icmp_print_tuple(char *buf, size_t len, const struct ct_tuple *t)
 }
 
 const struct ct_proto_ops ct_proto_icmp = {
-	.l4proto = IPPROTO_ICMP,
-	.name = "icmp",
-	.pkt_to_tuple = icmp_pkt_to_tuple,
-	.invert = icmp_invert,
-	.error = icmp_error,
-	.new_conn = icmp_new,
-	.packet = icmp_packet,
-	.print_tuple = icmp_print_tuple,
+    .l4proto = IPPROTO_ICMP,
+    .name = "icmp",
+    .pkt_to_tuple = icmp_pkt_to_tuple,
+    .invert = icmp_invert,
+    .error = icmp_error,
+    .new_conn = icmp_new,
+    .packet = icmp_packet,
+    .print_tuple = icmp_print_tuple,
 };
 
 const struct ct_proto_ops ct_proto_icmpv6 = {
-	.l4proto = IPPROTO_ICMPV6,
-	.name = "icmpv6",
-	.pkt_to_tuple = icmp_pkt_to_tuple,
-	.invert = icmp_invert,
-	.error = icmp_error,
-	.new_conn = icmp_new,
-	.packet = icmp_packet,
-	.print_tuple = icmp_print_tuple,
+    .l4proto = IPPROTO_ICMPV6,
+    .name = "icmpv6",
+    .pkt_to_tuple = icmp_pkt_to_tuple,
+    .invert = icmp_invert,
+    .error = icmp_error,
+    .new_conn = icmp_new,
+    .packet = icmp_packet,
+    .print_tuple = icmp_print_tuple,
 };

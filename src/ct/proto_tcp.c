@@ -32,8 +32,16 @@
 
 #include "ct/ct_int.h"
 
-enum { F_FIN = 0x01, F_SYN = 0x02, F_RST = 0x04, F_PSH = 0x08, F_ACK = 0x10, F_URG = 0x20,
-       F_ECE = 0x40, F_CWR = 0x80 };
+enum {
+	F_FIN = 0x01,
+	F_SYN = 0x02,
+	F_RST = 0x04,
+	F_PSH = 0x08,
+	F_ACK = 0x10,
+	F_URG = 0x20,
+	F_ECE = 0x40,
+	F_CWR = 0x80
+};
 
 /* Packet classes, the second index of the state table. */
 enum { I_SYN, I_SYNACK, I_FIN, I_ACK, I_RST, I_NONE, I_MAX };
@@ -48,7 +56,7 @@ enum { I_SYN, I_SYNACK, I_FIN, I_ACK, I_RST, I_NONE, I_MAX };
 #define sTW CT_TCP_TIME_WAIT
 #define sCL CT_TCP_CLOSE
 #define sS2 CT_TCP_SYN_SENT2
-#define sIV CT_TCP_STATE_MAX       /* invalid packet */
+#define sIV CT_TCP_STATE_MAX	   /* invalid packet */
 #define sIG (CT_TCP_STATE_MAX + 1) /* ignored: may resynchronise */
 
 /*
@@ -60,6 +68,7 @@ enum { I_SYN, I_SYNACK, I_FIN, I_ACK, I_RST, I_NONE, I_MAX };
  *   FIN moves to FIN_WAIT, the other side's FIN to LAST_ACK, the final ACK to TIME_WAIT;
  *   RST closes from any state.
  */
+/* clang-format off */
 static const uint8_t tcp_next[2][I_MAX][CT_TCP_STATE_MAX] = {
 	[CT_DIR_ORIGINAL] = {
 		/*	     sNO  sSS  sSR  sES  sFW  sCW  sLA  sTW  sCL  sS2 */
@@ -87,6 +96,7 @@ static const char *const tcp_state_names[CT_TCP_STATE_MAX] = {
 	[sLA] = "LAST_ACK",    [sTW] = "TIME_WAIT",  [sCL] = "CLOSE",
 	[sS2] = "SYN_SENT2",
 };
+/* clang-format on */
 
 /* Flag combinations a valid segment may have (ECE, CWR, PSH aside), as Linux accepts them. */
 static bool flags_valid(uint8_t f)
@@ -276,8 +286,8 @@ static enum win_result tcp_in_window(struct ct_table *t, struct ct_entry *e, enu
 	if ((s->flags & F_RST) && seq == 0 && tc->state == sSS)
 		seq = end = sender->td_end; /* RST answering a SYN, from stacks that zero seq */
 
-	in_recv_win = !receiver->td_maxwin ||
-		      ct_seq_after(end, sender->td_end - receiver->td_maxwin - 1);
+	in_recv_win =
+	    !receiver->td_maxwin || ct_seq_after(end, sender->td_end - receiver->td_maxwin - 1);
 
 	if (ct_seq_before(seq, sender->td_maxend + 1) && in_recv_win &&
 	    ct_seq_before(sack, receiver->td_end + 1) &&
@@ -476,7 +486,7 @@ static enum ct_verdict tcp_packet(struct ct_table *t, struct ct_entry *e, const 
 		tc->last_end = s.end;
 		tc->last_win = s.win;
 		if (index == I_SYN && dir == CT_DIR_ORIGINAL) {
-			struct ct_tcp_dir seen = { 0 };
+			struct ct_tcp_dir seen = {0};
 
 			tc->last_flags = tc->last_wscale = 0;
 			tcp_options(&s, &seen);
@@ -582,13 +592,13 @@ static const char *tcp_state_name(const struct ct_entry *e)
 }
 
 const struct ct_proto_ops ct_proto_tcp = {
-	.l4proto = 6,
-	.name = "tcp",
-	.pkt_to_tuple = tcp_pkt_to_tuple,
-	.invert = tcp_invert,
-	.error = tcp_error,
-	.new_conn = tcp_new,
-	.packet = tcp_packet,
-	.print_tuple = ct_print_ports,
-	.state_name = tcp_state_name,
+    .l4proto = 6,
+    .name = "tcp",
+    .pkt_to_tuple = tcp_pkt_to_tuple,
+    .invert = tcp_invert,
+    .error = tcp_error,
+    .new_conn = tcp_new,
+    .packet = tcp_packet,
+    .print_tuple = ct_print_ports,
+    .state_name = tcp_state_name,
 };

@@ -81,12 +81,12 @@ static enum ct_verdict udp_packet(struct ct_table *t, struct ct_entry *e, const 
 }
 
 const struct ct_proto_ops ct_proto_udp = {
-	.l4proto = 17,
-	.name = "udp",
-	.pkt_to_tuple = udp_pkt_to_tuple,
-	.invert = udp_invert,
-	.error = udp_error,
-	.new_conn = udp_new,
-	.packet = udp_packet,
-	.print_tuple = ct_print_ports,
+    .l4proto = 17,
+    .name = "udp",
+    .pkt_to_tuple = udp_pkt_to_tuple,
+    .invert = udp_invert,
+    .error = udp_error,
+    .new_conn = udp_new,
+    .packet = udp_packet,
+    .print_tuple = ct_print_ports,
 };

@@ -20,22 +20,22 @@ static inline uint64_t rotl64(uint64_t x, int b)
 	return (x << b) | (x >> (64 - b));
 }
 
-#define SIPROUND(v0, v1, v2, v3)                                                              \
-	do {                                                                                  \
-		v0 += v1;                                                                     \
-		v1 = rotl64(v1, 13);                                                          \
-		v1 ^= v0;                                                                     \
-		v0 = rotl64(v0, 32);                                                          \
-		v2 += v3;                                                                     \
-		v3 = rotl64(v3, 16);                                                          \
-		v3 ^= v2;                                                                     \
-		v0 += v3;                                                                     \
-		v3 = rotl64(v3, 21);                                                          \
-		v3 ^= v0;                                                                     \
-		v2 += v1;                                                                     \
-		v1 = rotl64(v1, 17);                                                          \
-		v1 ^= v2;                                                                     \
-		v2 = rotl64(v2, 32);                                                          \
+#define SIPROUND(v0, v1, v2, v3)                                                                   \
+	do {                                                                                       \
+		v0 += v1;                                                                          \
+		v1 = rotl64(v1, 13);                                                               \
+		v1 ^= v0;                                                                          \
+		v0 = rotl64(v0, 32);                                                               \
+		v2 += v3;                                                                          \
+		v3 = rotl64(v3, 16);                                                               \
+		v3 ^= v2;                                                                          \
+		v0 += v3;                                                                          \
+		v3 = rotl64(v3, 21);                                                               \
+		v3 ^= v0;                                                                          \
+		v2 += v1;                                                                          \
+		v1 = rotl64(v1, 17);                                                               \
+		v1 ^= v2;                                                                          \
+		v2 = rotl64(v2, 32);                                                               \
 	} while (0)
 
 static uint64_t siphash24_words(uint64_t k0, uint64_t k1, const uint64_t *w, unsigned n)

@@ -10,10 +10,10 @@
 #include "ct/ct_int.h"
 
 static const struct ct_proto_ops *const trackers[256] = {
-	[IPPROTO_TCP] = &ct_proto_tcp,
-	[IPPROTO_UDP] = &ct_proto_udp,
-	[IPPROTO_ICMP] = &ct_proto_icmp,
-	[IPPROTO_ICMPV6] = &ct_proto_icmpv6,
+    [IPPROTO_TCP] = &ct_proto_tcp,
+    [IPPROTO_UDP] = &ct_proto_udp,
+    [IPPROTO_ICMP] = &ct_proto_icmp,
+    [IPPROTO_ICMPV6] = &ct_proto_icmpv6,
 };
 
 const struct ct_proto_ops *ct_proto_find(uint8_t l4proto)
@@ -45,8 +45,8 @@ int ct_tuple_from_pkt(const struct pkt *p, uint16_t zone, struct ct_tuple *t)
 
 	if (in->family != AF_INET && in->family != AF_INET6)
 		return -EINVAL;
-	return ct_tuple_from_l4(p, in->l4off, in->has_l4 ? in->l4len : 0, in->family,
-				in->l4proto, &in->src, &in->dst, zone, t);
+	return ct_tuple_from_l4(p, in->l4off, in->has_l4 ? in->l4len : 0, in->family, in->l4proto,
+				&in->src, &in->dst, zone, t);
 }
 
 int ct_tuple_invert(const struct ct_tuple *orig, struct ct_tuple *reply)

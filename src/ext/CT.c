@@ -16,9 +16,8 @@ struct ct_target_info {
 enum { O_NOTRACK, O_ZONE, O_NUM };
 
 static const struct ext_opt ct_target_opts[] = {
-	[O_NOTRACK] = { .name = "notrack", .type = EXT_T_NONE },
-	[O_ZONE] = { .name = "zone", .type = EXT_T_U16,
-		     EXT_FIELD(struct ct_target_info, zone) },
+    [O_NOTRACK] = {.name = "notrack", .type = EXT_T_NONE},
+    [O_ZONE] = {.name = "zone", .type = EXT_T_U16, EXT_FIELD(struct ct_target_info, zone)},
 };
 
 static int ct_target(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
@@ -35,12 +34,12 @@ static int ct_target(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 }
 
 const struct ext_target ext_target_CT = {
-	.name = "CT",
-	.tables = TABLE_BIT(TABLE_RAW),
-	.datasize = sizeof(struct ct_target_info),
-	.opts = ct_target_opts,
-	.nopts = O_NUM,
-	.target = ct_target,
+    .name = "CT",
+    .tables = TABLE_BIT(TABLE_RAW),
+    .datasize = sizeof(struct ct_target_info),
+    .opts = ct_target_opts,
+    .nopts = O_NUM,
+    .target = ct_target,
 };
 
 static int notrack_target(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
@@ -51,7 +50,7 @@ static int notrack_target(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 }
 
 const struct ext_target ext_target_NOTRACK = {
-	.name = "NOTRACK",
-	.tables = TABLE_BIT(TABLE_RAW),
-	.target = notrack_target,
+    .name = "NOTRACK",
+    .tables = TABLE_BIT(TABLE_RAW),
+    .target = notrack_target,
 };

@@ -48,64 +48,83 @@ struct conntrack_info {
 	uint32_t states;
 	uint32_t status;
 	union pt_addr addr[4][2]; /* O_ORIGSRC..O_REPLDST: address as given, mask */
-	uint16_t port[4][2];      /* O_ORIGSRCPORT..O_REPLDSTPORT: lo, hi */
+	uint16_t port[4][2];	  /* O_ORIGSRCPORT..O_REPLDSTPORT: lo, hi */
 	uint32_t expire[2];
 	uint32_t dir;
 	uint8_t l4proto;
 };
 
 static const struct ext_name ctstate_names[] = {
-	{ "INVALID", CT_STATE_INVALID },   { "NEW", CT_STATE_NEW },
-	{ "RELATED", CT_STATE_RELATED },   { "ESTABLISHED", CT_STATE_ESTABLISHED },
-	{ "UNTRACKED", CT_STATE_UNTRACKED }, { "SNAT", STATE_SNAT },
-	{ "DNAT", STATE_DNAT },            { NULL, 0 },
+    {"INVALID", CT_STATE_INVALID},
+    {"NEW", CT_STATE_NEW},
+    {"RELATED", CT_STATE_RELATED},
+    {"ESTABLISHED", CT_STATE_ESTABLISHED},
+    {"UNTRACKED", CT_STATE_UNTRACKED},
+    {"SNAT", STATE_SNAT},
+    {"DNAT", STATE_DNAT},
+    {NULL, 0},
 };
 
 static const struct ext_name ctstatus_names[] = {
-	{ "NONE", 0 },
-	{ "EXPECTED", CT_S_EXPECTED },
-	{ "SEEN_REPLY", CT_S_SEEN_REPLY },
-	{ "ASSURED", CT_S_ASSURED },
-	{ "CONFIRMED", CT_S_CONFIRMED },
-	{ NULL, 0 },
+    {"NONE", 0},
+    {"EXPECTED", CT_S_EXPECTED},
+    {"SEEN_REPLY", CT_S_SEEN_REPLY},
+    {"ASSURED", CT_S_ASSURED},
+    {"CONFIRMED", CT_S_CONFIRMED},
+    {NULL, 0},
 };
 
 static const struct ext_name ctdir_names[] = {
-	{ "ORIGINAL", CT_DIR_ORIGINAL },
-	{ "REPLY", CT_DIR_REPLY },
-	{ NULL, 0 },
+    {"ORIGINAL", CT_DIR_ORIGINAL},
+    {"REPLY", CT_DIR_REPLY},
+    {NULL, 0},
 };
 
 #define INV EXT_OPT_INVERT
-#define ADDR_OPT(n) { .name = n, .type = EXT_T_CUSTOM, .flags = INV, .print_as = -1 }
-#define PORT_OPT(n, i)                                                                        \
-	{ .name = n, .type = EXT_T_PORT_RANGE, .flags = INV,                                  \
-	  EXT_FIELD(struct conntrack_info, port[i]) }
+#define ADDR_OPT(n)                                                                                \
+	{                                                                                          \
+		.name = n, .type = EXT_T_CUSTOM, .flags = INV, .print_as = -1                      \
+	}
+#define PORT_OPT(n, i)                                                                             \
+	{                                                                                          \
+		.name = n, .type = EXT_T_PORT_RANGE, .flags = INV,                                 \
+		EXT_FIELD(struct conntrack_info, port[i])                                          \
+	}
 
 static const struct ext_opt conntrack_opts[] = {
-	[O_CTSTATE] = { .name = "ctstate", .type = EXT_T_NAME_LIST, .flags = INV,
-			EXT_FIELD(struct conntrack_info, states), .names = ctstate_names },
-	[O_CTPROTO] = { .name = "ctproto", .type = EXT_T_CUSTOM, .flags = INV, .print_as = -1 },
-	[O_ORIGSRC] = ADDR_OPT("ctorigsrc"),
-	[O_ORIGDST] = ADDR_OPT("ctorigdst"),
-	[O_REPLSRC] = ADDR_OPT("ctreplsrc"),
-	[O_REPLDST] = ADDR_OPT("ctrepldst"),
-	[O_ORIGSRCPORT] = PORT_OPT("ctorigsrcport", 0),
-	[O_ORIGDSTPORT] = PORT_OPT("ctorigdstport", 1),
-	[O_REPLSRCPORT] = PORT_OPT("ctreplsrcport", 2),
-	[O_REPLDSTPORT] = PORT_OPT("ctrepldstport", 3),
-	[O_CTSTATUS] = { .name = "ctstatus", .type = EXT_T_NAME_LIST, .flags = INV,
-			 EXT_FIELD(struct conntrack_info, status), .names = ctstatus_names },
-	[O_CTEXPIRE] = { .name = "ctexpire", .type = EXT_T_U32_RANGE, .flags = INV,
-			 EXT_FIELD(struct conntrack_info, expire) },
-	[O_CTDIR] = { .name = "ctdir", .type = EXT_T_NAME, EXT_FIELD(struct conntrack_info, dir),
-		      .names = ctdir_names },
+    [O_CTSTATE] = {.name = "ctstate",
+		   .type = EXT_T_NAME_LIST,
+		   .flags = INV,
+		   EXT_FIELD(struct conntrack_info, states),
+		   .names = ctstate_names},
+    [O_CTPROTO] = {.name = "ctproto", .type = EXT_T_CUSTOM, .flags = INV, .print_as = -1},
+    [O_ORIGSRC] = ADDR_OPT("ctorigsrc"),
+    [O_ORIGDST] = ADDR_OPT("ctorigdst"),
+    [O_REPLSRC] = ADDR_OPT("ctreplsrc"),
+    [O_REPLDST] = ADDR_OPT("ctrepldst"),
+    [O_ORIGSRCPORT] = PORT_OPT("ctorigsrcport", 0),
+    [O_ORIGDSTPORT] = PORT_OPT("ctorigdstport", 1),
+    [O_REPLSRCPORT] = PORT_OPT("ctreplsrcport", 2),
+    [O_REPLDSTPORT] = PORT_OPT("ctrepldstport", 3),
+    [O_CTSTATUS] = {.name = "ctstatus",
+		    .type = EXT_T_NAME_LIST,
+		    .flags = INV,
+		    EXT_FIELD(struct conntrack_info, status),
+		    .names = ctstatus_names},
+    [O_CTEXPIRE] = {.name = "ctexpire",
+		    .type = EXT_T_U32_RANGE,
+		    .flags = INV,
+		    EXT_FIELD(struct conntrack_info, expire)},
+    [O_CTDIR] = {.name = "ctdir",
+		 .type = EXT_T_NAME,
+		 EXT_FIELD(struct conntrack_info, dir),
+		 .names = ctdir_names},
 };
 
 static const struct ext_name proto_names[] = {
-	{ "tcp", 6 },	  { "udp", 17 },     { "icmp", 1 },  { "icmpv6", 58 }, { "ipv6-icmp", 58 },
-	{ "sctp", 132 }, { "udplite", 136 }, { "dccp", 33 }, { "gre", 47 },    { "esp", 50 },
-	{ "ah", 51 },	  { "all", 0 },	     { NULL, 0 },
+    {"tcp", 6},	   {"udp", 17},	     {"icmp", 1},  {"icmpv6", 58}, {"ipv6-icmp", 58},
+    {"sctp", 132}, {"udplite", 136}, {"dccp", 33}, {"gre", 47},	   {"esp", 50},
+    {"ah", 51},	   {"all", 0},	     {NULL, 0},
 };
 
 static int parse_proto(const char *s, uint8_t *out)
@@ -224,7 +243,7 @@ static bool addr_ok(int family, const union pt_addr *k, const union pt_addr u[2]
 	return true;
 }
 
-#define SEEN(i) (inst->seen & (1u << (i)))
+#define SEEN(i)	    (inst->seen & (1u << (i)))
 #define INVERTED(i) (!!(inst->inv & (1u << (i))))
 
 static bool conntrack_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
@@ -235,13 +254,13 @@ static bool conntrack_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	const union pt_addr *addrs[4];
 	uint16_t ports[4];
 
-	if (SEEN(O_CTSTATE) &&
-	    (!!(ci->states & ct_pkt_state(ctx->pkt)) == INVERTED(O_CTSTATE)))
+	if (SEEN(O_CTSTATE) && (!!(ci->states & ct_pkt_state(ctx->pkt)) == INVERTED(O_CTSTATE)))
 		return false;
 	if (!e)
 		return inst->seen == (1u << O_CTSTATE);
 	if (SEEN(O_CTDIR)) {
-		unsigned dir = ct_pkt_ctinfo(ctx->pkt) >= CT_IS_REPLY ? CT_DIR_REPLY : CT_DIR_ORIGINAL;
+		unsigned dir =
+		    ct_pkt_ctinfo(ctx->pkt) >= CT_IS_REPLY ? CT_DIR_REPLY : CT_DIR_ORIGINAL;
 
 		if (dir != ci->dir)
 			return false;
@@ -259,10 +278,9 @@ static bool conntrack_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	for (unsigned i = 0; i < 4; i++)
 		if (SEEN(O_ORIGSRCPORT + i) &&
 		    (ports[i] >= ci->port[i][0] && ports[i] <= ci->port[i][1]) ==
-			    INVERTED(O_ORIGSRCPORT + i))
+			INVERTED(O_ORIGSRCPORT + i))
 			return false;
-	if (SEEN(O_CTSTATUS) &&
-	    (!!(ci->status & ct_entry_status(e)) == INVERTED(O_CTSTATUS)))
+	if (SEEN(O_CTSTATUS) && (!!(ci->status & ct_entry_status(e)) == INVERTED(O_CTSTATUS)))
 		return false;
 	if (SEEN(O_CTEXPIRE)) {
 		uint64_t s = ct_entry_expires_in(e, ctx->now_ns) / CT_SEC;
@@ -274,12 +292,12 @@ static bool conntrack_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 }
 
 const struct ext_match ext_match_conntrack = {
-	.name = "conntrack",
-	.datasize = sizeof(struct conntrack_info),
-	.opts = conntrack_opts,
-	.nopts = O_NUM,
-	.parse = conntrack_parse,
-	.check = conntrack_check,
-	.print = conntrack_print,
-	.match = conntrack_match,
+    .name = "conntrack",
+    .datasize = sizeof(struct conntrack_info),
+    .opts = conntrack_opts,
+    .nopts = O_NUM,
+    .parse = conntrack_parse,
+    .check = conntrack_check,
+    .print = conntrack_print,
+    .match = conntrack_match,
 };

@@ -12,17 +12,17 @@ struct state_info {
 };
 
 static const struct ext_name state_names[] = {
-	{ "INVALID", CT_STATE_INVALID },
-	{ "NEW", CT_STATE_NEW },
-	{ "RELATED", CT_STATE_RELATED },
-	{ "ESTABLISHED", CT_STATE_ESTABLISHED },
-	{ "UNTRACKED", CT_STATE_UNTRACKED },
-	{ NULL, 0 },
+    {"INVALID", CT_STATE_INVALID},     {"NEW", CT_STATE_NEW},
+    {"RELATED", CT_STATE_RELATED},     {"ESTABLISHED", CT_STATE_ESTABLISHED},
+    {"UNTRACKED", CT_STATE_UNTRACKED}, {NULL, 0},
 };
 
 static const struct ext_opt state_opts[] = {
-	{ .name = "state", .type = EXT_T_NAME_LIST, .flags = EXT_OPT_INVERT | EXT_OPT_MANDATORY,
-	  EXT_FIELD(struct state_info, states), .names = state_names },
+    {.name = "state",
+     .type = EXT_T_NAME_LIST,
+     .flags = EXT_OPT_INVERT | EXT_OPT_MANDATORY,
+     EXT_FIELD(struct state_info, states),
+     .names = state_names},
 };
 
 static bool state_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
@@ -33,9 +33,9 @@ static bool state_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 }
 
 const struct ext_match ext_match_state = {
-	.name = "state",
-	.datasize = sizeof(struct state_info),
-	.opts = state_opts,
-	.nopts = 1,
-	.match = state_match,
+    .name = "state",
+    .datasize = sizeof(struct state_info),
+    .opts = state_opts,
+    .nopts = 1,
+    .match = state_match,
 };
