@@ -42,6 +42,13 @@ for c in $CONFIGS; do
 done
 echo "wrote $OUT"
 
+# Conntrack: new-connection rate, lookup+update cost, memory per entry (one run).
+if [ -x build/bench/bench_ct ]; then
+	echo
+	echo "conntrack (bench_ct, one run):"
+	build/bench/bench_ct | tee build/bench-ct.txt | sed 's/^/  /'
+fi
+
 if command -v gnuplot >/dev/null 2>&1; then
 	gnuplot <<GP
 set terminal png size 900,500
