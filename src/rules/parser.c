@@ -65,6 +65,9 @@ static int check_chain_name(struct parser *p, const char *name)
 			    name[0] ? name[0] : ' ');
 	if (is_std_target(name))
 		return perr(p, name, "chain name may not clash with target name");
+	/* iptables refuses white space; a quote could not be printed so that it reads back */
+	if (strpbrk(name, " \t\r\n\v\f\""))
+		return perr(p, name, "Invalid chain name");
 	return 0;
 }
 

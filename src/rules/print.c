@@ -222,7 +222,18 @@ static void print_iface(FILE *f, const char *opt, const char *name, bool inv)
 {
 	if (!name[0] || (!inv && !strcmp(name, "+")))
 		return;
-	fprintf(f, "%s %s %s", inv ? " !" : "", opt, name);
+	if (!strpbrk(name, " \t\r\v\f\"")) {
+		fprintf(f, "%s %s %s", inv ? " !" : "", opt, name);
+		return;
+	}
+	/* iptables only warns about such a name; quoted, it reads back */
+	fprintf(f, "%s %s \"", inv ? " !" : "", opt);
+	for (; *name; name++) {
+		if (*name == '"' || *name == '\\')
+			fputc('\\', f);
+		fputc(*name, f);
+	}
+	fputc('"', f);
 }
 
 /* The rule after "-A CHAIN", each token preceded by a space. */
