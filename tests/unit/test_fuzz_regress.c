@@ -76,6 +76,47 @@ static void test_lone_dash_command(void **state)
 	assert_int_equal(e.line, 3);
 }
 
+/* Parse, print, parse, print: both prints equal. */
+static void assert_fixed_point(const char *text)
+{
+	struct rules_ruleset *rs, *rs2;
+	struct rules_error e;
+	char *t1, *t2;
+
+	if (parse_exact(text, AF_INET, &rs, &e))
+		fail_msg("%u: %s (near '%s')", e.line, e.msg, e.token);
+	t1 = print_rs(rs);
+	if (parse_exact(t1, AF_INET, &rs2, &e))
+		fail_msg("printed: %u: %s (near '%s')\n%s", e.line, e.msg, e.token, t1);
+	t2 = print_rs(rs2);
+	assert_string_equal(t1, t2);
+	free(t1);
+	free(t2);
+	rules_ruleset_free(rs2);
+	rules_ruleset_free(rs);
+}
+
+/*
+ * src/rules/parser.c, print.c: a quoted chain name with a space printed as two words; an
+ * interface name with a space or a quote printed unquoted.
+ */
+static void test_names_with_blanks(void **state)
+{
+	struct rules_ruleset *rs;
+	struct rules_error e;
+
+	(void)state;
+	assert_int_equal(parse_exact("*filter\n:\"MY CHAIN\" - [0:0]\nCOMMIT\n", AF_INET, &rs, &e),
+			 -EINVAL);
+	assert_string_equal(e.msg, "Invalid chain name");
+	assert_int_equal(parse_exact("*filter\n:A\\\"B - [0:0]\nCOMMIT\n", AF_INET, &rs, &e),
+			 -EINVAL);
+	assert_int_equal(parse_exact("*filter\n-N \"a\tb\"\nCOMMIT\n", AF_INET, &rs, &e), -EINVAL);
+	assert_fixed_point(
+	    "*filter\n:FORWARD ACCEPT [0:0]\n-A FORWARD -i \"a b\" -j ACCEPT\n"
+	    "-A FORWARD ! -i \"q\\\"x+\" -o \"t\tz\" -j DROP\n-A FORWARD -i eth0.5+\nCOMMIT\n");
+}
+
 /* src/rules/opt.c: type_max[] was indexed with EXT_T_NAME and the other non-numeric types
  * (clang's UBSan in fuzz_box saw it; gcc may optimise the unused load away). */
 static void test_name_option_type(void **state)
@@ -240,6 +281,7 @@ int main(void)
 	    cmocka_unit_test(test_counters_prefix_at_buffer_end),
 	    cmocka_unit_test(test_lone_dash_command),
 	    cmocka_unit_test(test_name_option_type),
+	    cmocka_unit_test(test_names_with_blanks),
 	    cmocka_unit_test(test_unterminated_quote_refused),
 	    cmocka_unit_test(test_tcp_options_fixed_point),
 	    cmocka_unit_test(test_hashlimit_ports_unaligned),
