@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * -m icmp [!] --icmp-type {any | TYPE[/CODE] | NAME} (IPv4; loaded implicitly by -p icmp).
+ * -m icmp [!] --icmp-type {any | TYPE[/CODE] | NAME}      (IPv4; loaded by -p icmp)
+ * -m icmp6 [!] --icmpv6-type {TYPE[/CODE] | NAME}         (IPv6; -p icmpv6 / ipv6-icmp loads it,
+ *                                                          "-m icmpv6" is an alias)
  *
  *   +---------------+---------------+-------------------------------+
  *   |     Type      |     Code      |           Checksum            |
  *   +---------------+---------------+-------------------------------+
  *
- * Names are matched case-insensitively by unique prefix, as iptables does; iptables-save
- * prints numbers ("8", "3/3") and "any" for type 255.
+ * Both families have this header, so one parser, printer and match serve both; only the names
+ * differ. Names are matched case-insensitively by unique prefix, as iptables does;
+ * iptables-save prints numbers ("8", "3/3"). IPv4 alone has "any", which is type 255 (as in
+ * xt_icmp, so an IPv4 type 255 cannot be asked for); IPv6 type 255 is an ordinary number.
  */
 #include <netinet/in.h>
 #include <stdio.h>
@@ -16,6 +20,8 @@
 #include <sys/socket.h>
 
 #include "rules/ext.h"
+
+#define ICMP_ANY 0xff
 
 struct icmp_data {
 	uint8_t type;
@@ -70,13 +76,62 @@ static const struct icmp_name icmp_names[] = {
 	{ "address-mask-reply", 18, 0, 0xff },
 };
 
+static const struct icmp_name icmp6_names[] = {
+	{ "destination-unreachable", 1, 0, 0xff },
+	{ "no-route", 1, 0, 0 },
+	{ "communication-prohibited", 1, 1, 1 },
+	{ "beyond-scope", 1, 2, 2 },
+	{ "address-unreachable", 1, 3, 3 },
+	{ "port-unreachable", 1, 4, 4 },
+	{ "failed-policy", 1, 5, 5 },
+	{ "reject-route", 1, 6, 6 },
+	{ "packet-too-big", 2, 0, 0xff },
+	{ "time-exceeded", 3, 0, 0xff },
+	{ "ttl-exceeded", 3, 0, 0xff },
+	{ "ttl-zero-during-transit", 3, 0, 0 },
+	{ "ttl-zero-during-reassembly", 3, 1, 1 },
+	{ "parameter-problem", 4, 0, 0xff },
+	{ "bad-header", 4, 0, 0 },
+	{ "unknown-header-type", 4, 1, 1 },
+	{ "unknown-option", 4, 2, 2 },
+	{ "echo-request", 128, 0, 0xff },
+	{ "ping", 128, 0, 0xff },
+	{ "echo-reply", 129, 0, 0xff },
+	{ "pong", 129, 0, 0xff },
+	{ "mld-listener-query", 130, 0, 0xff },
+	{ "mld-listener-report", 131, 0, 0xff },
+	{ "mld-listener-done", 132, 0, 0xff },
+	{ "router-solicitation", 133, 0, 0xff },
+	{ "router-advertisement", 134, 0, 0xff },
+	{ "neighbour-solicitation", 135, 0, 0xff },
+	{ "neighbor-solicitation", 135, 0, 0xff },
+	{ "neighbour-advertisement", 136, 0, 0xff },
+	{ "neighbor-advertisement", 136, 0, 0xff },
+	{ "redirect", 137, 0, 0xff },
+};
+
 static const struct ext_opt icmp_opts[] = {
 	{ .name = "icmp-type", .type = EXT_T_CUSTOM, .flags = EXT_OPT_INVERT | EXT_OPT_MANDATORY },
 };
 
+static const struct ext_opt icmp6_opts[] = {
+	{ .name = "icmpv6-type", .type = EXT_T_CUSTOM,
+	  .flags = EXT_OPT_INVERT | EXT_OPT_MANDATORY },
+};
+
+static bool icmp_is_any(int family, const struct icmp_data *d)
+{
+	return family == AF_INET && d->type == ICMP_ANY;
+}
+
 static int icmp_parse(struct ext_parse_ctx *ctx, struct ext_instance *inst, unsigned opt,
 		      const char *arg)
 {
+	bool v6 = ctx->family == AF_INET6;
+	const struct icmp_name *names = v6 ? icmp6_names : icmp_names;
+	size_t nnames = v6 ? sizeof(icmp6_names) / sizeof(icmp6_names[0])
+			   : sizeof(icmp_names) / sizeof(icmp_names[0]);
+	const char *what = v6 ? "ICMPv6" : "ICMP";
 	struct icmp_data *d = inst->data;
 	const struct icmp_name *hit = NULL;
 	size_t n = strlen(arg);
@@ -84,21 +139,20 @@ static int icmp_parse(struct ext_parse_ctx *ctx, struct ext_instance *inst, unsi
 	const char *slash;
 	char num[16];
 
-	for (size_t i = 0; i < sizeof(icmp_names) / sizeof(icmp_names[0]); i++) {
-		if (strncasecmp(icmp_names[i].name, arg, n))
+	for (size_t i = 0; i < nnames; i++) {
+		if (strncasecmp(names[i].name, arg, n))
 			continue;
-		if (strlen(icmp_names[i].name) == n) { /* exact beats prefix */
-			hit = &icmp_names[i];
+		if (strlen(names[i].name) == n) { /* exact beats prefix */
+			hit = &names[i];
 			break;
 		}
-		if (hit && (hit->type != icmp_names[i].type ||
-			    hit->code_min != icmp_names[i].code_min)) {
-			snprintf(ctx->err, ctx->errlen, "ambiguous ICMP type '%s': '%s' or '%s'?",
-				 arg, hit->name, icmp_names[i].name);
+		if (hit && (hit->type != names[i].type || hit->code_min != names[i].code_min)) {
+			snprintf(ctx->err, ctx->errlen, "ambiguous %s type '%s': '%s' or '%s'?", what,
+				 arg, hit->name, names[i].name);
 			return -1;
 		}
 		if (!hit)
-			hit = &icmp_names[i];
+			hit = &names[i];
 	}
 	if (hit && n) {
 		d->type = hit->type;
@@ -110,7 +164,7 @@ static int icmp_parse(struct ext_parse_ctx *ctx, struct ext_instance *inst, unsi
 	snprintf(num, sizeof(num), "%.*s", (int)(slash ? (size_t)(slash - arg) : n), arg);
 	if (ext_parse_uint(num, 0, 255, &type) ||
 	    (slash && ext_parse_uint(slash + 1, 0, 255, &code))) {
-		snprintf(ctx->err, ctx->errlen, "unknown ICMP type or code '%s'", arg);
+		snprintf(ctx->err, ctx->errlen, "unknown %s type or code '%s'", what, arg);
 		return -1;
 	}
 	d->type = (uint8_t)type;
@@ -124,7 +178,7 @@ static void icmp_print(struct ext_printer *pr, const struct ext_instance *inst)
 	const struct icmp_data *d = inst->data;
 
 	ext_print_opt(pr, inst, 0);
-	if (d->type == 0xff)
+	if (icmp_is_any(pr->family, d))
 		fputs(" any", pr->f);
 	else if (d->code[0] == 0 && d->code[1] == 0xff)
 		fprintf(pr->f, " %u", d->type);
@@ -151,7 +205,7 @@ static bool icmp_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 		ctx->hotdrop = true;
 		return false;
 	}
-	hit = d->type == 0xff ||
+	hit = icmp_is_any(ctx->family, d) ||
 	      (ih[0] == d->type && ih[1] >= d->code[0] && ih[1] <= d->code[1]);
 	return hit != !!(inst->inv & 1u);
 }
@@ -166,4 +220,19 @@ const struct ext_match ext_match_icmp = {
 	.parse = icmp_parse,
 	.print = icmp_print,
 	.match = icmp_match,
+};
+
+static const char *const icmp6_aliases[] = { "icmpv6", "ipv6-icmp", NULL };
+
+const struct ext_match ext_match_icmp6 = {
+	.name = "icmp6",
+	.family = AF_INET6,
+	.proto = IPPROTO_ICMPV6,
+	.datasize = sizeof(struct icmp_data),
+	.opts = icmp6_opts,
+	.nopts = 1,
+	.parse = icmp_parse,
+	.print = icmp_print,
+	.match = icmp_match,
+	.aliases = icmp6_aliases,
 };
