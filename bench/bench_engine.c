@@ -107,86 +107,68 @@ static struct pkt *make_packet(unsigned i)
 	return pkt_build(&s);
 }
 
-/* A filter FORWARD chain of n rules, none matching the generated traffic. */
-static char *make_ruleset(unsigned n, bool empty)
+/* Rule i of a FORWARD chain whose rules never match the generated traffic. */
+static int rule4(char *buf, size_t len, unsigned i)
 {
-	size_t cap = 1024 + (size_t)n * 160, len = 0;
-	char *buf = malloc(cap);
+	unsigned a = i & 0xff, b = (i >> 8) & 0xff;
 
-	if (!buf)
-		return NULL;
-#define OUT(...) (len += (size_t)snprintf(buf + len, cap - len, __VA_ARGS__))
-	OUT("*raw\n:PREROUTING ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\nCOMMIT\n");
-	OUT("*mangle\n:PREROUTING ACCEPT [0:0]\n:INPUT ACCEPT [0:0]\n:FORWARD ACCEPT [0:0]\n"
-	    ":OUTPUT ACCEPT [0:0]\n:POSTROUTING ACCEPT [0:0]\nCOMMIT\n");
-	OUT("*filter\n:INPUT ACCEPT [0:0]\n:FORWARD ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n");
-	for (unsigned i = 0; !empty && i < n; i++) {
-		unsigned a = i & 0xff, b = (i >> 8) & 0xff;
-
-		switch (i % 6) {
-		case 0: /* another subnet's host to a server port */
-			OUT("-A FORWARD -s 172.16.%u.%u/32 -d 192.0.2.%u/32 -p tcp -m tcp --dport %u "
-			    "-j ACCEPT\n", b, a, a, 1000 + i % 5000);
-			break;
-		case 1: /* inside hosts, but a port the traffic never uses */
-			OUT("-A FORWARD -s 10.0.0.0/8 -p tcp -m tcp --dport %u -j DROP\n",
-			    2000 + i % 20000);
-			break;
-		case 2: /* inbound from the wan side */
-			OUT("-A FORWARD -i wan0 -o lan0 -p udp -m udp --dport %u -j ACCEPT\n",
-			    3000 + i % 20000);
-			break;
-		case 3: /* a set of ports */
-			OUT("-A FORWARD -p tcp -m multiport --dports %u,%u,%u:%u -j REJECT "
-			    "--reject-with tcp-reset\n",
-			    5000 + a, 6000 + a, 7000 + a, 7010 + a);
-			break;
-		case 4: /* icmp */
-			OUT("-A FORWARD -d 198.51.100.%u/32 -p icmp -m icmp --icmp-type 8 -j ACCEPT\n",
-			    a);
-			break;
-		default: /* a destination network */
-			OUT("-A FORWARD -d 100.%u.%u.0/24 -j DROP\n", 64 + b % 64, a);
-			break;
-		}
+	switch (i % 6) {
+	case 0: /* another subnet's host to a server port */
+		return snprintf(buf, len,
+				"-A FORWARD -s 172.16.%u.%u/32 -d 192.0.2.%u/32 -p tcp -m tcp "
+				"--dport %u -j ACCEPT\n",
+				b, a, a, 1000 + i % 5000);
+	case 1: /* inside hosts, but a port the traffic never uses */
+		return snprintf(buf, len, "-A FORWARD -s 10.0.0.0/8 -p tcp -m tcp --dport %u -j DROP\n",
+				2000 + i % 20000);
+	case 2: /* inbound from the wan side */
+		return snprintf(buf, len,
+				"-A FORWARD -i wan0 -o lan0 -p udp -m udp --dport %u -j ACCEPT\n",
+				3000 + i % 20000);
+	case 3: /* a set of ports */
+		return snprintf(buf, len,
+				"-A FORWARD -p tcp -m multiport --dports %u,%u,%u:%u -j REJECT "
+				"--reject-with tcp-reset\n",
+				5000 + a, 6000 + a, 7000 + a, 7010 + a);
+	case 4: /* icmp */
+		return snprintf(buf, len,
+				"-A FORWARD -d 198.51.100.%u/32 -p icmp -m icmp --icmp-type 8 -j ACCEPT\n",
+				a);
+	default: /* a destination network */
+		return snprintf(buf, len, "-A FORWARD -d 100.%u.%u.0/24 -j DROP\n", 64 + b % 64, a);
 	}
-	OUT("COMMIT\n");
-#undef OUT
-	if (len >= cap) { /* the size estimate above was wrong: fail rather than truncate */
-		free(buf);
-		return NULL;
-	}
-	return buf;
 }
 
 /* The IPv6 counterpart: the same shape with v6 addresses (the same code path runs it). */
-static char *make_ruleset6(unsigned n, bool empty)
+static int rule6(char *buf, size_t len, unsigned i)
+{
+	switch (i % 3) {
+	case 0:
+		return snprintf(buf, len, "-A FORWARD -s fd01::%x/128 -p tcp -m tcp --dport %u -j ACCEPT\n",
+				i, 1000 + i % 5000);
+	case 1:
+		return snprintf(buf, len, "-A FORWARD -s fd00::/64 -p tcp -m tcp --dport %u -j DROP\n",
+				2000 + i % 20000);
+	default:
+		return snprintf(buf, len, "-A FORWARD -d 2001:db8:ffff:%x::/64 -j DROP\n", i);
+	}
+}
+
+/* raw, mangle and filter with ACCEPT policies, and n rules from `rule` in filter FORWARD. */
+static char *make_ruleset(unsigned n, int (*rule)(char *, size_t, unsigned))
 {
 	size_t cap = 1024 + (size_t)n * 160, len = 0;
 	char *buf = malloc(cap);
 
 	if (!buf)
 		return NULL;
-#define OUT(...) (len += (size_t)snprintf(buf + len, cap - len, __VA_ARGS__))
+#define OUT(...) (len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, __VA_ARGS__))
 	OUT("*raw\n:PREROUTING ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\nCOMMIT\n");
 	OUT("*mangle\n:PREROUTING ACCEPT [0:0]\n:INPUT ACCEPT [0:0]\n:FORWARD ACCEPT [0:0]\n"
 	    ":OUTPUT ACCEPT [0:0]\n:POSTROUTING ACCEPT [0:0]\nCOMMIT\n");
 	OUT("*filter\n:INPUT ACCEPT [0:0]\n:FORWARD ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n");
-	for (unsigned i = 0; !empty && i < n; i++) {
-		switch (i % 3) {
-		case 0:
-			OUT("-A FORWARD -s fd01::%x/128 -p tcp -m tcp --dport %u -j ACCEPT\n", i,
-			    1000 + i % 5000);
-			break;
-		case 1:
-			OUT("-A FORWARD -s fd00::/64 -p tcp -m tcp --dport %u -j DROP\n",
-			    2000 + i % 20000);
-			break;
-		default:
-			OUT("-A FORWARD -d 2001:db8:ffff:%x::/64 -j DROP\n", i);
-			break;
-		}
-	}
+	for (unsigned i = 0; i < n && len < cap; i++)
+		len += (size_t)rule(buf + len, cap - len, i);
 	OUT("COMMIT\n");
 #undef OUT
 	if (len >= cap) { /* the size estimate above was wrong: fail rather than truncate */
@@ -255,7 +237,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (with_rules) {
-		char *r4 = make_ruleset(nrules, nrules == 0), *r6 = make_ruleset6(nrules, nrules == 0);
+		char *r4 = make_ruleset(nrules, rule4), *r6 = make_ruleset(nrules, rule6);
 
 		if (!r4 || !r6 || load(b, r4, AF_INET) || load(b, r6, AF_INET6))
 			return 1;
