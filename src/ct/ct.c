@@ -47,6 +47,25 @@ void ct_config_default(struct ct_config *c)
 	to->icmp = 30 * CT_SEC;
 	to->icmpv6 = 30 * CT_SEC;
 	to->generic = 600 * CT_SEC;
+	to->sctp[CT_SCTP_NONE] = 10 * CT_SEC; /* the kernel's "new" slot: as CLOSED */
+	to->sctp[CT_SCTP_CLOSED] = 10 * CT_SEC;
+	to->sctp[CT_SCTP_COOKIE_WAIT] = 3 * CT_SEC;
+	to->sctp[CT_SCTP_COOKIE_ECHOED] = 3 * CT_SEC;
+	to->sctp[CT_SCTP_ESTABLISHED] = 210 * CT_SEC;
+	to->sctp[CT_SCTP_SHUTDOWN_SENT] = 3 * CT_SEC;
+	to->sctp[CT_SCTP_SHUTDOWN_RECD] = 3 * CT_SEC;
+	to->sctp[CT_SCTP_SHUTDOWN_ACK_SENT] = 3 * CT_SEC;
+	to->sctp[CT_SCTP_HEARTBEAT_SENT] = 30 * CT_SEC;
+	c->dccp_loose = true;
+	to->dccp[CT_DCCP_REQUEST] = 240 * CT_SEC; /* 2 MSL */
+	to->dccp[CT_DCCP_RESPOND] = 480 * CT_SEC; /* 4 MSL */
+	to->dccp[CT_DCCP_PARTOPEN] = 480 * CT_SEC;
+	to->dccp[CT_DCCP_OPEN] = 12ull * 3600 * CT_SEC;
+	to->dccp[CT_DCCP_CLOSEREQ] = 64 * CT_SEC;
+	to->dccp[CT_DCCP_CLOSING] = 64 * CT_SEC;
+	to->dccp[CT_DCCP_TIMEWAIT] = 240 * CT_SEC;
+	to->gre_unreplied = 30 * CT_SEC;
+	to->gre_replied = 180 * CT_SEC;
 }
 
 void ct_set_status(struct ct_table *t, struct ct_entry *e, uint32_t bits, uint32_t ev)

@@ -105,6 +105,33 @@ enum ct_tcp_state {
 	CT_TCP_TIMEOUT_MAX
 };
 
+/* SCTP states, in the kernel's order (the index of the SCTP timeouts). */
+enum ct_sctp_state {
+	CT_SCTP_NONE,
+	CT_SCTP_CLOSED,
+	CT_SCTP_COOKIE_WAIT,
+	CT_SCTP_COOKIE_ECHOED,
+	CT_SCTP_ESTABLISHED,
+	CT_SCTP_SHUTDOWN_SENT,
+	CT_SCTP_SHUTDOWN_RECD,
+	CT_SCTP_SHUTDOWN_ACK_SENT,
+	CT_SCTP_HEARTBEAT_SENT,
+	CT_SCTP_STATE_MAX
+};
+
+/* DCCP states, in the kernel's order (the index of the DCCP timeouts). */
+enum ct_dccp_state {
+	CT_DCCP_NONE,
+	CT_DCCP_REQUEST,
+	CT_DCCP_RESPOND,
+	CT_DCCP_PARTOPEN,
+	CT_DCCP_OPEN,
+	CT_DCCP_CLOSEREQ,
+	CT_DCCP_CLOSING,
+	CT_DCCP_TIMEWAIT,
+	CT_DCCP_STATE_MAX
+};
+
 #define CT_SEC 1000000000ull
 
 /* Timeouts in ns; Linux's defaults from ct_config_default(). */
@@ -113,6 +140,9 @@ struct ct_timeouts {
 	uint64_t udp_unreplied, udp_replied; /* 30 s, 120 s */
 	uint64_t icmp, icmpv6;		     /* 30 s each */
 	uint64_t generic;		     /* 600 s */
+	uint64_t sctp[CT_SCTP_STATE_MAX];    /* established 210 s, heartbeat 30 s, others 3-10 s */
+	uint64_t dccp[CT_DCCP_STATE_MAX];    /* open 12 h, request 240 s, closing 64 s, ... */
+	uint64_t gre_unreplied, gre_replied; /* 30 s, 180 s */
 };
 
 struct ct_config {
@@ -123,6 +153,7 @@ struct ct_config {
 	bool tcp_be_liberal;	 /* nf_conntrack_tcp_be_liberal: only RST is window-checked (off) */
 	uint8_t tcp_max_retrans; /* nf_conntrack_tcp_max_retrans (3) */
 	bool checksum;		 /* nf_conntrack_checksum: verify L4 checksums at PREROUTING (on) */
+	bool dccp_loose;	 /* nf_conntrack_dccp_loose: Sync/SyncAck may start an entry (on) */
 	bool acct;		 /* nf_conntrack_acct: per-direction counters extension (off) */
 	struct ct_timeouts timeouts;
 };

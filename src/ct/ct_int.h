@@ -53,9 +53,28 @@ struct ct_udp {
 	uint64_t stream_ts; /* replied after this moment: a stream (assured, long timeout) */
 };
 
+struct ct_sctp {
+	uint32_t vtag[2]; /* verification tag the packets of each direction carry (wire order) */
+	uint8_t state;	  /* enum ct_sctp_state */
+	uint8_t init[2];  /* this direction sent an INIT the association has not completed yet */
+	uint8_t last_dir; /* direction of a HEARTBEAT with an unexpected tag */
+	uint8_t flags;	  /* CT_SCTPF_* */
+};
+
+enum { CT_SCTPF_HEARTBEAT_VTAG_FAILED = 1 << 0 };
+
+struct ct_dccp {
+	uint64_t handshake_seq; /* the server's Response, which the client's Ack must name */
+	uint8_t state;		/* enum ct_dccp_state */
+	uint8_t role[2];	/* per direction: 0 client, 1 server */
+	uint8_t last_pkt, last_dir;
+};
+
 union ct_proto_state {
 	struct ct_tcp tcp;
 	struct ct_udp udp;
+	struct ct_sctp sctp;
+	struct ct_dccp dccp;
 };
 
 /* ---- extensions -------------------------------------------------------------------------- */
@@ -182,12 +201,20 @@ struct ct_proto_ops {
 
 /* " sport=%u dport=%u": for trackers with ports */
 int ct_print_ports(char *buf, size_t len, const struct ct_tuple *t);
+/* The port pair of UDP, UDP-Lite, SCTP, DCCP (the first 4 bytes; -EINVAL below 8) and its
+ * swap. */
+int ct_ports_to_tuple(const struct pkt *p, uint32_t off, uint32_t len, struct ct_tuple *t);
+int ct_ports_invert(struct ct_tuple *reply, const struct ct_tuple *orig);
 
 extern const struct ct_proto_ops ct_proto_tcp;
 extern const struct ct_proto_ops ct_proto_udp;
 extern const struct ct_proto_ops ct_proto_icmp;
 extern const struct ct_proto_ops ct_proto_icmpv6;
 extern const struct ct_proto_ops ct_proto_generic;
+extern const struct ct_proto_ops ct_proto_udplite;
+extern const struct ct_proto_ops ct_proto_sctp;
+extern const struct ct_proto_ops ct_proto_dccp;
+extern const struct ct_proto_ops ct_proto_gre;
 
 /* The tracker of a transport protocol (generic for those without one). Never NULL. */
 const struct ct_proto_ops *ct_proto_find(uint8_t l4proto);

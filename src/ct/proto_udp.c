@@ -4,6 +4,8 @@
  *   no reply yet, or replied within 2 s of creation      -> udp_unreplied (30 s)
  *   replied, and still active more than 2 s after creation -> udp_replied (120 s), ASSURED
  * Bad checksums (checked on packets from outside) and truncated headers are INVALID.
+ * UDP-Lite (RFC 3828) is tracked the same way with the same timeouts, as Linux does; its length
+ * field is the checksum coverage (0: everything, else 8..datagram), and a checksum is mandatory.
  *
  *    0      7 8     15 16    23 24    31
  *   +--------+--------+--------+--------+
@@ -18,41 +20,38 @@
 
 #define UDP_STREAM_DELAY (2 * CT_SEC)
 
-static int udp_pkt_to_tuple(const struct pkt *p, uint32_t off, uint32_t len, struct ct_tuple *t)
+/* The header checks of both: the length field (UDP) or checksum coverage (UDP-Lite) must fit
+ * the datagram, as Linux checks them, then the checksum on packets from outside. */
+static int udp_check(const struct ct_table *t, const struct pkt *p, bool from_outside, bool lite)
 {
-	uint8_t buf[4];
+	uint8_t buf[8];
 	const uint8_t *h;
+	uint16_t len;
 
-	if (len < 8 || !(h = pkt_header(p, off, 4, buf)))
+	if (!p->info.has_l4 || p->info.l4len < 8 || !(h = pkt_header(p, p->info.l4off, 8, buf)))
 		return -EINVAL;
-	t->s.port = (uint16_t)(h[0] << 8 | h[1]);
-	t->d.port = (uint16_t)(h[2] << 8 | h[3]);
-	return 0;
-}
-
-static int udp_invert(struct ct_tuple *reply, const struct ct_tuple *orig)
-{
-	reply->s.port = orig->d.port;
-	reply->d.port = orig->s.port;
+	len = (uint16_t)(h[4] << 8 | h[5]);
+	if (lite && len == 0)
+		len = (uint16_t)(p->info.l4len < 0xffff ? p->info.l4len : 0xffff);
+	if (len > p->info.l4len || len < 8)
+		return -EINVAL;
+	if (lite && !h[6] && !h[7])
+		return -EINVAL; /* UDP-Lite has no "no checksum" */
+	if (from_outside && t->cfg.checksum && !pkt_l4_csum_ok(p))
+		return -EINVAL;
 	return 0;
 }
 
 static int udp_error(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone,
 		     uint64_t now)
 {
-	uint8_t buf[8];
-	const uint8_t *h;
-	uint16_t udplen;
+	return udp_check(t, p, from_outside, false);
+}
 
-	if (!p->info.has_l4 || p->info.l4len < 8 || !(h = pkt_header(p, p->info.l4off, 8, buf)))
-		return -EINVAL;
-	/* the length field must fit the datagram (as Linux: longer or < 8 is malformed) */
-	udplen = (uint16_t)(h[4] << 8 | h[5]);
-	if (udplen > p->info.l4len || udplen < 8)
-		return -EINVAL;
-	if (from_outside && t->cfg.checksum && !pkt_l4_csum_ok(p))
-		return -EINVAL;
-	return 0;
+static int udplite_error(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone,
+			 uint64_t now)
+{
+	return udp_check(t, p, from_outside, true);
 }
 
 static bool udp_new(struct ct_table *t, struct ct_entry *e, const struct pkt *p, uint64_t now)
@@ -83,9 +82,20 @@ static enum ct_verdict udp_packet(struct ct_table *t, struct ct_entry *e, const 
 const struct ct_proto_ops ct_proto_udp = {
     .l4proto = 17,
     .name = "udp",
-    .pkt_to_tuple = udp_pkt_to_tuple,
-    .invert = udp_invert,
+    .pkt_to_tuple = ct_ports_to_tuple,
+    .invert = ct_ports_invert,
     .error = udp_error,
+    .new_conn = udp_new,
+    .packet = udp_packet,
+    .print_tuple = ct_print_ports,
+};
+
+const struct ct_proto_ops ct_proto_udplite = {
+    .l4proto = 136,
+    .name = "udplite",
+    .pkt_to_tuple = ct_ports_to_tuple,
+    .invert = ct_ports_invert,
+    .error = udplite_error,
     .new_conn = udp_new,
     .packet = udp_packet,
     .print_tuple = ct_print_ports,

@@ -9,12 +9,15 @@
 
 #include "ct/ct_int.h"
 
+/* clang-format off */
 static const struct ct_proto_ops *const trackers[256] = {
     [IPPROTO_TCP] = &ct_proto_tcp,
     [IPPROTO_UDP] = &ct_proto_udp,
     [IPPROTO_ICMP] = &ct_proto_icmp,
     [IPPROTO_ICMPV6] = &ct_proto_icmpv6,
+    [IPPROTO_UDPLITE] = &ct_proto_udplite,
 };
+/* clang-format on */
 
 const struct ct_proto_ops *ct_proto_find(uint8_t l4proto)
 {
@@ -78,4 +81,23 @@ const char *ct_tuple_str(const struct ct_tuple *t, char *buf, size_t len)
 int ct_print_ports(char *buf, size_t len, const struct ct_tuple *t)
 {
 	return snprintf(buf, len, " sport=%u dport=%u", t->s.port, t->d.port);
+}
+
+int ct_ports_to_tuple(const struct pkt *p, uint32_t off, uint32_t len, struct ct_tuple *t)
+{
+	uint8_t buf[4];
+	const uint8_t *h;
+
+	if (len < 8 || !(h = pkt_header(p, off, 4, buf)))
+		return -EINVAL;
+	t->s.port = (uint16_t)(h[0] << 8 | h[1]);
+	t->d.port = (uint16_t)(h[2] << 8 | h[3]);
+	return 0;
+}
+
+int ct_ports_invert(struct ct_tuple *reply, const struct ct_tuple *orig)
+{
+	reply->s.port = orig->d.port;
+	reply->d.port = orig->s.port;
+	return 0;
 }
