@@ -69,6 +69,7 @@ int ct_attach(struct box *b, struct ct_table *ct)
 			return r;
 		}
 	}
+	box_set_conntrack(b, ct);
 	return 0;
 }
 
@@ -76,4 +77,5 @@ void ct_detach(struct box *b, struct ct_table *ct)
 {
 	for (unsigned i = 0; i < sizeof(ct_hooks) / sizeof(ct_hooks[0]); i++)
 		box_unregister_hook(b, 0, ct_hooks[i].hook, ct_hooks[i].fn, ct);
+	box_set_conntrack(b, NULL);
 }

@@ -208,6 +208,10 @@ int box_receive(struct box *b, int ifindex, struct pkt *p);
  * POSTROUTING, PREROUTING, INPUT on "lo", then ops.deliver. Takes ownership; same returns. */
 int box_output(struct box *b, struct pkt *p);
 
+/* The conntrack table hooked into the box (ct_attach sets it, NULL: none), handed to
+ * extensions through ext_env_ops.conntrack. */
+void box_set_conntrack(struct box *b, void *ct);
+
 /* Print a TRACE line per rule for every packet (replay --trace), not only TRACE-marked. */
 void box_set_trace_all(struct box *b, bool on);
 

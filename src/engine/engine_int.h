@@ -66,6 +66,7 @@ struct box {
 	bool trace_all;
 	struct box_stats stats;
 	struct ext_env env;
+	void *ct; /* struct ct_table *, set by ct_attach (for ext_env_ops.conntrack) */
 };
 
 static inline int box_fam_index(int family)

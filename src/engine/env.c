@@ -151,6 +151,16 @@ static void env_icmp_source(void *box, const struct pkt *orig, union pt_addr *sr
 	box_icmp_source(box, orig, src);
 }
 
+static void *env_conntrack(void *box)
+{
+	return ((struct box *)box)->ct;
+}
+
+void box_set_conntrack(struct box *b, void *ct)
+{
+	b->ct = ct;
+}
+
 static const struct ext_env_ops env_ops = {
     .addr_type = box_env_addr_type,
     .log = env_log,
@@ -160,6 +170,7 @@ static const struct ext_env_ops env_ops = {
     .route_mtu = env_route_mtu,
     .sock_uid = env_sock_uid,
     .icmp_source = env_icmp_source,
+    .conntrack = env_conntrack,
 };
 
 void box_env_init(struct box *b)

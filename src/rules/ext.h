@@ -177,6 +177,9 @@ struct ext_env_ops {
 	long (*sock_uid)(void *box, const struct pkt *p);
 	/* Source address for an ICMP error about `orig`, chosen as Linux chooses it (REJECT). */
 	void (*icmp_source)(void *box, const struct pkt *orig, union pt_addr *src);
+	/* The box's conntrack table (a struct ct_table *), NULL while tracking is off
+	 * (connlimit counts connections in it). Optional: NULL op = no table. */
+	void *(*conntrack)(void *box);
 };
 
 struct ext_env {
