@@ -3,7 +3,8 @@
 """kernel-replay: run a pcap through the real kernel's netfilter, as the reference for
 `pkttables replay`. Needs root, iproute2, ethtool, iptables and python3-scapy.
 
-    kernel-replay.py --rules RULES [-4|-6|--unified] [--legacy] [--gap SEC] IN.pcap > OUT
+    kernel-replay.py --rules RULES [-4|-6|--unified] [--legacy] [--gap SEC] [--conntrack]
+                     IN.pcap > OUT
 
 Three namespaces, lan -- gw -- wan, joined by veth pairs; the gateway's interfaces are named
 lan0 and wan0 as in the default box of `pkttables replay`:
@@ -135,8 +136,9 @@ def rewrite(frame, side):
 
 
 def norm_l3(frame):
-    """L3 bytes without what forwarding changes (TTL/hop limit, IPv4 checksum), trimmed to
-    the length the IP header claims. None for non-IP."""
+    """L3 bytes without what forwarding changes (TTL/hop limit, IPv4 checksum, the
+    identification of an IPv6 fragment header right after the fixed header), trimmed to the
+    length the IP header claims. None for non-IP."""
     et, o = l3_of(frame)
     b = bytearray(frame[o:])
     if et == 0x0800 and len(b) >= 20:
@@ -151,6 +153,11 @@ def norm_l3(frame):
         if 40 + plen <= len(b):
             del b[40 + plen:]
         b[7] = 0
+        if b[6] == 44 and len(b) >= 48:
+            # A reassembled datagram is refragmented on the way out with a new identification
+            # (the kernel picks one per destination, not the sender's): the same fragment
+            # under another number is still this frame's copy.
+            b[44:48] = b"\0\0\0\0"
         return bytes(b)
     return None
 
@@ -307,6 +314,36 @@ def hits(before, after):
     return out
 
 
+# conntrack-tools 1.4.7 lists both families without -f: ask per family so no entry is listed
+# twice.
+CT_TABLES = (("conntrack -L -f ipv4", ["-L", "-f", "ipv4"]),
+             ("conntrack -L -f ipv6", ["-L", "-f", "ipv6"]),
+             ("conntrack -L expect -f ipv4", ["-L", "expect", "-f", "ipv4"]),
+             ("conntrack -L expect -f ipv6", ["-L", "expect", "-f", "ipv6"]))
+
+
+def ct_normalise(line, expect):
+    """One conntrack-tools line without what depends on wall-clock time: the timeout field
+    (third for an entry, first for an expectation) becomes T. Nothing else is changed."""
+    f = line.split()
+    i = 0 if expect else 2
+    if len(f) > i and f[i].isdigit():
+        f[i] = "T"
+    return " ".join(f)
+
+
+def ct_dump(gw):
+    """The gateway's conntrack and expectation tables, normalised and sorted (conntrack -L
+    lists in hash order, which changes from run to run)."""
+    out = []
+    for title, args in CT_TABLES:
+        out.append("# " + title)
+        text = sh(gw, "conntrack", *args, check=False)
+        out.extend(sorted(ct_normalise(l, "expect" in args) for l in text.splitlines()
+                          if l.strip()))
+    return out
+
+
 def teardown(ns):
     for n in ns:
         subprocess.run(["ip", "netns", "del", n], capture_output=True, timeout=20)
@@ -347,6 +384,9 @@ def main():
                     help="seconds to let the gateway's MLD joins finish before loading rules")
     ap.add_argument("--hits", action="store_true",
                     help="after each packet, list the rules whose counters moved (slower)")
+    ap.add_argument("--conntrack", action="store_true",
+                    help="conntrack -F before the first frame; the conntrack and expectation "
+                    "tables (timeouts normalised to T, sorted) after the counters")
     ap.add_argument("pcap")
     a = ap.parse_args()
     family = a.family or "unified"
@@ -380,38 +420,60 @@ def main():
         for t in tools:
             sh(ns[1], t, "-Z")
             sh(ns[1], t, "-t", "mangle", "-Z")
+            for extra in ("raw", "security"):   # only when the rules have it: -Z makes it
+                if ("*%s\n" % extra) in rules_text:
+                    sh(ns[1], t, "-t", extra, "-Z")
+        if a.conntrack:
+            sh(ns[1], "conntrack", "-F", check=False)
+            sh(ns[1], "conntrack", "-F", "expect", check=False)
         out.append("# kernel-replay: rules=%s family=%s backend=%s pcap=%s packets=%d gap=%dms"
                    % (os.path.basename(a.rules), family, "legacy" if a.legacy else "nft",
                       os.path.basename(a.pcap), len(frames), round(a.gap * 1000)))
         out.append("# gw interfaces: lan0 (10/8 172.16/12 192.168/16 fc00::/7) and wan0 (the "
                    "rest); verdict = where the injected packet came out")
         snap = snapshot(ns[1], tools) if a.hits else None
+        # Per frame: the interfaces its forwarded copies left by, and the lines it caused. A
+        # frame the gateway holds (a fragment waiting for the rest of its datagram) may leave
+        # during a later frame's gap: a copy that matches no frame of its own gap but an
+        # earlier frame still without a copy is credited to that earlier frame.
+        fwd = {}
+        lines = {}
+        want = {}
         for i, fr in enumerate(frames, 1):
             side = source_side(fr)
             inj = rewrite(fr, side)
-            want = norm_l3(inj)
+            want[i] = norm_l3(inj)
+            fwd[i], lines[i] = [], []
             deadline = time.monotonic() + a.gap
             socks[side].send(inj)
-            fwd, gen = [], []
             for oside, got in collect(socks, deadline):
-                if want is not None and norm_l3(got) == want:
-                    fwd.append(oside)
+                g = norm_l3(got)
+                held = [j for j in range(i - 1, 0, -1) if not fwd[j] and want[j] == g]
+                if want[i] is not None and g == want[i]:
+                    fwd[i].append(oside)
+                elif g is not None and held:
+                    fwd[held[0]].append(oside)
+                    print("kernel-replay: frame %d left during frame %d" % (held[0], i),
+                          file=sys.stderr)
                 elif is_mld(got):
                     print("kernel-replay: packet %d: MLD noise on %s ignored" % (i, oside),
                           file=sys.stderr)
                 else:
-                    gen.append("  generated %s: %s" % (oside, describe(got)))
-            out.append("%d %s" % (i, ("forwarded " + ",".join(fwd)) if fwd else "dropped"))
-            out.extend(gen)
+                    lines[i].append("  generated %s: %s" % (oside, describe(got)))
             if a.hits:
                 now = snapshot(ns[1], tools)
-                out.append("  hits: " + (" ".join(hits(snap, now)) or "none"))
+                lines[i].append("  hits: " + (" ".join(hits(snap, now)) or "none"))
                 snap = now
+        for i in range(1, len(frames) + 1):
+            out.append("%d %s" % (i, ("forwarded " + ",".join(fwd[i])) if fwd[i] else "dropped"))
+            out.extend(lines[i])
         for t in tools:
             out.append("# %s-save -c" % t.replace("-legacy", ""))
             for line in sh(ns[1], t + "-save", "-c").splitlines():
                 if not line.startswith("#"):
                     out.append(line)
+        if a.conntrack:
+            out.extend(ct_dump(ns[1]))
     finally:
         signal.alarm(0)
         teardown(ns)
