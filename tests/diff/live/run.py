@@ -352,7 +352,11 @@ class Topology:
             f.write(c.rules)
         with open(os.path.join(d, "empty.rules"), "w") as f:
             f.write(EMPTY_RULES)
-        conf += {"unified": ["rules rules"], "4": ["rules rules", "rules6 empty.rules"],
+        # Unified means "loaded by iptables-restore and by ip6tables-restore": for pkttables
+        # that is the file as both rulesets (`rules` alone takes IPv6 from a unified file only
+        # when it has -6 rules; untagged rules would then be IPv4 only).
+        conf += {"unified": ["rules rules", "rules6 rules"],
+                 "4": ["rules rules", "rules6 empty.rules"],
                  "6": ["rules empty.rules", "rules6 rules"]}[c.family]
         path = os.path.join(d, "live.conf")
         with open(path, "w") as f:
