@@ -40,6 +40,7 @@ const struct ext_target ext_target_CT = {
     .opts = ct_target_opts,
     .nopts = O_NUM,
     .target = ct_target,
+    .needs_conntrack = true,
 };
 
 static int notrack_target(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
@@ -53,4 +54,5 @@ const struct ext_target ext_target_NOTRACK = {
     .name = "NOTRACK",
     .tables = TABLE_BIT(TABLE_RAW),
     .target = notrack_target,
+    .needs_conntrack = true,
 };

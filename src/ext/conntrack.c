@@ -300,4 +300,5 @@ const struct ext_match ext_match_conntrack = {
     .check = conntrack_check,
     .print = conntrack_print,
     .match = conntrack_match,
+    .needs_conntrack = true,
 };

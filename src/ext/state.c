@@ -38,4 +38,5 @@ const struct ext_match ext_match_state = {
     .opts = state_opts,
     .nopts = 1,
     .match = state_match,
+    .needs_conntrack = true,
 };

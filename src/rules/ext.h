@@ -273,6 +273,12 @@ struct ext_match {
 	bool (*match)(struct ext_pkt_ctx *ctx, struct ext_instance *inst);
 	/* Alternative names accepted by -m (e.g. "icmpv6" for "icmp6"). Optional, NULL-ended. */
 	const char *const *aliases;
+	/* The match reads connection tracking state (state, conntrack, connmark, connbytes,
+	 * connlimit, helper, ...). A box whose ruleset has one such rule turns tracking, and the
+	 * defragmentation in front of it, on (and keeps it on), as loading such a rule makes
+	 * Linux load nf_conntrack in the namespace. Without any, packets are not tracked and a
+	 * non-first fragment still matches -f. */
+	bool needs_conntrack;
 };
 
 struct ext_target {
@@ -292,6 +298,9 @@ struct ext_target {
 	void (*print)(struct ext_printer *pr, const struct ext_instance *inst);
 	/* Per packet: an ext_verdict. EXT_CONTINUE for non-terminating targets (LOG, MARK). */
 	int (*target)(struct ext_pkt_ctx *ctx, struct ext_instance *inst);
+	/* The target uses or sets connection tracking state (CT, NOTRACK, CONNMARK, NAT
+	 * targets, ...): as ext_match.needs_conntrack. */
+	bool needs_conntrack;
 };
 
 /* The set of extensions a parser may use. src/ext provides the default one. */
