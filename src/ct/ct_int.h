@@ -54,7 +54,7 @@ struct ct_udp {
 };
 
 struct ct_sctp {
-	uint32_t vtag[2]; /* verification tag the packets of each direction carry (wire order) */
+	uint32_t vtag[2]; /* verification tag the packets of each direction carry (host order) */
 	uint8_t state;	  /* enum ct_sctp_state */
 	uint8_t init[2];  /* this direction sent an INIT the association has not completed yet */
 	uint8_t last_dir; /* direction of a HEARTBEAT with an unexpected tag */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The generic tracker: protocols without their own (GRE, ESP, SCTP, DCCP for now) are tracked
+ * The generic tracker: protocols without their own (ESP, AH, ...) are tracked
  * by addresses and protocol number only, with one timeout (600 s, nf_conntrack_generic).
  */
 #include "ct/ct_int.h"

@@ -16,6 +16,9 @@ static const struct ct_proto_ops *const trackers[256] = {
     [IPPROTO_ICMP] = &ct_proto_icmp,
     [IPPROTO_ICMPV6] = &ct_proto_icmpv6,
     [IPPROTO_UDPLITE] = &ct_proto_udplite,
+    [IPPROTO_SCTP] = &ct_proto_sctp,
+    [IPPROTO_DCCP] = &ct_proto_dccp,
+    [IPPROTO_GRE] = &ct_proto_gre,
 };
 /* clang-format on */
 

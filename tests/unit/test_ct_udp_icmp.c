@@ -276,13 +276,13 @@ static void test_generic(void **state)
 	struct ct_entry *e;
 	char line[512];
 
-	assert_int_equal(ct_test_feed(t, "gre 10.0.0.2 > 192.0.2.1", 0), CT_STATE_NEW);
-	assert_int_equal(ct_test_feed(t, "gre 192.0.2.1 > 10.0.0.2", S(1)), CT_STATE_ESTABLISHED);
-	e = ct_test_find(t, "gre 10.0.0.2 > 192.0.2.1", S(1));
+	assert_int_equal(ct_test_feed(t, "esp 10.0.0.2 > 192.0.2.1", 0), CT_STATE_NEW);
+	assert_int_equal(ct_test_feed(t, "esp 192.0.2.1 > 10.0.0.2", S(1)), CT_STATE_ESTABLISHED);
+	e = ct_test_find(t, "esp 10.0.0.2 > 192.0.2.1", S(1));
 	assert_string_equal(ct_test_line(e, S(1), line, sizeof(line)),
-			    "unknown  47 600 src=10.0.0.2 dst=192.0.2.1 src=192.0.2.1 dst=10.0.0.2 "
+			    "unknown  50 600 src=10.0.0.2 dst=192.0.2.1 src=192.0.2.1 dst=10.0.0.2 "
 			    "mark=0 use=1");
-	assert_null(ct_test_find(t, "gre 10.0.0.2 > 192.0.2.1", S(601)));
+	assert_null(ct_test_find(t, "esp 10.0.0.2 > 192.0.2.1", S(601)));
 	ct_table_free(t);
 }
 
