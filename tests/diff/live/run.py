@@ -388,6 +388,8 @@ class Topology:
             s.close()
         self.socks = {}
         if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGUSR1)   # counters into the log (printed with -v)
+            time.sleep(0.1)
             self.proc.terminate()
             try:
                 self.proc.wait(3)
@@ -635,10 +637,10 @@ def run_case(case, binary, gap, tmp, tag, registry, verbose):
             collect(socks, time.monotonic() + gap, cur[1])
         if cur is not None:
             collect(socks, time.monotonic() + 0.2, cur[1])
-        pklog = topo["pkttables"].pkttables_log()
     finally:
         for t in topo.values():
             t.down()
+    pklog = topo["pkttables"].pkttables_log()
     return compare(case, results, verbose, pklog)
 
 
@@ -681,6 +683,9 @@ def compare(case, results, verbose, pklog):
             for side, n, notes in pk_left:
                 lines.append("      pkttables -> %s: %s%s" % (side, ip_summary(n),
                                                              "".join(" (%s)" % x for x in notes)))
+            for who, mine in (("kernel", k), ("pkttables", p)):
+                if not mine and (k or p):
+                    lines.append("      %s -> nothing arrived" % who)
             for side, n, notes in matched:
                 if notes:
                     lines.append("      both -> %s: %s (%s)" % (side, ip_summary(n),
@@ -692,8 +697,6 @@ def compare(case, results, verbose, pklog):
                     pp.remove(b)
                     for d in field_diff(a[1], b[1]):
                         lines.append("        differs: " + d)
-            if not k and not p:
-                pass
     return sent, agree_pk, arr_agree, arr_total, lines, expect_bad, pklog
 
 
@@ -756,7 +759,7 @@ def main():
                     differing.append(case.name)
                     if a.verbose:
                         print("  --- pkttables log ---\n" + "".join(
-                            "    " + x + "\n" for x in pklog.splitlines()[-20:]), end="")
+                            "    " + x + "\n" for x in pklog.splitlines()), end="")
     except Abort as e:
         print("FAIL: aborted (%s); namespaces removed" % e)
         return 1
