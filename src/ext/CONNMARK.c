@@ -240,4 +240,5 @@ const struct ext_target ext_target_CONNMARK = {
     .check = connmark_tg_check,
     .print = connmark_tg_print,
     .target = connmark_tg_target,
+    .needs_conntrack = true,
 };

@@ -12,8 +12,11 @@
  * prints without "!" (as iptables-save 1.8.9 prints it).
  *
  * A connection without counters never matches: the counters exist only when accounting was
- * on when the connection was created. Loading a connbytes rule turns accounting on for the
- * box's table, as the kernel forces nf_conntrack_acct (see docs/extensions.md).
+ * on when the connection was created. A connbytes rule turns accounting on for the box's
+ * table (ct_config.acct), as the kernel forces nf_conntrack_acct; the kernel does it when
+ * the rule is loaded, this match when it first sees a packet (the extension has no table at
+ * load time), so connections made in between, that packet's own included, carry no counters
+ * (docs/extensions.md).
  * Printed order: --connbytes, --connbytes-mode, --connbytes-dir.
  */
 #include <errno.h>
@@ -128,8 +131,19 @@ static bool connbytes_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 {
 	const struct connbytes_info *ci = inst->data;
 	const struct ct_entry *e = ct_pkt_entry(ctx->pkt);
+	const struct ext_env *env = ctx->env;
+	struct ct_table *t =
+	    env && env->ops && env->ops->conntrack ? env->ops->conntrack(env->box) : NULL;
 	uint64_t pk[2], by[2], pkts, bytes, what = 0;
 
+	if (t && !ct_table_config(t)->acct) {
+		/* as xt_connbytes forces nf_conntrack_acct on (the kernel at load time; here
+		 * when the rule first sees a packet, see the header) */
+		struct ct_config c = *ct_table_config(t);
+
+		c.acct = true;
+		ct_table_set_config(t, &c);
+	}
 	if (!e || !ct_entry_counters(e, CT_DIR_ORIGINAL, &pk[0], &by[0]) ||
 	    !ct_entry_counters(e, CT_DIR_REPLY, &pk[1], &by[1]))
 		return false;
@@ -164,4 +178,5 @@ const struct ext_match ext_match_connbytes = {
     .parse = connbytes_parse,
     .print = connbytes_print,
     .match = connbytes_match,
+    .needs_conntrack = true,
 };

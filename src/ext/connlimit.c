@@ -348,4 +348,5 @@ const struct ext_match ext_match_connlimit = {
     .destroy = connlimit_destroy,
     .print = connlimit_print,
     .match = connlimit_match,
+    .needs_conntrack = true,
 };

@@ -38,4 +38,5 @@ const struct ext_match ext_match_connmark = {
     .opts = connmark_opts,
     .nopts = 1,
     .match = connmark_match,
+    .needs_conntrack = true,
 };

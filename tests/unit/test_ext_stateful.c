@@ -284,8 +284,13 @@ static void test_connbytes_needs_counters(void **state)
 	struct ct_table *t = ct_test_table(64); /* accounting off */
 	struct harness h;
 
-	h_init(&h, t, AF_INET, "filter", "INPUT", CB("0", "both", "packets"));
+	h_init(&h, t, AF_INET, "filter", "INPUT", CB("1", "both", "packets"));
+	/* made before accounting was on: no counters, no match, ever */
 	assert_false(h_run(&h, UO, 0));
+	/* the rule turned accounting on: the next connection has counters */
+	assert_true(ct_table_config(t)->acct);
+	assert_false(h_run(&h, UO, 1));
+	assert_true(h_run(&h, "udp 10.0.0.3:5000 > 192.0.2.1:53 len=20", 2));
 	h_free(&h);
 	ct_table_free(t);
 }
