@@ -49,6 +49,7 @@ ETH_P_ALL = 0x0003
 PACKET_OUTGOING = 4
 CLONE_NEWNET = 0x40000000
 libc = ctypes.CDLL(None, use_errno=True)
+PROCS = []  # every pkttables started: killed at the end whatever happened
 
 
 class Abort(Exception):
@@ -366,6 +367,7 @@ class Topology:
         self.proc = subprocess.Popen(["ip", "netns", "exec", R, self.binary, "run", "--config",
                                       path], stdout=self.log, stderr=self.log,
                                      stdin=subprocess.DEVNULL)
+        PROCS.append(self.proc)
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:
             with open(self.logpath) as f:
@@ -727,6 +729,9 @@ def main():
     registry = []
 
     def on_signal(signum, _frame):
+        # Once: the cleanup below must not be interrupted by a second signal.
+        for sig in (signal.SIGALRM, signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_IGN)
         raise Abort("signal %d" % signum)
     for s in (signal.SIGALRM, signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(s, on_signal)
@@ -765,6 +770,10 @@ def main():
         return 1
     finally:
         signal.alarm(0)
+        for pr in PROCS:
+            if pr.poll() is None:
+                pr.kill()
+                pr.wait(3)
         for n in list(registry):
             subprocess.run(["ip", "netns", "del", n], capture_output=True, timeout=20)
     rate = 100.0 * tot[1] / tot[0] if tot[0] else 0.0
