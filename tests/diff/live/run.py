@@ -706,8 +706,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin", default=os.environ.get("PT_BIN", os.path.join(ROOT, "build",
                                                                             "pkttables")))
-    ap.add_argument("--gap", type=float, default=0.04,
-                    help="seconds to wait for arrivals after each packet (0.04)")
+    ap.add_argument("--gap", type=float, default=0.05,
+                    help="seconds to wait for arrivals after each packet (0.05)")
     ap.add_argument("--budget", type=int, default=120, help="hard time limit, seconds (120)")
     ap.add_argument("-v", "--verbose", action="store_true", help="every packet, not only "
                     "differences; the pkttables log of differing cases")
