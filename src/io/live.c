@@ -497,7 +497,7 @@ static void rx_frame(void *arg, const struct afpacket_frame *f)
 
 /* ---- rulesets ---------------------------------------------------------------------------- */
 
-static int read_rules(struct live *l, const char *path, int family, bool unified,
+static int read_rules(FILE *err, const char *path, int family, bool unified,
 		      struct rules_ruleset **rs4, struct rules_ruleset **rs6)
 {
 	const struct ext_registry *reg = ext_registry_default();
@@ -507,7 +507,7 @@ static int read_rules(struct live *l, const char *path, int family, bool unified
 	int rc = sim_read_file(path, &buf, &len);
 
 	if (rc < 0) {
-		fprintf(l->err, "%s: %s\n", path, strerror(-rc));
+		fprintf(err, "%s: %s\n", path, strerror(-rc));
 		return rc;
 	}
 	memset(&e, 0, sizeof(e));
@@ -517,36 +517,46 @@ static int read_rules(struct live *l, const char *path, int family, bool unified
 	    (family == AF_INET6 || (unified && rules_buffer_has_family_tag(buf, len, 6))))
 		rc = rules_parse_buffer(buf, len, path, AF_INET6, reg, NULL, 0, rs6, &e);
 	if (rc < 0)
-		rules_error_print(&e, l->err);
+		rules_error_print(&e, err);
 	free(buf);
 	return rc;
 }
 
-int live_reload(struct live *l)
+int live_load_rules(struct box *b, const char *rules, const char *rules6, FILE *err)
 {
 	struct rules_ruleset *rs4 = NULL, *rs6 = NULL, *x = NULL;
+	bool has4 = rules && rules[0], has6 = rules6 && rules6[0];
 	int rc = 0;
 
 	/* Every file parses before anything is installed: a reload is all or nothing. */
-	if (l->rules[0])
-		rc = read_rules(l, l->rules, AF_INET, !l->rules6[0], &rs4, &rs6);
-	if (rc == 0 && l->rules6[0])
-		rc = read_rules(l, l->rules6, AF_INET6, false, &x, &rs6);
+	if (has4)
+		rc = read_rules(err, rules, AF_INET, !has6, &rs4, &rs6);
+	if (rc == 0 && has6)
+		rc = read_rules(err, rules6, AF_INET6, false, &x, &rs6);
 	if (rc < 0) {
 		rules_ruleset_free(rs4);
 		rules_ruleset_free(rs6);
-		l->st.reload_errors++;
-		fprintf(l->err, "pkttables: ruleset refused, the running one stays\n");
+		fprintf(err, "pkttables: ruleset refused, the running one stays\n");
 		return -EINVAL;
 	}
 	/* `rules` alone sets IPv6 too (from its -6 rules, or none): a file that stops being
 	 * unified does not leave an old IPv6 ruleset behind. */
-	if (l->rules[0])
-		box_set_ruleset(l->box, rs4, AF_INET);
-	if (l->rules[0] || l->rules6[0])
-		box_set_ruleset(l->box, rs6, AF_INET6);
-	l->st.reloads++;
+	if (has4)
+		box_set_ruleset(b, rs4, AF_INET);
+	if (has4 || has6)
+		box_set_ruleset(b, rs6, AF_INET6);
 	return 0;
+}
+
+int live_reload(struct live *l)
+{
+	int rc = live_load_rules(l->box, l->rules, l->rules6, l->err);
+
+	if (rc < 0)
+		l->st.reload_errors++;
+	else
+		l->st.reloads++;
+	return rc;
 }
 
 /* ---- config file ------------------------------------------------------------------------- */

@@ -48,6 +48,14 @@ int live_run(struct live *l, struct live_flags *flags, const sigset_t *waitmask)
  */
 int live_reload(struct live *l);
 
+/*
+ * The reload itself, for any box: parse `rules` (iptables-save; its -6 rules give IPv6 when
+ * there is no `rules6`) and `rules6` (either NULL or "" for none) and install them all at once.
+ * Errors go to err as FILE:LINE. 0 or -EINVAL (nothing changed).
+ */
+struct box;
+int live_load_rules(struct box *b, const char *rules, const char *rules6, FILE *err);
+
 /* Counters (rules with counters, box, interfaces, neighbours) as text. */
 void live_dump(struct live *l, FILE *f);
 
