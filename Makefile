@@ -9,7 +9,7 @@
 
 CC       ?= gcc
 SAN      ?=
-PKGS     := libpcap libedit libmnl liburcu-memb cmocka
+PKGS     := libpcap libedit libmnl liburcu-memb cmocka libnetfilter_queue
 
 ifeq ($(SAN),1)
 B        := build-san

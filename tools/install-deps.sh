@@ -3,7 +3,8 @@
 # Runs apt-get as root, through sudo otherwise. Safe to run again: it does nothing when all are in.
 set -e
 PKGS="gcc make pkg-config libpcap-dev libedit-dev libmnl-dev liburcu-dev libcmocka-dev
-      gnuplot-nox valgrind iproute2 iptables tcpdump python3-scapy iputils-ping curl ethtool"
+      libnetfilter-queue-dev gnuplot-nox valgrind iproute2 iptables tcpdump python3-scapy
+      iputils-ping curl ethtool iperf3"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "io/live.h"
+#include "io/nfqueue.h"
 
 /*
  * Signals are process-wide, so their flags are too: the one piece of mutable state outside a
@@ -32,9 +34,14 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fputs("usage: pkttables run --config FILE\n"
+	      "       pkttables run --nfqueue N [--rules FILE] [--rules6 FILE] [--queue-maxlen N]\n"
+	      "                     [--fail-open]\n"
 	      "\n"
 	      "Forward between real interfaces (AF_PACKET) as a router with the rulesets the\n"
-	      "config file names (docs/live.md).\n"
+	      "config file names; or give the kernel verdicts for the packets it queues to\n"
+	      "NFQUEUE N, from the rules of the hook they were queued at (docs/live.md).\n"
+	      "  --queue-maxlen N  packets the kernel keeps waiting for a verdict (1024)\n"
+	      "  --fail-open       when the queue is full the kernel accepts instead of dropping\n"
 	      "  SIGHUP   reload the rulesets (all or nothing; errors as FILE:LINE)\n"
 	      "  SIGUSR1  print counters to stderr\n"
 	      "  SIGTERM, SIGINT  stop\n",
@@ -44,9 +51,11 @@ static void usage(FILE *f)
 int cmd_run(int argc, char **argv)
 {
 	static const int sigs[] = {SIGHUP, SIGUSR1, SIGTERM, SIGINT};
+	struct nfqueue_opts nq = {0};
 	const char *config = NULL;
 	struct sigaction sa;
 	sigset_t block, waitmask;
+	bool nfq = false;
 	struct live *l;
 	int rc;
 
@@ -56,14 +65,37 @@ int cmd_run(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(argv[i], "--config") && i + 1 < argc) {
 			config = argv[++i];
+		} else if ((!strcmp(argv[i], "--nfqueue") || !strcmp(argv[i], "--queue-maxlen")) &&
+			   i + 1 < argc) {
+			char *end;
+			unsigned long n = strtoul(argv[i + 1], &end, 0);
+
+			if (*end || !argv[i + 1][0] ||
+			    n > (argv[i][2] == 'n' ? 65535ul : 1u << 20)) {
+				fprintf(stderr, "run: %s: bad number '%s'\n", argv[i], argv[i + 1]);
+				return 2;
+			}
+			if (argv[i][2] == 'n') {
+				nfq = true;
+				nq.queue_num = (unsigned)n;
+			} else {
+				nq.maxlen = (unsigned)n;
+			}
+			i++;
+		} else if (!strcmp(argv[i], "--rules") && i + 1 < argc) {
+			nq.rules = argv[++i];
+		} else if (!strcmp(argv[i], "--rules6") && i + 1 < argc) {
+			nq.rules6 = argv[++i];
+		} else if (!strcmp(argv[i], "--fail-open")) {
+			nq.fail_open = true;
 		} else {
 			fprintf(stderr, "run: unknown argument '%s'\n", argv[i]);
 			usage(stderr);
 			return 2;
 		}
 	}
-	if (!config) {
-		fprintf(stderr, "run: give --config FILE\n");
+	if (nfq == !!config || (!nfq && (nq.rules || nq.rules6 || nq.maxlen || nq.fail_open))) {
+		fprintf(stderr, "run: give --config FILE, or --nfqueue N with its options\n");
 		usage(stderr);
 		return 2;
 	}
@@ -81,6 +113,19 @@ int cmd_run(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
 
+	if (nfq) {
+		struct nfqueue *q;
+
+		rc = nfqueue_open(&nq, stderr, &q);
+		if (rc < 0) {
+			fprintf(stderr, "run: not started (%s)\n", strerror(-rc));
+			return 1;
+		}
+		rc = nfqueue_run(q, &run_flags, &waitmask);
+		nfqueue_free(q);
+		fprintf(stderr, "pkttables: stopped\n");
+		return rc < 0 ? 1 : 0;
+	}
 	rc = live_open(config, stderr, &l);
 	if (rc < 0) {
 		fprintf(stderr, "run: not started (%s)\n", strerror(-rc));

@@ -1,0 +1,230 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/netns/run-nfqueue.sh - pkttables run --nfqueue 0: the kernel routes, pkttables decides.
+#
+#   pqc$$ (client)             pqr$$ (the kernel routes)                  pqs$$ (server)
+#   eth0 192.0.2.2/24  ---  pql$$ 192.0.2.1      pqw$$ 198.51.100.1  ---  eth0 198.51.100.2/24
+#        2001:db8:1::2/64        2001:db8:1::1         2001:db8:2::1           2001:db8:2::2/64
+#
+# In the router: mangle FORWARD -j NFQUEUE --queue-num 0 (iptables and ip6tables), so that the
+# filter FORWARD chain, which runs after the verdict, can count what pkttables did to the packets
+# it accepted: their mark (-m mark), their rewritten DSCP (-m dscp) and MSS (-m tcpmss).
+# Checks: ping/ping6 through (marked 2), a UDP exchange (marked 1, DSCP set to 10, so a
+# rewritten payload with a correct IP checksum reached the server), an 8 MB TCP download with
+# its SYN's MSS rewritten to 1200 (sha256 compared), a dropped TCP port (timeout although the
+# server listens), counters on SIGUSR1, SIGTERM. Exit 77 when not root or without NFQUEUE.
+# Every command is bounded; the namespaces are always removed.
+cd "$(dirname "$0")/../.." || exit 2
+BIN=${PT_BIN:-$PWD/build/pkttables}
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+T="timeout -k 2"
+
+skip() { echo "SKIP: $*"; exit 77; }
+[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, nfnetlink)"
+[ -x "$BIN" ] || { echo "FAIL: $BIN missing"; exit 1; }
+for t in ip iptables ip6tables iptables-save ip6tables-save ping curl sha256sum "$PY"; do
+	command -v "$t" >/dev/null 2>&1 || skip "$t not installed (tools/install-deps.sh)"
+done
+
+C=pqc$$ R=pqr$$ S=pqs$$ L=pql$$ W=pqw$$
+D=$(mktemp -d /tmp/pt-nfq.XXXXXX)
+PT=""
+DOG=""
+fails=0
+
+cleanup() {
+	[ -n "$PT" ] && kill "$PT" 2>/dev/null
+	[ -n "$DOG" ] && kill "$DOG" 2>/dev/null
+	for n in $C $R $S; do ip netns pids "$n" 2>/dev/null | xargs -r kill 2>/dev/null; done
+	for n in $C $R $S; do ip netns del "$n" 2>/dev/null; done
+	rm -rf "$D"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+ok() { echo "PASS: $*"; }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+inc() { ip netns exec $C "$@"; }
+ins() { ip netns exec $S "$@"; }
+inr() { ip netns exec $R "$@"; }
+
+ip netns add $C 2>/dev/null || skip "cannot create network namespaces"
+ip netns add $R && ip netns add $S || exit 1
+ip link add $L netns $R type veth peer name eth0 netns $C || skip "cannot create veth pairs"
+ip link add $W netns $R type veth peer name eth0 netns $S || exit 1
+inr iptables -t mangle -A FORWARD -j NFQUEUE --queue-num 0 2>/dev/null ||
+	skip "iptables -j NFQUEUE refused (no nfnetlink_queue / xt_NFQUEUE)"
+[ -r /proc/net/netfilter/nfnetlink_queue ] || skip "no nfnetlink_queue in this kernel"
+inr ip6tables -t mangle -A FORWARD -j NFQUEUE --queue-num 0 || skip "ip6tables -j NFQUEUE refused"
+# After the verdict: what did pkttables do to what it accepted?
+inr iptables -A FORWARD -m mark --mark 0x1 -m dscp --dscp 10 -m comment --comment udp-marked
+inr iptables -A FORWARD -m mark --mark 0x2 -m comment --comment icmp-marked
+inr iptables -A FORWARD -p tcp --tcp-flags SYN,RST SYN -m tcpmss --mss 1200 -m comment --comment mss-1200
+inr iptables -A FORWARD -p tcp --dport 8083 -m comment --comment dropped-port
+inr ip6tables -A FORWARD -m mark --mark 0x2 -m comment --comment icmp6-marked
+
+inr sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
+for n in $C $R $S; do
+	ip netns exec $n sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
+	ip -n $n link set lo up
+done
+ip -n $R addr add 192.0.2.1/24 dev $L
+ip -n $R addr add 2001:db8:1::1/64 dev $L nodad
+ip -n $R addr add 198.51.100.1/24 dev $W
+ip -n $R addr add 2001:db8:2::1/64 dev $W nodad
+ip -n $R link set $L up
+ip -n $R link set $W up
+for n in $C $S; do ip -n $n link set eth0 up; done
+ip -n $C addr add 192.0.2.2/24 dev eth0
+ip -n $C addr add 2001:db8:1::2/64 dev eth0 nodad
+ip -n $C route add default via 192.0.2.1
+ip -n $C -6 route add default via 2001:db8:1::1
+ip -n $S addr add 198.51.100.2/24 dev eth0
+ip -n $S addr add 2001:db8:2::2/64 dev eth0 nodad
+ip -n $S route add default via 198.51.100.1
+ip -n $S -6 route add default via 2001:db8:2::1
+
+# pkttables' rules, for the hook the packets come from (FORWARD: mangle, then filter). -i/-o
+# name the router's real interfaces.
+cat >"$D/nfq.rules" <<RULES
+*mangle
+:PREROUTING ACCEPT [0:0]
+:INPUT ACCEPT [0:0]
+:FORWARD ACCEPT [0:0]
+:OUTPUT ACCEPT [0:0]
+:POSTROUTING ACCEPT [0:0]
+-A FORWARD -i $L -o $W -p udp --dport 7777 -j MARK --set-mark 0x1
+-A FORWARD -i $L -o $W -p udp --dport 7777 -j DSCP --set-dscp 10
+-A FORWARD -p icmp -j MARK --set-mark 0x2
+-A FORWARD -p tcp --tcp-flags SYN,RST SYN -j TCPMSS --set-mss 1200
+COMMIT
+*filter
+:INPUT ACCEPT [0:0]
+:FORWARD ACCEPT [0:0]
+:OUTPUT ACCEPT [0:0]
+-A FORWARD -p tcp --dport 8083 -j DROP
+COMMIT
+RULES
+cat >"$D/nfq6.rules" <<RULES
+*mangle
+:PREROUTING ACCEPT [0:0]
+:INPUT ACCEPT [0:0]
+:FORWARD ACCEPT [0:0]
+:OUTPUT ACCEPT [0:0]
+:POSTROUTING ACCEPT [0:0]
+-A FORWARD -p ipv6-icmp -j MARK --set-mark 0x2
+COMMIT
+RULES
+
+head -c 8388608 /dev/urandom >"$D/big"
+cat >"$D/server.py" <<'PYEOF'
+import http.server, socket, socketserver, sys, threading, os
+os.chdir(sys.argv[1])
+class Q(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *a): pass
+class TS(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+threading.Thread(target=TS(("0.0.0.0", 8080), Q).serve_forever, daemon=True).start()
+l = socket.socket(); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+l.bind(("0.0.0.0", 8083)); l.listen(8)
+def acc():
+    while True:
+        c, _ = l.accept(); c.close()
+threading.Thread(target=acc, daemon=True).start()
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("0.0.0.0", 7777))
+print("ready", flush=True)
+while True:
+    d, a = u.recvfrom(2048); u.sendto(d[::-1], a)
+PYEOF
+cat >"$D/client.py" <<'PYEOF'
+import errno, socket, sys
+what = sys.argv[1]
+if what == "udp":
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.settimeout(2)
+    for i in range(5):
+        m = b"pkttables nfqueue %d" % i
+        s.sendto(m, ("198.51.100.2", 7777))
+        d, a = s.recvfrom(2048)
+        assert d == m[::-1] and a == ("198.51.100.2", 7777), (d, a)
+    print("udp ok")
+elif what == "connect":
+    s = socket.socket(); s.settimeout(1.5)
+    try:
+        s.connect(("198.51.100.2", int(sys.argv[2]))); print("connected")
+    except socket.timeout:
+        print("timeout")
+    except OSError as e:
+        print("refused" if e.errno == errno.ECONNREFUSED else "error %s" % e)
+PYEOF
+ins $T 40 "$PY" "$D/server.py" "$D" >"$D/server.log" 2>&1 &
+
+# Not under timeout(1) (it would take the signals for itself): a watchdog bounds it.
+ip netns exec $R "$BIN" run --nfqueue 0 --rules "$D/nfq.rules" --rules6 "$D/nfq6.rules" 2>"$D/pt.log" &
+PT=$!
+(sleep 40; kill -KILL $PT 2>/dev/null) >/dev/null 2>&1 &
+DOG=$!
+for i in $(seq 1 50); do
+	grep -q "serving nfqueue 0" "$D/pt.log" 2>/dev/null && grep -q ready "$D/server.log" && break
+	sleep 0.1
+done
+grep -q "serving nfqueue 0" "$D/pt.log" || { cat "$D/pt.log"; echo "FAIL: pkttables did not start"; exit 1; }
+
+# counter COMMENT [ip6tables-save]: packets of the router's rule with that comment
+counter() {
+	inr ${2:-iptables-save} -c -t filter | sed -n "s/^\[\([0-9]*\):[0-9]*\] .*--comment $1\$/\1/p"
+}
+
+inc $T 8 ping -c 3 -i 0.2 -W 2 198.51.100.2 >"$D/p1" 2>&1 && ok "ping through the kernel, verdicts from pkttables" ||
+	{ bad "ping 198.51.100.2"; cat "$D/p1"; }
+inc $T 8 ping -6 -c 3 -i 0.2 -W 2 2001:db8:2::2 >"$D/p2" 2>&1 && ok "ping6 through" ||
+	{ bad "ping6 2001:db8:2::2"; cat "$D/p2"; }
+n=$(counter icmp-marked)
+[ "${n:-0}" -ge 6 ] && ok "ICMP accepted with mark 0x2 ($n packets after the queue)" || bad "icmp mark: $n"
+n=$(counter icmp6-marked ip6tables-save)
+[ "${n:-0}" -ge 6 ] && ok "ICMPv6 accepted with mark 0x2 ($n)" || bad "icmp6 mark: $n"
+
+r=$(inc $T 10 "$PY" "$D/client.py" udp 2>&1)
+[ "$r" = "udp ok" ] && ok "UDP exchange (5 datagrams echoed)" || bad "UDP exchange: $r"
+n=$(counter udp-marked)
+[ "${n:-0}" -eq 5 ] && ok "UDP requests came back with mark 0x1 and DSCP 10 (rewritten payload)" ||
+	bad "udp mark+dscp after the queue: $n (want 5)"
+
+want=$(sha256sum <"$D/big" | cut -d' ' -f1)
+res=$(inc $T 20 curl -s --max-time 15 -o "$D/got" -w '%{size_download} %{time_total}' \
+	http://198.51.100.2:8080/big)
+got=$(sha256sum <"$D/got" 2>/dev/null | cut -d' ' -f1)
+[ "$got" = "$want" ] && ok "TCP download: bytes, seconds = $res, sha256 equal" ||
+	bad "TCP download ($res), sha256 $got != $want"
+n=$(counter mss-1200)
+[ "${n:-0}" -ge 2 ] && ok "SYNs rewritten to MSS 1200 ($n)" || bad "TCPMSS after the queue: $n"
+
+r=$(inc $T 5 "$PY" "$D/client.py" connect 8083 2>&1)
+[ "$r" = "timeout" ] && ok "TCP 8083 dropped by pkttables (timeout, the server listens)" ||
+	bad "8083: $r"
+n=$(counter dropped-port)
+[ "${n:-1}" -eq 0 ] && ok "no packet to 8083 got past the verdict" || bad "8083 after the queue: $n"
+
+kill -USR1 "$PT"
+sleep 0.3
+grep -q "^nfqueue: packets [1-9]" "$D/pt.log" && grep -q "dropped [1-9]" "$D/pt.log" &&
+	grep -q -- "-A FORWARD -p tcp -m tcp --dport 8083 -j DROP" "$D/pt.log" &&
+	ok "SIGUSR1 printed counters" || { bad "SIGUSR1 dump"; tail -20 "$D/pt.log"; }
+kill -TERM "$PT"
+i=0
+while kill -0 "$PT" 2>/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+if kill -0 "$PT" 2>/dev/null; then
+	bad "pkttables did not stop on SIGTERM"
+else
+	wait "$PT"
+	rc=$?
+	[ $rc -eq 0 ] && grep -q "stopped" "$D/pt.log" && ok "SIGTERM: clean stop" ||
+		bad "exit status $rc after SIGTERM"
+fi
+PT=""
+echo "--- pkttables log (last lines) ---"
+grep -E "^(nfqueue|kernel queue|received)" "$D/pt.log" | tail -n 6
+[ $fails -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
+echo "all nfqueue checks passed"
