@@ -314,6 +314,7 @@ void ct_table_set_config(struct ct_table *t, const struct ct_config *c)
 	t->cfg.tcp_loose = c->tcp_loose;
 	t->cfg.tcp_be_liberal = c->tcp_be_liberal;
 	t->cfg.tcp_max_retrans = c->tcp_max_retrans;
+	t->cfg.dccp_loose = c->dccp_loose;
 	t->cfg.checksum = c->checksum;
 	t->cfg.acct = c->acct;
 	t->cfg.timeouts = c->timeouts;
