@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Conntrack in a box: hook functions at the kernel's priorities.
+ * Conntrack in a box: hook functions at the kernel's priorities. The box owns the table and
+ * registers these when tracking goes on (src/engine/conntrack.c).
  *
  *   PREROUTING  BOX_PRIO_CONNTRACK  ct_in (from outside: checksums verified)
  *   OUTPUT      BOX_PRIO_CONNTRACK  ct_in (local)
- *   INPUT       BOX_PRIO_CONFIRM    ct_confirm, then the packet's reference is dropped
- *   POSTROUTING BOX_PRIO_CONFIRM    ct_confirm, then the packet's reference is dropped
+ *   INPUT       BOX_PRIO_CONFIRM    ct_confirm
+ *   POSTROUTING BOX_PRIO_CONFIRM    ct_confirm
  *
- * After confirmation pkt->ct stays set as a borrowed pointer (valid while the entry is in the
- * table), so a looped-back packet is not tracked twice and later hooks can still read it.
+ * The packet keeps its reference until the box is done with it (xmit, deliver, any drop:
+ * box_pkt_release), as an skb keeps its nfct; so an entry made for a packet dropped before
+ * confirmation is freed at once. A looped-back packet still carries its entry and is not
+ * tracked twice. After the release pkt->ct stays readable while the entry is in the table.
  */
 #include <errno.h>
 
@@ -20,7 +23,7 @@ static int hook_in(void *priv, struct box_hook_state *st, struct pkt *p)
 	struct ct_table *t = priv;
 
 	if (ct_in(t, p, st->hook == HOOK_PREROUTING, 0, box_now(st->box)) < 0) {
-		st->drop.kind = BOX_DROP_HOOK;
+		st->drop.kind = BOX_DROP_CONNTRACK;
 		st->drop.table = -1;
 		st->drop.hook = st->hook;
 		st->drop.chain = NULL;
@@ -35,14 +38,13 @@ static int hook_confirm(void *priv, struct box_hook_state *st, struct pkt *p)
 	struct ct_table *t = priv;
 
 	if (ct_confirm(t, p, box_now(st->box)) == -ENOMEM) {
-		st->drop.kind = BOX_DROP_HOOK;
+		st->drop.kind = BOX_DROP_CONNTRACK;
 		st->drop.table = -1;
 		st->drop.hook = st->hook;
 		st->drop.chain = NULL;
 		st->drop.rulenum = 0;
 		return EXT_DROP;
 	}
-	ct_pkt_release(t, p);
 	return EXT_ACCEPT;
 }
 
@@ -69,7 +71,6 @@ int ct_attach(struct box *b, struct ct_table *ct)
 			return r;
 		}
 	}
-	box_set_conntrack(b, ct);
 	return 0;
 }
 
@@ -77,5 +78,4 @@ void ct_detach(struct box *b, struct ct_table *ct)
 {
 	for (unsigned i = 0; i < sizeof(ct_hooks) / sizeof(ct_hooks[0]); i++)
 		box_unregister_hook(b, 0, ct_hooks[i].hook, ct_hooks[i].fn, ct);
-	box_set_conntrack(b, NULL);
 }

@@ -70,7 +70,8 @@ unsigned ct_dump(struct ct_table *t, FILE *f, uint64_t now)
 		return 0;
 	for (enum ct_list_id l = CT_LIST_UNASSURED; l <= CT_LIST_ASSURED; l++)
 		for (struct ct_entry *e = t->lists[l].head; e && n < t->stats.count; e = e->next)
-			v[n++] = e;
+			if (e->expires > now) /* expired, not swept yet: gone (as ctnetlink) */
+				v[n++] = e;
 	qsort(v, n, sizeof(*v), by_id);
 	for (unsigned i = 0; i < n; i++) {
 		ct_entry_format(v[i], now, line, sizeof(line));

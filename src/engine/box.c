@@ -21,6 +21,8 @@ static const char *const drop_names[BOX_DROP_MAX] = {
     [BOX_DROP_NOROUTE] = "no-route", [BOX_DROP_TTL] = "ttl",
     [BOX_DROP_NOT_IP] = "not-ip",    [BOX_DROP_QUEUE] = "queue",
     [BOX_DROP_LOOP] = "loop",	     [BOX_DROP_HOOK] = "hook",
+    [BOX_DROP_DEFRAG] = "defrag",    [BOX_DROP_CONNTRACK] = "conntrack",
+    [BOX_DROP_MTU] = "mtu",
 };
 
 const char *box_drop_kind_name(enum box_drop_kind k)
@@ -75,6 +77,7 @@ void box_free(struct box *b)
 	if (!b)
 		return;
 	/* No packet may be in flight and no other thread may use the box: free directly. */
+	box_ct_free(b);
 	for (unsigned i = 0; i < 2; i++)
 		if (b->rs[i])
 			rules_ruleset_free(b->rs[i]);
@@ -454,8 +457,12 @@ void box_set_forwarding(struct box *b, int family, bool on)
 
 void box_set_ruleset(struct box *b, struct rules_ruleset *rs, int family)
 {
-	struct rules_ruleset *old = rcu_xchg_pointer(&b->rs[box_fam_index(family)], rs);
+	struct rules_ruleset *old;
 
+	/* Before publishing: the first packet that sees the rules is tracked (box_ct_apply). */
+	if (box_ruleset_needs_conntrack(rs))
+		atomic_store(&b->ct_wanted, true);
+	old = rcu_xchg_pointer(&b->rs[box_fam_index(family)], rs);
 	if (!old)
 		return;
 	if (urcu_memb_read_ongoing()) {
@@ -478,6 +485,8 @@ struct rules_ruleset *box_ruleset(struct box *b, int family)
 
 void box_pkt_begin(struct box *b, struct rules_ruleset *saved[2])
 {
+	if (b->depth == 0)
+		box_ct_apply(b); /* between packets on the data-path thread: hooks may change */
 	urcu_memb_read_lock();
 	for (unsigned i = 0; i < 2; i++) {
 		saved[i] = b->cur[i];
@@ -509,12 +518,18 @@ uint64_t box_now(const struct box *b)
 
 void box_set_time(struct box *b, uint64_t ns)
 {
+	if (ns == b->now)
+		return;
 	b->now = ns;
+	box_ct_clock(b);
 }
 
 void box_advance(struct box *b, uint64_t ns)
 {
+	if (!ns)
+		return;
 	b->now += ns;
+	box_ct_clock(b);
 }
 
 static uint64_t splitmix64(uint64_t *x)

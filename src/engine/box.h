@@ -47,26 +47,31 @@ enum box_prio {
 
 /* Why a packet did not make it. Every drop is counted under one of these. */
 enum box_drop_kind {
-	BOX_DROP_RULE,      /* a rule's DROP (or REJECT, or a target's drop verdict) */
+	BOX_DROP_RULE,	    /* a rule's DROP (or REJECT, or a target's drop verdict) */
 	BOX_DROP_POLICY,    /* a built-in chain's policy */
 	BOX_DROP_HOTDROP,   /* a match asked for it (malformed header seen by tcp match, ...) */
 	BOX_DROP_MALFORMED, /* the packet did not parse (pkt_info.bad) */
 	BOX_DROP_NOROUTE,   /* no route to the destination */
-	BOX_DROP_TTL,       /* TTL / hop limit expired while forwarding */
+	BOX_DROP_TTL,	    /* TTL / hop limit expired while forwarding */
 	BOX_DROP_NOT_IP,    /* not IPv4/IPv6 */
-	BOX_DROP_QUEUE,     /* NFQUEUE without a handler and without --queue-bypass */
-	BOX_DROP_LOOP,      /* chain traversal deeper than the limit */
-	BOX_DROP_HOOK,      /* a registered hook function (conntrack: invalid, ...) */
+	BOX_DROP_QUEUE,	    /* NFQUEUE without a handler and without --queue-bypass */
+	BOX_DROP_LOOP,	    /* chain traversal deeper than the limit */
+	BOX_DROP_HOOK,	    /* a registered hook function */
+	BOX_DROP_DEFRAG,    /* defragmentation refused the fragment (box_drop.defrag says why) */
+	BOX_DROP_CONNTRACK, /* no conntrack entry could be made (table full of assured ones) */
+	BOX_DROP_MTU,	    /* too big for the link and DF set (ICMP "fragmentation needed" sent) */
 	BOX_DROP_MAX
 };
 
 struct box_drop {
 	enum box_drop_kind kind;
-	int table;          /* TABLE_* or -1 */
-	unsigned hook;      /* HOOK_* where it happened */
-	const char *chain;  /* chain name, NULL if not in a chain */
-	unsigned rulenum;   /* 1-based rule number in the chain, 0 for policies */
-	enum pkt_bad bad;   /* for BOX_DROP_MALFORMED */
+	int table;	   /* TABLE_* or -1 */
+	unsigned hook;	   /* HOOK_* where it happened */
+	const char *chain; /* chain name, NULL if not in a chain */
+	unsigned rulenum;  /* 1-based rule number in the chain, 0 for policies */
+	enum pkt_bad bad;  /* for BOX_DROP_MALFORMED */
+	unsigned defrag;   /* for BOX_DROP_DEFRAG: enum ct_defrag_stat (CT_DEFRAG_ST_MAX: the
+			      IPv6 originals no longer line up with their shadow) */
 };
 
 const char *box_drop_kind_name(enum box_drop_kind k);
@@ -92,11 +97,11 @@ struct box_ops {
 
 struct box_iface {
 	char name[BOX_IFNAME_MAX];
-	int index;               /* 1-based */
+	int index; /* 1-based */
 	uint8_t mac[6];
-	uint8_t peer_mac[6];     /* next hop's MAC used when the simulator/replay writes frames */
+	uint8_t peer_mac[6]; /* next hop's MAC used when the simulator/replay writes frames */
 	uint32_t mtu;
-	enum pkt_link link;      /* how frames on it are framed */
+	enum pkt_link link; /* how frames on it are framed */
 	bool up;
 };
 
@@ -119,10 +124,10 @@ struct box_route {
 	int family;
 	union pt_addr net;
 	int plen;
-	int oif;                 /* 0 for blackhole/unreachable/prohibit */
-	union pt_addr gw;        /* next hop, all-zero if directly connected */
+	int oif;	  /* 0 for blackhole/unreachable/prohibit */
+	union pt_addr gw; /* next hop, all-zero if directly connected */
 	uint32_t metric;
-	uint32_t mtu;            /* 0: the interface's */
+	uint32_t mtu; /* 0: the interface's */
 	enum box_route_type type;
 };
 
@@ -144,7 +149,7 @@ const char *box_name(const struct box *b);
 /* Add an interface; returns its index (>= 1) or -EEXIST/-ENOSPC. mac may be NULL (derived
  * deterministically from the box and interface names). */
 int box_add_iface(struct box *b, const char *name, const uint8_t mac[6]);
-int box_iface_index(const struct box *b, const char *name); /* index or -ENOENT */
+int box_iface_index(const struct box *b, const char *name);	   /* index or -ENOENT */
 const struct box_iface *box_iface(const struct box *b, int index); /* NULL if none */
 unsigned box_iface_count(const struct box *b);
 int box_set_iface_mtu(struct box *b, int index, uint32_t mtu);
@@ -178,11 +183,57 @@ void box_set_forwarding(struct box *b, int family, bool on);
 /*
  * Install a ruleset for its family, replacing the current one as a whole: a packet being
  * processed sees either the old or the new one, never a mix. The box takes ownership and
- * frees the old one. rs may be NULL (no rules: all tables absent).
+ * frees the old one. rs may be NULL (no rules: all tables absent). A ruleset that needs
+ * connection tracking turns it on (box_set_conntrack), on the data-path thread before the
+ * next packet (or at the next box_ct / box_set_conntrack / clock call there).
  */
 void box_set_ruleset(struct box *b, struct rules_ruleset *rs, int family);
 /* The current ruleset of a family (the box keeps ownership), NULL if none. */
 struct rules_ruleset *box_ruleset(struct box *b, int family);
+
+/* ---- connection tracking ----------------------------------------------------------------- */
+
+/*
+ * Every box owns one conntrack table and one defragmenter (src/ct), made when tracking is
+ * first turned on, freed by box_free. Tracking runs only when something needs it, as Linux
+ * loads nf_conntrack per namespace: box_set_ruleset turns it on for a ruleset with a rule
+ * whose match or target has needs_conntrack; box_set_conntrack turns it on or
+ * off explicitly. Once on it stays on, whatever later rulesets hold.
+ *
+ *   PREROUTING / OUTPUT  BOX_PRIO_DEFRAG     reassembly (ct_defrag_in): held fragments are
+ *                                            stolen, refused ones dropped (BOX_DROP_DEFRAG)
+ *                        BOX_PRIO_CONNTRACK  ct_in
+ *   INPUT / POSTROUTING  BOX_PRIO_CONFIRM    ct_confirm
+ *   leaving the box (xmit, deliver, drop)    the packet's reference is dropped; a
+ *                                            reassembled IPv4 datagram is cut again to
+ *                                            min(mtu, largest fragment); an IPv6 shadow
+ *                                            sends its original fragments instead
+ *   the clock moves                          expired fragment queues go, a bounded ct_sweep
+ *
+ * Off, nothing is tracked nor reassembled: a non-first fragment still matches -f.
+ */
+struct ct_table;
+struct ct_stats;
+struct ct_defrag;
+struct ct_defrag_stats;
+
+/* On: make the table (hash key from box_random) and the defragmenter if needed, register the
+ * hooks. Off: unregister, free both (the entries are gone). 0 or -ENOMEM/-ENOSPC. Call from
+ * the data-path thread, or while no packet is in flight. */
+int box_set_conntrack(struct box *b, bool on);
+bool box_conntrack_on(struct box *b);
+/* The box's table / defragmenter; NULL while tracking is off. */
+struct ct_table *box_ct(struct box *b);
+struct ct_defrag *box_defrag(struct box *b);
+/* Their counters, NULL while tracking is off (ct_table_stats / ct_defrag_stats). */
+const struct ct_stats *box_ct_stats(const struct box *b);
+const struct ct_defrag_stats *box_defrag_stats(const struct box *b);
+/* Does a ruleset need tracking (a rule with a needs_conntrack match or target)? */
+bool box_ruleset_needs_conntrack(const struct rules_ruleset *rs);
+/* Drop the conntrack reference a packet holds. The box does it for every packet it finishes
+ * with; a caller that runs hooks itself and keeps the packet (box_hook_packet) does it when
+ * done. pkt->ct stays readable while the entry is in the table. Idempotent. */
+void box_pkt_release(struct box *b, struct pkt *p);
 
 /* ---- clock ------------------------------------------------------------------------------- */
 
@@ -208,10 +259,6 @@ int box_receive(struct box *b, int ifindex, struct pkt *p);
  * POSTROUTING, PREROUTING, INPUT on "lo", then ops.deliver. Takes ownership; same returns. */
 int box_output(struct box *b, struct pkt *p);
 
-/* The conntrack table hooked into the box (ct_attach sets it, NULL: none), handed to
- * extensions through ext_env_ops.conntrack. */
-void box_set_conntrack(struct box *b, void *ct);
-
 /* Print a TRACE line per rule for every packet (replay --trace), not only TRACE-marked. */
 void box_set_trace_all(struct box *b, bool on);
 
@@ -224,10 +271,10 @@ struct box_hook_state {
 	struct box *box;
 	int family;
 	unsigned hook;
-	int in, out;            /* interface indexes, 0 = none */
-	struct box_drop drop;   /* a hook function returning EXT_DROP fills this */
-	uint16_t queue_num;     /* a hook function returning EXT_QUEUE fills these */
-	uint16_t queue_flags;   /* EXT_QUEUE_* */
+	int in, out;	      /* interface indexes, 0 = none */
+	struct box_drop drop; /* a hook function returning EXT_DROP fills this */
+	uint16_t queue_num;   /* a hook function returning EXT_QUEUE fills these */
+	uint16_t queue_flags; /* EXT_QUEUE_* */
 };
 
 /* Returns EXT_ACCEPT (go on), EXT_DROP (drop, `st->drop` says why), EXT_STOLEN (taken),

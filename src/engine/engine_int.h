@@ -17,6 +17,7 @@
 #ifndef ENGINE_ENGINE_INT_H
 #define ENGINE_ENGINE_INT_H
 
+#include <stdatomic.h>
 #include <sys/socket.h>
 
 #include "engine/box.h"
@@ -66,7 +67,27 @@ struct box {
 	bool trace_all;
 	struct box_stats stats;
 	struct ext_env env;
-	void *ct; /* struct ct_table *, set by ct_attach (for ext_env_ops.conntrack) */
+
+	/* Connection tracking (conntrack.c): made at the first turn-on, freed by box_free; also
+	 * what ext_env_ops.conntrack hands to extensions (NULL while off). */
+	struct ct_table *ct;
+	struct ct_defrag *defrag;
+	bool ct_on;
+	atomic_bool ct_wanted;	 /* a ruleset asked for it; applied on the data-path thread */
+	struct box_reasm *reasm; /* reassembled packets in flight */
+};
+
+/*
+ * A packet defragmentation made, while it is in the box: an IPv4 datagram (cut again on
+ * transmit to frag_max_size) or an IPv6 shadow with its original fragments (sent instead of
+ * it, or freed with it). Found by the packet's address; every way out of the box takes it.
+ */
+struct box_reasm {
+	struct box_reasm *next;
+	struct pkt *pkt;
+	struct pkt **orig; /* IPv6: the originals in arrival order; NULL for IPv4 */
+	unsigned norig;
+	uint16_t frag_max_size;
 };
 
 static inline int box_fam_index(int family)
@@ -81,6 +102,26 @@ const char *box_ifname(const struct box *b, int index);
 void box_pkt_begin(struct box *b, struct rules_ruleset *saved[2]);
 void box_pkt_end(struct box *b, struct rules_ruleset *saved[2]);
 
+/* ---- conntrack.c ---- */
+
+/* A ruleset asked for tracking: turn it on now (data-path thread, no packet in flight). */
+void box_ct_apply(struct box *b);
+/* The clock moved: expire fragment queues, sweep a bounded part of the table. */
+void box_ct_clock(struct box *b);
+/* Free the table, the defragmenter and what is left of reassembled packets (box_free). */
+void box_ct_free(struct box *b);
+/* Defragmentation at BOX_PRIO_DEFRAG of `hook`. EXT_ACCEPT: go on with *pp (maybe a new,
+ * reassembled packet); EXT_STOLEN: held; EXT_DROP: *drop says why, the caller drops *pp. */
+int box_defrag_step(struct box *b, unsigned hook, struct pkt **pp, enum pkt_link link,
+		    struct box_drop *drop);
+/* Take p's reassembly record out of the list; NULL when p is no such packet. */
+struct box_reasm *box_reasm_take(struct box *b, const struct pkt *p);
+/* Free a record and the IPv6 originals it still holds (not the packet itself). */
+void box_reasm_free(struct box_reasm *r);
+/* Release the packet's reference, forget its reassembly record (freeing IPv6 originals),
+ * free it: the one way the box frees a packet it was given or made. */
+void box_pkt_free(struct box *b, struct pkt *p);
+
 /* Count the drop, tell ops.dropped, free the packet. Returns EXT_DROP. */
 int box_drop_pkt(struct box *b, struct pkt *p, const struct box_drop *why);
 int box_drop_simple(struct box *b, struct pkt *p, enum box_drop_kind kind, unsigned hook);
@@ -89,6 +130,13 @@ int box_drop_simple(struct box *b, struct pkt *p, enum box_drop_kind kind, unsig
  * EXT_STOLEN. Handles EXT_QUEUE through ops.queue. */
 int box_run_hook(struct box *b, int family, unsigned hook, int in, int out, struct pkt *p,
 		 struct box_drop *drop);
+/* The same for the hook functions with lo <= priority <= hi only. */
+int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out, struct pkt *p,
+		      struct box_drop *drop, int lo, int hi);
+/* box_run_hook with defragmentation at BOX_PRIO_DEFRAG (PREROUTING, OUTPUT): *pp may be
+ * replaced by the reassembled packet; EXT_STOLEN when the fragment was held. */
+int box_run_hook_defrag(struct box *b, int family, unsigned hook, int in, int out, struct pkt **pp,
+			enum pkt_link link, struct box_drop *drop);
 
 /* The tables' hook functions (table.c), registered by box_new. */
 void box_register_tables(struct box *b);
@@ -104,6 +152,9 @@ int box_format_packet(char *buf, size_t len, const char *prefix, const struct pk
 int box_emit(struct box *b, struct pkt *p);
 /* ICMP / ICMPv6 error about `orig` (time exceeded, unreachable), if the box may send one. */
 void box_icmp_error(struct box *b, const struct pkt *orig, uint8_t type, uint8_t code);
+/* The same with the 32-bit "rest of header" (the next-hop MTU of "fragmentation needed"). */
+void box_icmp_error_rest(struct box *b, const struct pkt *orig, uint8_t type, uint8_t code,
+			 uint32_t rest);
 void box_icmp_source(const struct box *b, const struct pkt *orig, union pt_addr *src);
 
 uint32_t box_env_addr_type(void *box, int family, const union pt_addr *a, const char *limit);

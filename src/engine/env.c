@@ -153,12 +153,7 @@ static void env_icmp_source(void *box, const struct pkt *orig, union pt_addr *sr
 
 static void *env_conntrack(void *box)
 {
-	return ((struct box *)box)->ct;
-}
-
-void box_set_conntrack(struct box *b, void *ct)
-{
-	b->ct = ct;
+	return box_ct(box);
 }
 
 static const struct ext_env_ops env_ops = {

@@ -10,6 +10,7 @@
  * as if accepted (nf_queue's -ESRCH with NF_VERDICT_FLAG_QUEUE_BYPASS).
  */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include "engine/engine_int.h"
@@ -92,12 +93,41 @@ static int queue_packet(struct box *b, struct box_hook_state *st, struct pkt *p,
 int box_run_hook(struct box *b, int family, unsigned hook, int in, int out, struct pkt *p,
 		 struct box_drop *drop)
 {
+	return box_run_hook_prio(b, family, hook, in, out, p, drop, INT_MIN, INT_MAX);
+}
+
+/*
+ * Defragmentation is not a hook function: it replaces the packet. It runs where its priority
+ * puts it, after the functions below BOX_PRIO_DEFRAG (the kernel's "raw before defrag") and
+ * before the others (raw, conntrack, ...).
+ */
+int box_run_hook_defrag(struct box *b, int family, unsigned hook, int in, int out, struct pkt **pp,
+			enum pkt_link link, struct box_drop *drop)
+{
+	int v;
+
+	if (!b->ct_on)
+		return box_run_hook(b, family, hook, in, out, *pp, drop);
+	v = box_run_hook_prio(b, family, hook, in, out, *pp, drop, INT_MIN, BOX_PRIO_DEFRAG - 1);
+	if (v != EXT_ACCEPT)
+		return v;
+	v = box_defrag_step(b, hook, pp, link, drop);
+	if (v != EXT_ACCEPT)
+		return v;
+	return box_run_hook_prio(b, family, hook, in, out, *pp, drop, BOX_PRIO_DEFRAG, INT_MAX);
+}
+
+int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out, struct pkt *p,
+		      struct box_drop *drop, int lo, int hi)
+{
 	const struct box_hook_list *l = &b->hooks[box_fam_index(family)][hook];
 
 	for (unsigned i = 0; i < l->n; i++) {
 		unsigned repeats = 0;
 		int v;
 
+		if (l->e[i].prio < lo || l->e[i].prio > hi)
+			continue;
 		for (;;) {
 			struct box_hook_state st = {
 			    .box = b,

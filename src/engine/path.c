@@ -32,12 +32,14 @@
  * forwarded frames and counters see the datagram only.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "ct/defrag.h"
 #include "engine/engine_int.h"
 #include "pkt/reply.h"
 
-#define ETH_HLEN	14
+#define ETH_HLEN 14
 
 int box_drop_pkt(struct box *b, struct pkt *p, const struct box_drop *why)
 {
@@ -46,7 +48,7 @@ int box_drop_pkt(struct box *b, struct pkt *p, const struct box_drop *why)
 		b->stats.malformed[why->bad]++;
 	if (b->ops.dropped)
 		b->ops.dropped(b->user, b, p, why);
-	pkt_free(p);
+	box_pkt_free(b, p);
 	return EXT_DROP;
 }
 
@@ -132,11 +134,13 @@ static struct pkt *reframe(struct pkt *p, const struct box_iface *o)
 	return np;
 }
 
-static int xmit(struct box *b, struct pkt *p, int oif)
+/* One packet out of `oif`, framed for it. The packet leaves the box: its reference goes. */
+static int xmit_one(struct box *b, struct pkt *p, int oif)
 {
 	const struct box_iface *o = box_iface(b, oif);
 	bool has_eth = p->info.l2off == 0;
 
+	box_pkt_release(b, p);
 	if (!o)
 		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_POSTROUTING);
 	if (has_eth != (o->link == PKT_LINK_ETHERNET)) {
@@ -159,6 +163,110 @@ static int xmit(struct box *b, struct pkt *p, int oif)
 	return EXT_ACCEPT;
 }
 
+/* A datagram the box reassembled leaves cut as it came in (ip_do_fragment to frag_max_size). */
+static int xmit_refragment(struct box *b, struct pkt *p, int oif, uint16_t frag_max_size)
+{
+	const struct box_iface *o = box_iface(b, oif);
+	uint32_t m, per, max;
+	struct pkt **frags;
+	int n;
+
+	if (!o)
+		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_POSTROUTING);
+	m = o->mtu < frag_max_size ? o->mtu : frag_max_size;
+	per = m > p->info.ihl + 8u ? (m - p->info.ihl) & ~7u : 8u;
+	max = p->info.l3len / per + 2;
+	frags = calloc(max, sizeof(*frags));
+	if (!frags)
+		return box_drop_simple(b, p, BOX_DROP_HOOK, HOOK_POSTROUTING);
+	n = ct_defrag4_fragment(p, o->mtu, frag_max_size, frags, max);
+	if (n < 0) {
+		free(frags);
+		if (n != -EMSGSIZE)
+			return box_drop_simple(b, p, BOX_DROP_HOOK, HOOK_POSTROUTING);
+		/* DF and too big: ip_forward's "fragmentation needed" with the next-hop MTU
+		 * (a packet of the box's own gets no ICMP: Linux tells the socket) */
+		if (p->iif)
+			box_icmp_error_rest(b, p, 3, 4, o->mtu);
+		return box_drop_simple(b, p, BOX_DROP_MTU, HOOK_POSTROUTING);
+	}
+	box_pkt_free(b, p);
+	for (int i = 0; i < n; i++) {
+		frags[i]->oif = oif;
+		xmit_one(b, frags[i], oif);
+	}
+	free(frags);
+	return EXT_ACCEPT;
+}
+
+/* An IPv6 shadow: what the rules changed goes into the original fragments, which leave. */
+static int xmit_originals(struct box *b, struct pkt *p, int oif, struct box_reasm *r)
+{
+	const struct box_iface *o = box_iface(b, oif);
+	struct pkt **orig = r->orig;
+	unsigned n = r->norig;
+
+	if (!o) {
+		box_reasm_free(r);
+		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_POSTROUTING);
+	}
+	if (r->frag_max_size > o->mtu) {
+		/* ip6_forward: the largest fragment does not fit, Packet Too Big */
+		box_reasm_free(r);
+		if (p->iif)
+			box_icmp_error_rest(b, p, 2, 0, o->mtu);
+		return box_drop_simple(b, p, BOX_DROP_MTU, HOOK_POSTROUTING);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (ct_defrag6_sync(p, orig[i]) < 0) {
+			struct box_drop d = {.kind = BOX_DROP_DEFRAG,
+					     .table = -1,
+					     .hook = HOOK_POSTROUTING,
+					     .defrag = CT_DEFRAG_ST_MAX};
+
+			box_reasm_free(r);
+			return box_drop_pkt(b, p, &d);
+		}
+	}
+	r->orig = NULL;
+	r->norig = 0;
+	box_reasm_free(r);
+	box_pkt_free(b, p);
+	for (unsigned i = 0; i < n; i++) {
+		orig[i]->oif = oif;
+		xmit_one(b, orig[i], oif);
+	}
+	free(orig);
+	return EXT_ACCEPT;
+}
+
+static int xmit(struct box *b, struct pkt *p, int oif)
+{
+	struct box_reasm *r = b->reasm ? box_reasm_take(b, p) : NULL;
+	uint16_t fms;
+
+	if (!r)
+		return xmit_one(b, p, oif);
+	if (r->orig)
+		return xmit_originals(b, p, oif, r);
+	fms = r->frag_max_size;
+	box_reasm_free(r);
+	return xmit_refragment(b, p, oif, fms);
+}
+
+/* Delivered: the reference goes; the originals of an IPv6 shadow are not needed any more. */
+static void deliver(struct box *b, struct pkt *p)
+{
+	box_pkt_release(b, p);
+	if (b->reasm)
+		box_reasm_free(box_reasm_take(b, p));
+	b->stats.delivered++;
+	if (b->ops.deliver)
+		b->ops.deliver(b->user, b, p);
+	else
+		pkt_free(p);
+}
+
 static int local_in(struct box *b, struct pkt *p, int fam, int iif)
 {
 	struct box_drop drop;
@@ -166,11 +274,7 @@ static int local_in(struct box *b, struct pkt *p, int fam, int iif)
 
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
-	b->stats.delivered++;
-	if (b->ops.deliver)
-		b->ops.deliver(b->user, b, p);
-	else
-		pkt_free(p);
+	deliver(b, p);
 	return EXT_ACCEPT;
 }
 
@@ -297,7 +401,7 @@ static int receive(struct box *b, const struct box_iface *ifc, struct pkt *p)
 	fam = p->info.family;
 	if (p->info.l3len && p->info.l3off + p->info.l3len < p->len)
 		pkt_trim(p, p->info.l3off + p->info.l3len);
-	v = box_run_hook(b, fam, HOOK_PREROUTING, ifc->index, 0, p, &drop);
+	v = box_run_hook_defrag(b, fam, HOOK_PREROUTING, ifc->index, 0, &p, ifc->link, &drop);
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
 	if (p->info.bad == PKT_BAD_IP_OPTIONS)
@@ -314,7 +418,7 @@ int box_receive(struct box *b, int ifindex, struct pkt *p)
 	if (!p)
 		return -EINVAL;
 	if (!ifc || !ifc->up) {
-		pkt_free(p);
+		box_pkt_free(b, p);
 		return -ENODEV;
 	}
 	b->stats.received++;
@@ -348,7 +452,7 @@ static int output(struct box *b, struct pkt *p)
 	else
 		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_OUTPUT);
 	p->oif = oif;
-	v = box_run_hook(b, fam, HOOK_OUTPUT, 0, oif, p, &drop);
+	v = box_run_hook_defrag(b, fam, HOOK_OUTPUT, 0, oif, &p, PKT_LINK_RAW, &drop);
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
 	if (oif != BOX_IFINDEX_LO)
@@ -447,7 +551,13 @@ void box_icmp_source(const struct box *b, const struct pkt *orig, union pt_addr 
  * fragments, multicast, ...); a broadcast destination of this box is refused here. */
 void box_icmp_error(struct box *b, const struct pkt *orig, uint8_t type, uint8_t code)
 {
-	struct pkt_reply_opts o = { 0 };
+	box_icmp_error_rest(b, orig, type, code, 0);
+}
+
+void box_icmp_error_rest(struct box *b, const struct pkt *orig, uint8_t type, uint8_t code,
+			 uint32_t rest)
+{
+	struct pkt_reply_opts o = {0};
 	union pt_addr src;
 	struct pkt *np = NULL;
 
@@ -455,6 +565,6 @@ void box_icmp_error(struct box *b, const struct pkt *orig, uint8_t type, uint8_t
 		return;
 	box_icmp_source(b, orig, &src);
 	o.src = &src;
-	if (pkt_reply_icmp(orig, type, code, 0, &o, &np) == 0 && np)
+	if (pkt_reply_icmp(orig, type, code, rest, &o, &np) == 0 && np)
 		box_emit(b, np);
 }

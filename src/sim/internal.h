@@ -74,7 +74,6 @@ struct sim_box {
 	struct sim_capture caps[SIM_MAX_CAPTURES];
 	unsigned ncaps;
 	struct sim_queue_handler queues[SIM_MAX_QUEUES];
-	struct ct_table *ct; /* connection tracking, NULL while off */
 };
 
 struct sim_wire_item {
@@ -131,11 +130,6 @@ void sim_reset(struct sim *s);
 int sim_inject(struct sim_box *sb, int ifindex, struct pkt *p);
 int sim_send(struct sim_box *sb, struct pkt *p);
 void sim_event_line(struct sim_box *sb, const char *what, const struct pkt *p);
-/* Connection tracking in a box on or off (a new, empty table when turned on). 0 or -errno. */
-int sim_box_conntrack(struct sim_box *sb, bool on);
-/* Does a ruleset text use conntrack (state, conntrack, CT, NOTRACK)? Loading such rules turns
- * it on, as loading them makes the kernel load nf_conntrack. */
-bool sim_rules_need_conntrack(const char *buf, size_t len);
 
 /* The packet's text with its link fields (smac=, dmac=) too. */
 const char *sim_pkt_text_full(const struct pkt *p, char *buf, size_t len);

@@ -313,6 +313,7 @@ static void print_summary(FILE *out, struct box *b, const struct replay_totals *
 	if (tot->queued)
 		fprintf(out, "  queued        %" PRIu64 "\n", tot->queued);
 	fprintf(out, "  generated     %" PRIu64 "\n", tot->generated);
+	sim_print_ct_stats(out, b, "  ");
 }
 
 static int load_rules(struct sim_box *sb, const char *path, int family, bool unified_v6, FILE *err)
@@ -327,11 +328,6 @@ static int load_rules(struct sim_box *sb, const char *path, int family, bool uni
 	}
 	if (family == AF_INET && unified_v6 && rules_buffer_has_family_tag(buf, len, 6))
 		family = 0; /* both halves of a unified file */
-	if (sim_rules_need_conntrack(buf, len) && sim_box_conntrack(sb, true) < 0) {
-		fprintf(err, "replay: cannot turn conntrack on\n");
-		free(buf);
-		return -1;
-	}
 	rc = sim_load_rules(sb->box, buf, len, path, family, err);
 	free(buf);
 	return rc;
@@ -457,9 +453,9 @@ int sim_replay(const struct sim_replay_opts *o, FILE *out, FILE *err)
 			rules_print(rs, vf, RULES_PRINT_COUNTERS);
 		}
 	}
-	if (sb->ct) {
+	if (box_ct(sb->box)) {
 		fprintf(out, "Conntrack\n");
-		ct_dump(sb->ct, out, s->now);
+		ct_dump(box_ct(sb->box), out, box_now(sb->box));
 		fputc('\n', out);
 	}
 	print_summary(out, sb->box, &tot);

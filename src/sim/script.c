@@ -576,8 +576,6 @@ static int script_load(struct sim *s, struct sim_box *sb, const char *buf, size_
 	FILE *m;
 	int rc;
 
-	if (sim_rules_need_conntrack(buf, len) && sim_box_conntrack(sb, true) < 0)
-		return sim_errorf(s, "cannot turn conntrack on");
 	if (!try)
 		return sim_load_rules(sb->box, buf, len, name, family, s->err);
 	m = open_memstream(&msg, &n);
@@ -1018,10 +1016,12 @@ static int cmd_show(struct sim *s, struct words *w)
 		return 0;
 	}
 	if (!strcmp(what, "conntrack")) {
-		if (!sb->ct)
+		struct ct_table *t = box_ct(sb->box);
+
+		if (!t)
 			fprintf(s->out, "# conntrack is off in %s\n", box_name(sb->box));
 		else
-			ct_dump(sb->ct, s->out, s->now);
+			ct_dump(t, s->out, box_now(sb->box));
 		return 0;
 	}
 	if (!strcmp(what, "time")) {
@@ -1131,13 +1131,13 @@ static int cmd_conntrack(struct sim *s, struct words *w)
 	if (!sb)
 		return -1;
 	if (w->argc == 2 && (!strcmp(w->argv[1], "on") || !strcmp(w->argv[1], "off"))) {
-		if (sim_box_conntrack(sb, !strcmp(w->argv[1], "on")) < 0)
+		if (box_set_conntrack(sb->box, !strcmp(w->argv[1], "on")) < 0)
 			return sim_errorf(s, "cannot turn conntrack on");
 		return 0;
 	}
 	if (w->argc == 2 && !strcmp(w->argv[1], "flush")) {
-		if (sb->ct)
-			ct_flush(sb->ct);
+		if (box_ct(sb->box))
+			ct_flush(box_ct(sb->box));
 		return 0;
 	}
 	return sim_errorf(s, "usage: conntrack on|off|flush");

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "ct/defrag.h"
 #include "sim/internal.h"
 
 static const char *target_name(const struct rules_table *t, const struct rules_rule *r)
@@ -95,6 +96,37 @@ void sim_print_stats(FILE *f, const struct box *b)
 			if (st->malformed[i])
 				fprintf(f, "  malformed %-10s %" PRIu64 "\n",
 					pkt_bad_name((enum pkt_bad)i), st->malformed[i]);
+	sim_print_ct_stats(f, b, "  ");
+}
+
+/*
+ * Conntrack and defragmentation counters, when tracking is on:
+ *   conntrack entries 2 found 5 new 3 invalid 1 insert 2 ... (conntrack -S names)
+ *   defrag ipv4 frags 3 reassembled 1 overlap 1                (the non-zero ones)
+ */
+void sim_print_ct_stats(FILE *f, const struct box *b, const char *indent)
+{
+	const struct ct_stats *c = box_ct_stats(b);
+	const struct ct_defrag_stats *d = box_defrag_stats(b);
+
+	if (!c || !d)
+		return;
+	fprintf(f,
+		"%sconntrack entries %u found %" PRIu64 " new %" PRIu64 " invalid %" PRIu64
+		" insert %" PRIu64 " insert_failed %" PRIu64 " drop %" PRIu64 " early_drop %" PRIu64
+		" expired %" PRIu64 " clash %" PRIu64 "\n",
+		indent, c->count, c->found, c->new, c->invalid, c->insert, c->insert_failed,
+		c->drop, c->early_drop, c->expired, c->clash);
+	for (int fam = 0; fam < 2; fam++) {
+		const uint64_t *v = fam ? d->v6 : d->v4;
+
+		fprintf(f, "%sdefrag %s", indent, fam ? "ipv6" : "ipv4");
+		for (int i = 0; i < CT_DEFRAG_ST_MAX; i++)
+			if (v[i] || i == CT_DEFRAG_ST_FRAGS)
+				fprintf(f, " %s %" PRIu64,
+					ct_defrag_stat_name((enum ct_defrag_stat)i), v[i]);
+		fputc('\n', f);
+	}
 }
 
 void sim_print_routes(FILE *f, const struct box *b)

@@ -75,6 +75,9 @@ const char *sim_drop_text(const struct box_drop *d, char *buf, size_t len);
 void sim_print_counters(FILE *f, const struct rules_ruleset *rs, int only_table);
 /* The box's statistics (received, forwarded, dropped by reason, malformed by reason, ...). */
 void sim_print_stats(FILE *f, const struct box *b);
+/* Conntrack and defragmentation counters (nothing while tracking is off), each line after
+ * `indent`. */
+void sim_print_ct_stats(FILE *f, const struct box *b, const char *indent);
 void sim_print_routes(FILE *f, const struct box *b);
 
 /*

@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "ct/ct_attach.h"
+#include "ct/defrag.h"
 #include "pkt/build.h"
 #include "sim/internal.h"
 
@@ -325,54 +325,13 @@ struct sim_box *sim_box_new(struct sim *s, const char *name)
 	return sb;
 }
 
-int sim_box_conntrack(struct sim_box *sb, bool on)
-{
-	struct ct_config c;
-	int rc;
-
-	if (on == (sb->ct != NULL))
-		return 0;
-	if (!on) {
-		ct_detach(sb->box, sb->ct);
-		ct_table_free(sb->ct);
-		sb->ct = NULL;
-		return 0;
-	}
-	ct_config_default(&c);
-	/* A fixed hash key: the same script gives the same table, run after run. */
-	c.seed[0] = 0x706b747461626c65ull;
-	c.seed[1] = 0x2026;
-	sb->ct = ct_table_new(&c);
-	if (!sb->ct)
-		return -ENOMEM;
-	rc = ct_attach(sb->box, sb->ct);
-	if (rc < 0) {
-		ct_table_free(sb->ct);
-		sb->ct = NULL;
-	}
-	return rc;
-}
-
-bool sim_rules_need_conntrack(const char *buf, size_t len)
-{
-	static const char *const words[] = {"-m state", "-m conntrack", "-j CT", "-j NOTRACK"};
-
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (memmem(buf, len, words[i], strlen(words[i])))
-			return true;
-	return false;
-}
-
 static void sim_box_free(struct sim_box *sb)
 {
 	sim_box_clear_outcomes(sb);
 	free(sb->out);
 	for (unsigned i = 0; i < sb->ncaps; i++)
 		pcapio_finish(sb->caps[i].w);
-	if (sb->ct)
-		ct_detach(sb->box, sb->ct);
 	box_free(sb->box);
-	ct_table_free(sb->ct);
 	free(sb);
 }
 
@@ -541,6 +500,10 @@ const char *sim_drop_text(const struct box_drop *d, char *buf, size_t len)
 		break;
 	case BOX_DROP_MALFORMED:
 		snprintf(buf, len, "malformed (%s)", pkt_bad_name(d->bad));
+		break;
+	case BOX_DROP_DEFRAG:
+		snprintf(buf, len, "defrag (%s)",
+			 d->defrag < CT_DEFRAG_ST_MAX ? ct_defrag_stat_name(d->defrag) : "desync");
 		break;
 	case BOX_DROP_HOTDROP:
 	case BOX_DROP_QUEUE:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Conntrack hooked into a box (ct_attach): a stateful forwarding ruleset lets replies and
+ * Conntrack in a box (the box's own table, box_ct): a stateful forwarding ruleset lets replies and
  * RELATED errors back in and drops unsolicited packets, which leave no entry; the listing
  * shows what the box tracked.
  */
@@ -8,11 +8,11 @@
 #pragma GCC diagnostic ignored "-Wunused-function"
 #include "engine_test.h"
 
-#define S(x) ((uint64_t)(x) * CT_SEC)
+#define S(x) ((uint64_t)(x)*CT_SEC)
 
 #include <stdio.h>
 
-#include "ct/ct_attach.h"
+#include "ct/ct.h"
 
 static const char stateful[] = "*filter\n"
 			       ":INPUT ACCEPT [0:0]\n"
@@ -27,8 +27,8 @@ static struct rules_ruleset *parse(const char *text, int family)
 	struct rules_ruleset *rs = NULL;
 	struct rules_error err;
 
-	if (rules_parse_buffer(text, strlen(text), "test", family, ext_registry_default(), NULL,
-			       0, &rs, &err) < 0) {
+	if (rules_parse_buffer(text, strlen(text), "test", family, ext_registry_default(), NULL, 0,
+			       &rs, &err) < 0) {
 		rules_error_print(&err, stderr);
 		fail_msg("ruleset did not load");
 	}
@@ -37,19 +37,18 @@ static struct rules_ruleset *parse(const char *text, int family)
 
 static void test_stateful_forwarding(void **state)
 {
-	struct rec r = { 0 };
+	struct rec r = {0};
 	struct box *b = gw_box(&r, NULL);
-	struct ct_config c;
 	struct ct_table *t;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
 
-	ct_config_default(&c);
-	t = ct_table_new(&c);
-	assert_non_null(t);
-	assert_int_equal(ct_attach(b, t), 0);
+	/* the ruleset turns tracking on, in the box's own table */
+	assert_null(box_ct(b));
 	box_set_ruleset(b, parse(stateful, AF_INET), AF_INET);
+	t = box_ct(b);
+	assert_non_null(t);
 
 	box_set_time(b, S(100));
 	/* out, the answer back in, and an unsolicited packet from outside */
@@ -75,46 +74,47 @@ static void test_stateful_forwarding(void **state)
 	assert_int_equal(ct_table_stats(t)->count, 0);
 	rec_free(&r);
 	box_free(b);
-	ct_table_free(t);
 }
 
 static void test_tcp_through_box_and_invalid(void **state)
 {
-	struct rec r = { 0 };
+	struct rec r = {0};
 	struct box *b = gw_box(&r, NULL);
-	struct ct_config c;
 	struct ct_table *t;
 
-	ct_config_default(&c);
-	t = ct_table_new(&c);
-	assert_int_equal(ct_attach(b, t), 0);
+	assert_int_equal(box_set_conntrack(b, true), 0);
+	t = box_ct(b);
+	assert_non_null(t);
 	box_set_ruleset(b, parse(stateful, AF_INET), AF_INET);
-	assert_int_equal(box_receive(b, 1, mk("tcp 10.0.0.2:1234 > 192.0.2.1:80 syn seq=1 win=500 "
-					      "eth")),
+	assert_int_equal(box_receive(b, 1,
+				     mk("tcp 10.0.0.2:1234 > 192.0.2.1:80 syn seq=1 win=500 "
+					"eth")),
 			 EXT_ACCEPT);
-	assert_int_equal(box_receive(b, 2, mk("tcp 192.0.2.1:80 > 10.0.0.2:1234 syn,ack seq=9 "
-					      "ack=2 win=500 eth")),
+	assert_int_equal(box_receive(b, 2,
+				     mk("tcp 192.0.2.1:80 > 10.0.0.2:1234 syn,ack seq=9 "
+					"ack=2 win=500 eth")),
 			 EXT_ACCEPT);
-	assert_int_equal(box_receive(b, 1, mk("tcp 10.0.0.2:1234 > 192.0.2.1:80 ack seq=2 ack=10 "
-					      "win=500 eth")),
+	assert_int_equal(box_receive(b, 1,
+				     mk("tcp 10.0.0.2:1234 > 192.0.2.1:80 ack seq=2 ack=10 "
+					"win=500 eth")),
 			 EXT_ACCEPT);
 	/* once established, a segment far outside the window is INVALID: no rule accepts it
 	 * (in SYN_RECV Linux would take it as the server restarting its sequence) */
-	assert_int_equal(box_receive(b, 2, mk("tcp 192.0.2.1:80 > 10.0.0.2:1234 ack seq=9000000 "
-					      "ack=2 win=500 eth")),
+	assert_int_equal(box_receive(b, 2,
+				     mk("tcp 192.0.2.1:80 > 10.0.0.2:1234 ack seq=9000000 "
+					"ack=2 win=500 eth")),
 			 EXT_DROP);
 	assert_true(ct_entry_status(r.xmit[r.nxmit - 1]->ct) & CT_S_ASSURED);
 	assert_int_equal(ct_table_stats(t)->invalid, 1);
 	rec_free(&r);
 	box_free(b);
-	ct_table_free(t);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_stateful_forwarding),
-		cmocka_unit_test(test_tcp_through_box_and_invalid),
+	    cmocka_unit_test(test_stateful_forwarding),
+	    cmocka_unit_test(test_tcp_through_box_and_invalid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
