@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/netns/ct-kernel-oracle.sh [CASE...] - ask the running kernel's conntrack what it makes
 # of the packet sequences in ct_kernel_oracle.py (TCP window scaling, out-of-window, simultaneous
-# open, ICMP errors RELATED and forged). Two namespaces per case, created and removed here:
+# open, ICMP errors RELATED and forged, SCTP handshake, tags and shutdown, GRE keys and PPTP call
+# ids). Two namespaces per case, created and removed here:
 #
 #   ctk$$ (server 10.9.0.1, tracks)  v0 ---- v1  cte$$ (client 10.9.0.2)
 #
@@ -15,7 +16,7 @@ PY=/usr/bin/python3
 K=ctk$$ E=cte$$
 cleanup() { ip netns del $K 2>/dev/null; ip netns del $E 2>/dev/null; }
 trap cleanup EXIT INT TERM
-[ $# -gt 0 ] || set -- scaled unscaled oow lower simopen icmp
+[ $# -gt 0 ] || set -- scaled unscaled oow lower simopen icmp sctp sctpinit sctpshut gre
 for c in "$@"; do
 	cleanup
 	ip netns add $K && ip netns add $E || exit 1
@@ -27,12 +28,14 @@ for c in "$@"; do
 		ip neigh replace 10.9.0.2 lladdr 02:00:00:00:00:09 dev v0 nud permanent
 		ethtool -K v0 tx off rx off gro off >/dev/null 2>&1
 		iptables -t raw -A OUTPUT -p tcp -m ttl ! --ttl-eq 99 -j DROP
+		iptables -t raw -A OUTPUT -p sctp -m ttl ! --ttl-eq 99 -j DROP
 		for ch in INPUT OUTPUT; do for s in NEW ESTABLISHED RELATED INVALID; do
 			iptables -A $ch -m conntrack --ctstate $s; done; done' || exit 1
 	ip netns exec $E sh -c '
 		ip link set lo up; ip link set v1 up; ip addr add 10.9.0.2/24 dev v1
 		ip neigh replace 10.9.0.1 lladdr 02:00:00:00:00:08 dev v1 nud permanent
 		ethtool -K v1 tx off rx off gro off >/dev/null 2>&1
-		iptables -t raw -A OUTPUT -p tcp -m ttl ! --ttl-eq 99 -j DROP' || exit 1
+		iptables -t raw -A OUTPUT -p tcp -m ttl ! --ttl-eq 99 -j DROP
+		iptables -t raw -A OUTPUT -p sctp -m ttl ! --ttl-eq 99 -j DROP' || exit 1
 	timeout 60 $PY ct_kernel_oracle.py "$c" $K $E 2>&1 | grep -v WARNING
 done

@@ -8,7 +8,10 @@
 # are dropped in raw OUTPUT so that only the listed packets are tracked. The unit tests
 # tests/unit/test_ct_*.c carry these answers.
 import socket, subprocess, sys
-from scapy.all import IP, TCP, UDP, ICMP
+from scapy.all import IP, TCP, UDP, ICMP, GRE, GRE_PPTP
+from scapy.layers.sctp import (SCTP, SCTPChunkInit, SCTPChunkInitAck, SCTPChunkCookieEcho,
+    SCTPChunkCookieAck, SCTPChunkData, SCTPChunkShutdown, SCTPChunkShutdownAck,
+    SCTPChunkShutdownComplete)
 import time
 C, SV = "10.9.0.2", "10.9.0.1"
 name, KT, EX = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -26,6 +29,13 @@ def counters():
     return res
 def C2S(**k): return IP(src=C, dst=SV, ttl=99)/TCP(sport=1234, dport=80, **k)
 def S2C(**k): return IP(src=SV, dst=C, ttl=99)/TCP(sport=80, dport=1234, **k)
+def SC(tag, ch): return IP(src=C, dst=SV, ttl=99)/SCTP(sport=5000, dport=80, tag=tag)/ch
+def SS(tag, ch): return IP(src=SV, dst=C, ttl=99)/SCTP(sport=80, dport=5000, tag=tag)/ch
+def GC(**k): return IP(src=C, dst=SV, ttl=99)/GRE(**k)/IP(src="192.0.2.7", dst="192.0.2.8")
+def GS(**k): return IP(src=SV, dst=C, ttl=99)/GRE(**k)/IP(src="192.0.2.8", dst="192.0.2.7")
+A, B = 0x11111111, 0x22222222
+sctp_hs = [(EX, SC(0, SCTPChunkInit(init_tag=A))), (KT, SS(A, SCTPChunkInitAck(init_tag=B))),
+           (EX, SC(B, SCTPChunkCookieEcho(cookie=b"c"*8))), (KT, SS(A, SCTPChunkCookieAck()))]
 def opts(ws): return [("WScale", ws)] if ws is not None else []
 cases = {
  "scaled": [(EX, C2S(flags="S", seq=1000, window=64240, options=opts(7))),
@@ -62,6 +72,14 @@ cases = {
             (EX, IP(src=C, dst=SV)/ICMP(type=8, id=77, seq=1)),
             (EX, IP(src=C, dst=SV)/ICMP(type=0, id=99, seq=1)),
             (EX, IP(src=C, dst=SV)/ICMP(type=9))],
+ "sctp": sctp_hs + [(EX, SC(A, SCTPChunkData(data=b"x"*4))),
+            (KT, SS(B, SCTPChunkData(data=b"x"*4))),
+            (EX, SC(B, SCTPChunkData(data=b"x"*4)))],
+ "sctpinit": sctp_hs[:1],
+ "sctpshut": sctp_hs + [(EX, SC(B, SCTPChunkShutdown())), (KT, SS(A, SCTPChunkShutdownAck())),
+            (EX, SC(B, SCTPChunkShutdownComplete()))],
+ "gre": [(EX, GC()), (KT, GS()), (EX, GC()), (EX, GC(key_present=1, key=1)),
+            (KT, GS(key_present=1, key=1)), (EX, IP(src=C, dst=SV, ttl=99)/GRE_PPTP(call_id=0x1111))],
  "simopen": [(EX, C2S(flags="S", seq=100, window=64240)),
             (KT, S2C(flags="S", seq=300, window=64240)),
             (KT, S2C(flags="SA", seq=300, ack=101, window=64240)),
