@@ -18,13 +18,10 @@
  *     which would learn the peer's Call ID from the control connection: each direction of a
  *     PPTP call is then an entry of its own, as in Linux); a protocol other than PPP
  *     (0x880b) is INVALID.
- *   version 0 with a key: both fields hold the key folded to 16 bits (its halves XORed; keys
- *     below 65536 unchanged), so that the reply, which carries the same key, finds the
- *     entry. Linux does not look at version 0 keys (both 0): see the note below.
- *   version 0 without a key (and versions 2-7): both 0, one entry per address pair, as the
- *     generic tracker would have it.
- * Keys are per direction in RFC 2890; a tunnel configured with different keys per direction
- * (ikey != okey) is tracked as two unreplied entries here, where Linux has one.
+ *   version 0 (and versions 2-7), with or without a key: both 0, one entry per address
+ *     pair, as Linux has it. RFC 2890 keys are per direction, so a tunnel configured with
+ *     ikey != okey would never see its reply if the key were part of the tuple; Linux ignores
+ *     version 0 keys and so does pkttables. A key announced but cut off is still INVALID.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -42,7 +39,6 @@ static int gre_pkt_to_tuple(const struct pkt *p, uint32_t off, uint32_t len, str
 	uint8_t buf[12];
 	const uint8_t *h;
 	uint16_t flags;
-	uint32_t key;
 	unsigned koff;
 
 	t->s.all = 0;
@@ -64,10 +60,7 @@ static int gre_pkt_to_tuple(const struct pkt *p, uint32_t off, uint32_t len, str
 		koff = (flags & (GRE_C | GRE_R)) ? 8 : 4;
 		if (len < koff + 4)
 			return -EINVAL; /* the key is announced but not there */
-		key = (uint32_t)h[koff] << 24 | (uint32_t)h[koff + 1] << 16 |
-		      (uint32_t)h[koff + 2] << 8 | h[koff + 3];
-		t->s.all = t->d.all = (uint16_t)(key ^ (key >> 16));
-		return 0;
+		return 0; /* the key is not part of the tuple (see above) */
 	}
 	return 0;
 }
