@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 
 #include "ct/ct_int.h"
+#include "ct/helper.h"
 
 void ct_config_default(struct ct_config *c)
 {
@@ -203,13 +204,16 @@ again:
 		}
 		t->stats.new ++;
 		dir = CT_DIR_ORIGINAL;
-		ctinfo = CT_NEW;
+		/* expected by a helper: RELATED, master linked (or the helper CT asked for) */
+		ctinfo = ct_helper_new_entry(t, e, p, now) ? CT_RELATED : CT_NEW;
 	} else {
 		t->stats.found++;
 		if (dir == CT_DIR_REPLY)
 			ctinfo = CT_ESTABLISHED_REPLY;
 		else if (e->status & CT_S_SEEN_REPLY)
 			ctinfo = CT_ESTABLISHED;
+		else if (e->status & CT_S_EXPECTED)
+			ctinfo = CT_RELATED;
 		else
 			ctinfo = CT_NEW;
 	}

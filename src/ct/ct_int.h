@@ -140,6 +140,7 @@ struct ct_entry {
 	uint32_t events; /* CT_EV_* cached, delivered at the next confirmation */
 	uint8_t list;	 /* enum ct_list_id */
 	union ct_proto_state proto;
+	struct ct_entry *master; /* RELATED: the entry that expected it (a reference held) */
 };
 
 struct ct_list {
@@ -161,6 +162,7 @@ struct ct_table {
 		void *priv;
 	} sub[CT_MAX_SUBSCRIBERS];
 	unsigned nsub;
+	struct ct_helper_state *helpers; /* helpers and expectations (helper_int.h), lazily */
 };
 
 /* ---- trackers ---------------------------------------------------------------------------- */

@@ -8,10 +8,12 @@
 #include <string.h>
 
 #include "ct/ct_int.h"
+#include "ct/helper.h"
 
 /* Sizes of each extension; 0 = reserved, not implemented yet (ct_ext_add refuses it). */
 static const uint16_t ext_size[CT_EXT_NUM] = {
     [CT_EXT_ACCT] = sizeof(struct ct_acct),
+    [CT_EXT_HELPER] = sizeof(struct ct_help),
 };
 
 #define EXT_ALIGN 8u

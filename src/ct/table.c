@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ct/ct_int.h"
+#include "ct/helper.h"
 
 /* ---- SipHash-2-4 over whole 64-bit words (the tuple is 5 words) --------------------------- */
 
@@ -146,6 +147,7 @@ void ct_put(struct ct_table *t, struct ct_entry *e)
 	if (--e->use)
 		return;
 	ct_list_del(t, e);
+	ct_expect_entry_free(t, e); /* expectations left (an unconfirmed master), master ref */
 	ct_ext_free(e);
 	free(e);
 }
@@ -164,6 +166,7 @@ void ct_kill_reason(struct ct_table *t, struct ct_entry *e, enum ct_destroy_reas
 	if (e->status & CT_S_DYING)
 		return;
 	e->status |= CT_S_DYING;
+	ct_expect_master_gone(t, e); /* its expectations die with it */
 	if (!(e->status & CT_S_CONFIRMED))
 		return; /* never inserted: freed with the packet's reference, no events */
 	ct_hash_remove(t, e);
@@ -297,9 +300,11 @@ void ct_table_free(struct ct_table *t)
 		struct ct_entry *e = t->lists[CT_LIST_UNCONFIRMED].head;
 
 		ct_list_del(t, e);
+		ct_expect_entry_free(t, e);
 		ct_ext_free(e);
 		free(e);
 	}
+	ct_expect_table_free(t);
 	free(t->bucket);
 	free(t);
 }
