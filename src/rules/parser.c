@@ -244,6 +244,12 @@ static int delete_chain(struct parser *p, unsigned idx)
 	return 0;
 }
 
+/* Commands whose first argument is a chain name. */
+static const char *const chain_cmds[] = {
+	"-A", "--append", "-I", "--insert", "-D", "--delete", "-R", "--replace",
+	"-N", "--new-chain", "-P", "--policy", "-E", "--rename-chain",
+};
+
 static int cmd_line(struct parser *p, struct rules_tokens *tk)
 {
 	struct rules_table *t = &p->rs->tables[p->table];
@@ -259,9 +265,10 @@ static int cmd_line(struct parser *p, struct rules_tokens *tk)
 			return perr(p, argv[i], "the -t option cannot be used in a restore file");
 	if (cmd[0] != '-')
 		return perr(p, cmd, "unknown command");
-	/* cmd[1] first: strchr finds the '\0' of "-", and cmd[2] is past the token */
-	if (cmd[1] && strchr("AIDRNPE", cmd[1]) && cmd[2] == '\0' && argc < 2)
-		return perr(p, cmd, "chain name missing");
+	/* the long forms too: argv[1] is read below without another check */
+	for (size_t i = 0; argc < 2 && i < sizeof(chain_cmds) / sizeof(chain_cmds[0]); i++)
+		if (!strcmp(cmd, chain_cmds[i]))
+			return perr(p, cmd, "chain name missing");
 
 	if (!strcmp(cmd, "-A") || !strcmp(cmd, "--append") || !strcmp(cmd, "-I") ||
 	    !strcmp(cmd, "--insert")) {
