@@ -76,6 +76,24 @@ static void test_lone_dash_command(void **state)
 	assert_int_equal(e.line, 3);
 }
 
+/* src/rules/parser.c: a long command without its chain ("--delete") read argv[1] past the end. */
+static void test_long_command_without_chain(void **state)
+{
+	static const char *const cmds[] = {"--append",	  "--insert", "--delete",	"--replace",
+					   "--new-chain", "--policy", "--rename-chain", "-A"};
+	struct rules_ruleset *rs;
+	struct rules_error e;
+	char text[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		snprintf(text, sizeof(text), "*filter\n:INPUT ACCEPT [0:0]\n%s\nCOMMIT\n", cmds[i]);
+		assert_int_equal(parse_exact(text, AF_INET, &rs, &e), -EINVAL);
+		assert_null(rs);
+		assert_string_equal(e.msg, "chain name missing");
+	}
+}
+
 /* Parse, print, parse, print: both prints equal. */
 static void assert_fixed_point(const char *text)
 {
@@ -280,6 +298,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_counters_prefix_at_buffer_end),
 	    cmocka_unit_test(test_lone_dash_command),
+	    cmocka_unit_test(test_long_command_without_chain),
 	    cmocka_unit_test(test_name_option_type),
 	    cmocka_unit_test(test_names_with_blanks),
 	    cmocka_unit_test(test_unterminated_quote_refused),
