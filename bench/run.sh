@@ -68,3 +68,8 @@ plot '$OUT' using 5:xtic(1) title 'rate ratio' axes x1y1, \
 GP
 	echo "wrote build/bench.png"
 fi
+
+# Live forwarding through pkttables (AF_PACKET and NFQUEUE) against the kernel, one run, in
+# network namespaces (root only: it says so and skips otherwise). Rows appended to $OUT.
+echo
+sh bench/live.sh || echo "bench: bench/live.sh failed" >&2

@@ -1,0 +1,189 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/live.sh - make bench, live part: forwarding through pkttables against the kernel, in
+# one run on the same machine, in the same topology, with the same ruleset.
+#
+#   pbc$$ (client, iperf3 -c)  ---  pbr$$ (router)  ---  pbs$$ (server, iperf3 -s)
+#   192.0.2.2/24                192.0.2.1 | 198.51.100.1       198.51.100.2/24
+#
+# The router is, in turn:
+#   kernel    the kernel forwards, the ruleset loaded with iptables-restore
+#   pkttables pkttables run --config (AF_PACKET; the kernel's stack kept out, docs/live.md)
+#   nfqueue   the kernel forwards, mangle FORWARD -j NFQUEUE, pkttables run --nfqueue 0 decides
+# Offloads (TSO/GSO/GRO, checksum) are off on all four veth ends for every router, as live mode
+# needs them off (docs/live.md), so that the three compare like for like.
+#
+# Measured: (a) TCP throughput client -> server (iperf3, one stream), (b) UDP packets per second
+# arriving at the server for 64-byte datagrams from one sender as fast as it goes
+# (build/bench/udp_flood, sendmmsg; iperf3 -u would measure its own receiver instead).
+# Prints Gbit/s, kpps and the ratio to the kernel, appends rows to build/bench.csv
+# (name,packets,ns_per_packet,mpps,ratio,instructions_per_packet; TCP packets are bytes / 1448,
+# the MSS with timestamps on a 1500 MTU) and writes build/bench-live.txt.
+# BENCH_LIVE_SECONDS (3) per measurement; about 25 s in all. Skipped (exit 0) when not root.
+# Called by bench/run.sh after the plot, so bench.png shows the engine rows only.
+cd "$(dirname "$0")/.." || exit 2
+BIN=${PT_BIN:-$PWD/build/pkttables}
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+OUT=build/bench.csv
+TXT=build/bench-live.txt
+SECS=${BENCH_LIVE_SECONDS:-3}
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+T="timeout -k 2"
+
+skip() { echo "bench/live.sh: skipped: $*"; exit 0; }
+[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, AF_PACKET, nfnetlink)"
+FLOOD=$PWD/build/bench/udp_flood
+[ -x "$BIN" ] && [ -x "$FLOOD" ] || { echo "bench/live.sh: $BIN or $FLOOD missing" >&2; exit 1; }
+for t in ip iperf3 iptables-restore ethtool "$PY"; do
+	command -v "$t" >/dev/null 2>&1 || skip "$t not installed (tools/install-deps.sh)"
+done
+
+C=pbc$$ R=pbr$$ S=pbs$$ L=pbl$$ W=pbw$$
+D=$(mktemp -d /tmp/pt-bench.XXXXXX)
+PT=""
+
+teardown() {
+	[ -n "$PT" ] && kill "$PT" 2>/dev/null && wait "$PT" 2>/dev/null
+	PT=""
+	for n in $C $R $S; do ip netns pids "$n" 2>/dev/null | xargs -r kill 2>/dev/null; done
+	for n in $C $R $S; do ip netns del "$n" 2>/dev/null; done
+}
+trap 'teardown; rm -rf "$D"' EXIT
+trap 'exit 1' INT TERM HUP
+
+# The ruleset of all three: a default-drop FORWARD with rules the traffic walks past first.
+{
+	echo "*filter"
+	echo ":INPUT ACCEPT [0:0]"
+	echo ":FORWARD DROP [0:0]"
+	echo ":OUTPUT ACCEPT [0:0]"
+	for p in 21 22 23 25 53 80 110 143 443 993 995 3306 5432 6379 8080 9000; do
+		echo "-A FORWARD -s 203.0.113.0/24 -p tcp --dport $p -j ACCEPT"
+	done
+	echo "-A FORWARD -p tcp --dport 5201 -j ACCEPT"
+	echo "-A FORWARD -p tcp --sport 5201 -j ACCEPT"
+	echo "-A FORWARD -p udp --dport 5201 -j ACCEPT"
+	echo "-A FORWARD -p udp --sport 5201 -j ACCEPT"
+	echo "-A FORWARD -p icmp -j ACCEPT"
+	echo "COMMIT"
+} >"$D/bench.rules"
+
+# topo MODE: build the three namespaces with the router as MODE; 0 when it forwards.
+topo() {
+	ip netns add $C && ip netns add $R && ip netns add $S || return 1
+	ip link add $L netns $R type veth peer name eth0 netns $C || return 1
+	ip link add $W netns $R type veth peer name eth0 netns $S || return 1
+	for n in $C $R $S; do ip -n $n link set lo up; done
+	for n in $C $S; do
+		ip netns exec $n ethtool -K eth0 rx off tx off gso off tso off gro off >/dev/null 2>&1
+		ip -n $n link set eth0 up
+	done
+	for d in $L $W; do
+		ip netns exec $R ethtool -K $d rx off tx off gso off tso off gro off >/dev/null 2>&1
+	done
+	ip -n $C addr add 192.0.2.2/24 dev eth0
+	ip -n $C route add default via 192.0.2.1
+	ip -n $S addr add 198.51.100.2/24 dev eth0
+	ip -n $S route add default via 198.51.100.1
+	case $1 in
+	kernel | nfqueue)
+		ip -n $R addr add 192.0.2.1/24 dev $L
+		ip -n $R addr add 198.51.100.1/24 dev $W
+		ip -n $R link set $L up
+		ip -n $R link set $W up
+		ip netns exec $R sysctl -qw net.ipv4.ip_forward=1
+		ip netns exec $R iptables-restore <"$D/bench.rules" || return 1
+		;;
+	pkttables)
+		ip netns exec $R sysctl -qw net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
+		for d in $L $W; do
+			ip netns exec $R sysctl -qw net.ipv6.conf.$d.disable_ipv6=1
+			ip -n $R link set $d arp off
+			ip -n $R link set $d up
+		done
+		cat >"$D/live.conf" <<CONF
+iface $L
+iface $W
+addr $L 192.0.2.1/24
+addr $W 198.51.100.1/24
+rules bench.rules
+CONF
+		ip netns exec $R "$BIN" run --config "$D/live.conf" 2>"$D/pt.log" &
+		PT=$!
+		;;
+	esac
+	if [ "$1" = nfqueue ]; then
+		# The kernel's filter table accepts what pkttables accepted.
+		printf '*filter\n:INPUT ACCEPT [0:0]\n:FORWARD ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\nCOMMIT\n' |
+			ip netns exec $R iptables-restore
+		ip netns exec $R iptables -t mangle -A FORWARD -j NFQUEUE --queue-num 0 || return 1
+		ip netns exec $R "$BIN" run --nfqueue 0 --queue-maxlen 4096 --rules "$D/bench.rules" \
+			2>"$D/pt.log" &
+		PT=$!
+	fi
+	ip netns exec $S iptables -t raw -A PREROUTING -p udp --dport 5201 -j DROP
+	ip netns exec $S $T 60 iperf3 -s >/dev/null 2>&1 &
+	# Ready when a ping goes through (pkttables started, neighbours resolved).
+	for i in $(seq 1 30); do
+		ip netns exec $C ping -c 1 -W 1 198.51.100.2 >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# iperf3 JSON -> "bytes_or_packets per_second"
+tcp_rate() {
+	"$PY" -c 'import json,sys
+j = json.load(sys.stdin)["end"]["sum_received"]
+print(j["bytes"], j["bits_per_second"])'
+}
+
+: >"$TXT"
+for mode in kernel pkttables nfqueue; do
+	if ! topo $mode; then
+		echo "bench/live.sh: $mode: the topology did not forward" | tee -a "$TXT"
+		[ -f "$D/pt.log" ] && tail -3 "$D/pt.log"
+		teardown
+		continue
+	fi
+	sleep 0.3
+	ip netns exec $C $T $((SECS + 10)) iperf3 -c 198.51.100.2 -t "$SECS" -J >"$D/tcp.json" 2>&1
+	set -- $(tcp_rate <"$D/tcp.json" 2>/dev/null)
+	eval "tcp_bytes_$mode=${1:-0} tcp_bps_$mode=${2:-0}"
+	[ -n "${2:-}" ] || echo "bench/live.sh: $mode TCP: $(grep -m1 '"error"' "$D/tcp.json")"
+	# UDP: what arrives at the server's interface while one sender floods (dropped there in
+	# raw PREROUTING: no socket, no ICMP back).
+	rx0=$(ip netns exec $S cat /sys/class/net/eth0/statistics/rx_packets)
+	sent=$(ip netns exec $C $T $((SECS + 5)) "$FLOOD" 198.51.100.2 5201 "$SECS" 64)
+	sleep 0.2
+	rx1=$(ip netns exec $S cat /sys/class/net/eth0/statistics/rx_packets)
+	n=$((rx1 - rx0))
+	eval "udp_pkts_$mode=$n udp_pps_$mode=$(echo "$n $SECS" | awk '{ printf "%.0f", $1 / $2 }')"
+	echo "bench/live.sh: $mode: UDP sent ${sent:-?}, arrived $n" | tee -a "$TXT"
+	teardown
+done
+
+# row NAME PACKETS PPS BASE_PPS -> bench.csv and the table
+row() {
+	echo "$1 $2 $3 $4" | awk '{
+		ns = $3 > 0 ? 1e9 / $3 : 0; r = $4 > 0 ? $3 / $4 : 0
+		printf "%s,%d,%.1f,%.4f,%.3f,\n", $1, $2, ns, $3 / 1e6, r }' >>"$OUT"
+}
+[ -f "$OUT" ] || echo "name,packets,ns_per_packet,mpps,ratio,instructions_per_packet" >"$OUT"
+{
+	echo "live forwarding, one run, client -> router -> server (veth, offloads off):"
+	printf '  %-10s %12s %8s   %14s %8s\n' router "TCP Gbit/s" ratio "UDP-64 kpps" ratio
+	for mode in kernel pkttables nfqueue; do
+		eval "b=\$tcp_bps_$mode by=\$tcp_bytes_$mode p=\$udp_pps_$mode n=\$udp_pkts_$mode"
+		[ -n "$b" ] || continue
+		echo "$b $tcp_bps_kernel $p $udp_pps_kernel $mode" | awk '{
+			rt = $2 > 0 ? $1 / $2 : 0; ru = $4 > 0 ? $3 / $4 : 0
+			printf "  %-10s %12.2f %8.3f   %14.1f %8.3f\n", $5, $1 / 1e9, rt, $3 / 1e3, ru }'
+		tpps=$(echo "$b" | awk '{ printf "%.0f", $1 / 8 / 1448 }')
+		kpps=$(echo "$tcp_bps_kernel" | awk '{ printf "%.0f", $1 / 8 / 1448 }')
+		row "live-tcp-$mode" "$(echo "$by" | awk '{ printf "%.0f", $1 / 1448 }')" "$tpps" "$kpps"
+		row "live-udp64-$mode" "$n" "$p" "$udp_pps_kernel"
+	done
+} | tee -a "$TXT"
+echo "appended to $OUT, wrote $TXT"
