@@ -12,7 +12,8 @@
 # Checks: ping/ping6 through (marked 2), a UDP exchange (marked 1, DSCP set to 10, so a
 # rewritten payload with a correct IP checksum reached the server), an 8 MB TCP download with
 # its SYN's MSS rewritten to 1200 (sha256 compared), a dropped TCP port (timeout although the
-# server listens), counters on SIGUSR1, SIGTERM. Exit 77 when not root or without NFQUEUE.
+# server listens), a REJECT (dropped, its RST not sent: nfqueue mode emits nothing), counters on
+# SIGUSR1, SIGTERM. Exit 77 when not root or without NFQUEUE.
 # Every command is bounded; the namespaces are always removed.
 cd "$(dirname "$0")/../.." || exit 2
 BIN=${PT_BIN:-$PWD/build/pkttables}
@@ -105,6 +106,7 @@ COMMIT
 :FORWARD ACCEPT [0:0]
 :OUTPUT ACCEPT [0:0]
 -A FORWARD -p tcp --dport 8083 -j DROP
+-A FORWARD -p tcp --dport 8084 -j REJECT --reject-with tcp-reset
 COMMIT
 RULES
 cat >"$D/nfq6.rules" <<RULES
@@ -130,6 +132,8 @@ class TS(socketserver.ThreadingMixIn, http.server.HTTPServer):
 threading.Thread(target=TS(("0.0.0.0", 8080), Q).serve_forever, daemon=True).start()
 l = socket.socket(); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 l.bind(("0.0.0.0", 8083)); l.listen(8)
+l4 = socket.socket(); l4.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+l4.bind(("0.0.0.0", 8084)); l4.listen(8)
 def acc():
     while True:
         c, _ = l.accept(); c.close()
@@ -207,10 +211,17 @@ r=$(inc $T 5 "$PY" "$D/client.py" connect 8083 2>&1)
 n=$(counter dropped-port)
 [ "${n:-1}" -eq 0 ] && ok "no packet to 8083 got past the verdict" || bad "8083 after the queue: $n"
 
+# REJECT: the verdict is NF_DROP; the RST it makes has no way out (nfqueue mode has no routes
+# and sends nothing itself): the client times out, the box counts it dropped as no-route.
+r=$(inc $T 5 "$PY" "$D/client.py" connect 8084 2>&1)
+[ "$r" = "timeout" ] && ok "REJECT under nfqueue drops; its RST is not sent (timeout)" ||
+	bad "8084 (REJECT): $r"
+
 kill -USR1 "$PT"
 sleep 0.3
 grep -q "^nfqueue: packets [1-9]" "$D/pt.log" && grep -q "dropped [1-9]" "$D/pt.log" &&
 	grep -q -- "-A FORWARD -p tcp -m tcp --dport 8083 -j DROP" "$D/pt.log" &&
+	grep -q "dropped no-route" "$D/pt.log" &&
 	ok "SIGUSR1 printed counters" || { bad "SIGUSR1 dump"; tail -20 "$D/pt.log"; }
 kill -TERM "$PT"
 i=0
@@ -225,6 +236,6 @@ else
 fi
 PT=""
 echo "--- pkttables log (last lines) ---"
-grep -E "^(nfqueue|kernel queue|received)" "$D/pt.log" | tail -n 6
+grep -E "^(nfqueue|kernel queue|received|  dropped)" "$D/pt.log" | tail -n 8
 [ $fails -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
 echo "all nfqueue checks passed"
