@@ -268,4 +268,18 @@ int ct_entry_format(const struct ct_entry *e, uint64_t now, char *buf, size_t le
 /* Every confirmed entry, oldest first, one line each. Returns the number of entries. */
 unsigned ct_dump(struct ct_table *t, FILE *f, uint64_t now);
 
+/* ---- walking (control socket: dumps and deletes in bounded steps) ------------------------- */
+
+enum ct_walk_action { CT_WALK_NEXT, CT_WALK_KILL };
+typedef enum ct_walk_action (*ct_walk_fn)(void *priv, struct ct_entry *e);
+/*
+ * Visit confirmed, unexpired entries bucket by bucket from *cursor (0 to start), whole buckets
+ * until at least `max` were visited; CT_WALK_KILL removes the entry (reason CT_GONE_KILLED).
+ * *cursor is left at the next bucket. Returns true when the walk reached the end.
+ */
+bool ct_walk(struct ct_table *t, uint32_t *cursor, unsigned max, uint64_t now, ct_walk_fn fn,
+	     void *priv);
+/* The entry expires `timeout` ns after now (conntrack -U --timeout). */
+void ct_entry_set_timeout(struct ct_entry *e, uint64_t now, uint64_t timeout);
+
 #endif
