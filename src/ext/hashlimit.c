@@ -173,6 +173,11 @@ static int hl_parse_bytes(const char *s, uint64_t *cost, char *err, size_t errle
 		factor = 1 << 20;
 	else if (unit[-1] == 'k')
 		factor = 1 << 10;
+	/* under 16 b/s the cost is that of 0 b/s, printed as such, which does not read back */
+	if (r * factor < (1u << HL_BYTE_SHIFT)) {
+		snprintf(err, errlen, "Rate too low \"%s\" (at least %ub/s)", s, 1u << HL_BYTE_SHIFT);
+		return -EINVAL;
+	}
 	*cost = hl_bytes_to_cost(r * factor);
 	if (*cost == 0) {
 		snprintf(err, errlen, "Rate too high \"%s\"", s);
