@@ -135,6 +135,22 @@ static void test_names_with_blanks(void **state)
 	    "-A FORWARD ! -i \"q\\\"x+\" -o \"t\tz\" -j DROP\n-A FORWARD -i eth0.5+\nCOMMIT\n");
 }
 
+/* src/ext/hashlimit.c: a byte rate under 16 b/s printed as "0b/s", which does not parse. */
+static void test_hashlimit_tiny_byte_rate(void **state)
+{
+	struct rules_ruleset *rs;
+	struct rules_error e;
+
+	(void)state;
+	assert_int_equal(parse_exact("*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -m hashlimit "
+				     "--hashlimit-upto 15b/s --hashlimit-name t\nCOMMIT\n",
+				     AF_INET, &rs, &e),
+			 -EINVAL);
+	assert_non_null(strstr(e.msg, "Rate too low"));
+	assert_fixed_point("*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -m hashlimit --hashlimit-upto "
+			   "16b/s --hashlimit-name t\nCOMMIT\n");
+}
+
 /* src/rules/opt.c: type_max[] was indexed with EXT_T_NAME and the other non-numeric types
  * (clang's UBSan in fuzz_box saw it; gcc may optimise the unused load away). */
 static void test_name_option_type(void **state)
@@ -301,6 +317,7 @@ int main(void)
 	    cmocka_unit_test(test_long_command_without_chain),
 	    cmocka_unit_test(test_name_option_type),
 	    cmocka_unit_test(test_names_with_blanks),
+	    cmocka_unit_test(test_hashlimit_tiny_byte_rate),
 	    cmocka_unit_test(test_unterminated_quote_refused),
 	    cmocka_unit_test(test_tcp_options_fixed_point),
 	    cmocka_unit_test(test_hashlimit_ports_unaligned),
