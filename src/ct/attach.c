@@ -5,6 +5,8 @@
  *
  *   PREROUTING  BOX_PRIO_CONNTRACK  ct_in (from outside: checksums verified)
  *   OUTPUT      BOX_PRIO_CONNTRACK  ct_in (local)
+ *   INPUT       300                 ct_helper_run: the entry's helper reads the payload
+ *   POSTROUTING 300                 ct_helper_run
  *   INPUT       BOX_PRIO_CONFIRM    ct_confirm
  *   POSTROUTING BOX_PRIO_CONFIRM    ct_confirm
  *
@@ -17,6 +19,9 @@
 
 #include "ct/ct_attach.h"
 #include "ct/ct_int.h"
+#include "ct/helper.h"
+
+#define BOX_PRIO_CT_HELPER 300 /* NF_IP_PRI_CONNTRACK_HELPER: after SNAT (100) */
 
 static int hook_in(void *priv, struct box_hook_state *st, struct pkt *p)
 {
@@ -48,6 +53,22 @@ static int hook_confirm(void *priv, struct box_hook_state *st, struct pkt *p)
 	return EXT_ACCEPT;
 }
 
+/* The entry's helper reads the payload (nf_conntrack's helper hook, priority 300) */
+static int hook_helper(void *priv, struct box_hook_state *st, struct pkt *p)
+{
+	const char *why;
+
+	if (ct_helper_run(priv, p, box_now(st->box), &why) < 0) {
+		st->drop.kind = BOX_DROP_HOOK;
+		st->drop.table = -1;
+		st->drop.hook = st->hook;
+		st->drop.chain = NULL;
+		st->drop.rulenum = 0;
+		return EXT_DROP;
+	}
+	return EXT_ACCEPT;
+}
+
 static const struct {
 	unsigned hook;
 	int prio;
@@ -55,6 +76,8 @@ static const struct {
 } ct_hooks[] = {
     {HOOK_PREROUTING, BOX_PRIO_CONNTRACK, hook_in},
     {HOOK_OUTPUT, BOX_PRIO_CONNTRACK, hook_in},
+    {HOOK_INPUT, BOX_PRIO_CT_HELPER, hook_helper},
+    {HOOK_POSTROUTING, BOX_PRIO_CT_HELPER, hook_helper},
     {HOOK_INPUT, BOX_PRIO_CONFIRM, hook_confirm},
     {HOOK_POSTROUTING, BOX_PRIO_CONFIRM, hook_confirm},
 };

@@ -6,11 +6,12 @@
  *     src=192.0.2.1 dst=10.0.0.2 sport=80 dport=1234 [ASSURED] mark=0 use=1
  *
  *   name (8 wide) number timeout-seconds [state] original [packets= bytes=] [UNREPLIED]
- *   reply [packets= bytes=] [ASSURED] mark= [zone=] use=
+ *   reply [packets= bytes=] [ASSURED] mark= [zone=] [helper=] use=
  */
 #include <stdlib.h>
 
 #include "ct/ct_int.h"
+#include "ct/helper.h"
 
 #define OUT(...)                                                                                   \
 	do {                                                                                       \
@@ -46,6 +47,8 @@ int ct_entry_format(const struct ct_entry *e, uint64_t now, char *buf, size_t le
 	OUT("mark=%u ", e->mark);
 	if (e->th[0].tuple.zone)
 		OUT("zone=%u ", e->th[0].tuple.zone);
+	if (ct_entry_helper(e))
+		OUT("helper=%s ", ct_entry_helper(e)->name);
 	/* references besides the table's are packets in flight: conntrack shows the table's */
 	OUT("use=%u", e->use);
 	return (int)off;
