@@ -12,8 +12,8 @@
 # Checks: ping/ping6 through (marked 2), a UDP exchange (marked 1, DSCP set to 10, so a
 # rewritten payload with a correct IP checksum reached the server), an 8 MB TCP download with
 # its SYN's MSS rewritten to 1200 (sha256 compared), a dropped TCP port (timeout although the
-# server listens), a REJECT (dropped, its RST not sent: nfqueue mode emits nothing), counters on
-# SIGUSR1, SIGTERM. Exit 77 when not root or without NFQUEUE.
+# server listens), a REJECT (dropped, its RST not sent: nfqueue mode emits nothing), SIGHUP
+# (broken file refused, good one taken), counters on SIGUSR1, SIGTERM. Exit 77 when not root or without NFQUEUE.
 # Every command is bounded; the namespaces are always removed.
 cd "$(dirname "$0")/../.." || exit 2
 BIN=${PT_BIN:-$PWD/build/pkttables}
@@ -216,6 +216,23 @@ n=$(counter dropped-port)
 r=$(inc $T 5 "$PY" "$D/client.py" connect 8084 2>&1)
 [ "$r" = "timeout" ] && ok "REJECT under nfqueue drops; its RST is not sent (timeout)" ||
 	bad "8084 (REJECT): $r"
+
+# SIGHUP: a broken file is refused with FILE:LINE, a good one (8083 no longer dropped) taken.
+cp "$D/nfq.rules" "$D/nfq.rules.orig"
+sed 's/--dport 8083 -j DROP/--dport 8083 -j NOSUCHTARGET/' "$D/nfq.rules.orig" >"$D/nfq.rules"
+kill -HUP "$PT"
+sleep 0.3
+grep -q "nfq.rules:[0-9]*:" "$D/pt.log" && grep -q "ruleset refused" "$D/pt.log" &&
+	ok "broken ruleset refused on SIGHUP with file:line" || bad "broken ruleset not reported"
+grep -v -- "--dport 8083" "$D/nfq.rules.orig" >"$D/nfq.rules"
+kill -HUP "$PT"
+sleep 0.3
+r=$(inc $T 5 "$PY" "$D/client.py" connect 8083 2>&1)
+grep -q "ruleset reloaded" "$D/pt.log" && [ "$r" = "connected" ] &&
+	ok "SIGHUP reload taken (8083 connects now)" || bad "reload: $r"
+cp "$D/nfq.rules.orig" "$D/nfq.rules"
+kill -HUP "$PT"
+sleep 0.3
 
 kill -USR1 "$PT"
 sleep 0.3
