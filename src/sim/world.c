@@ -25,6 +25,15 @@ static void outcome_free(struct sim_outcome *o)
 	o->line = NULL;
 }
 
+/* A drop's chain name lives in its outcome (why.chain points at chain[]): point it again after
+ * the array moved (realloc, memmove), or it names whatever took the old place. */
+static void outcomes_moved(struct sim_box *sb)
+{
+	for (unsigned i = 0; i < sb->nout; i++)
+		if (sb->out[i].why.chain)
+			sb->out[i].why.chain = sb->out[i].chain;
+}
+
 static struct sim_outcome *outcome_add(struct sim_box *sb, enum sim_outcome_kind kind)
 {
 	struct sim_outcome *o;
@@ -34,6 +43,7 @@ static struct sim_outcome *outcome_add(struct sim_box *sb, enum sim_outcome_kind
 		memmove(&sb->out[0], &sb->out[1], (sb->nout - 1) * sizeof(sb->out[0]));
 		sb->nout--;
 		sb->forgotten++;
+		outcomes_moved(sb);
 	}
 	if (sb->nout == sb->cap) {
 		unsigned cap = sb->cap ? sb->cap * 2 : 16;
@@ -43,6 +53,7 @@ static struct sim_outcome *outcome_add(struct sim_box *sb, enum sim_outcome_kind
 			return NULL;
 		sb->out = n;
 		sb->cap = cap;
+		outcomes_moved(sb);
 	}
 	o = &sb->out[sb->nout++];
 	memset(o, 0, sizeof(*o));
@@ -55,6 +66,7 @@ void sim_outcome_remove(struct sim_box *sb, unsigned i)
 	outcome_free(&sb->out[i]);
 	memmove(&sb->out[i], &sb->out[i + 1], (sb->nout - i - 1) * sizeof(sb->out[0]));
 	sb->nout--;
+	outcomes_moved(sb);
 }
 
 void sim_box_clear_outcomes(struct sim_box *sb)
