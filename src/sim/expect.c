@@ -401,6 +401,80 @@ static int expect_counter(struct sim *s, struct sim_box *sb, int argc, char **ar
 	return 0;
 }
 
+/*
+ * expect conntrack off | conntrack count N | conntrack unconfirmed N | conntrack TEXT... |
+ * noconntrack TEXT...: against the box's table as `show conntrack` lists it now (one
+ * conntrack -L line per entry; every TEXT must be in the same line); `unconfirmed` counts the
+ * entries made for packets still in the box (0 between packets).
+ */
+static int expect_conntrack(struct sim *s, struct sim_box *sb, int argc, char **argv, bool neg)
+{
+	struct ct_table *t = box_ct(sb->box);
+	char *buf = NULL, *line, *save = NULL, pattern[1024];
+	size_t len = 0;
+	unsigned n = 0, want = 0;
+	bool count = false, found = false;
+	FILE *f;
+
+	if (argc < 3)
+		return sim_errorf(s, "usage: expect conntrack off | count N | TEXT [TEXT...] | "
+				     "expect noconntrack TEXT [TEXT...]");
+	if (!neg && argc == 3 && !strcmp(argv[2], "off"))
+		return t ? sim_failf(s, "expected conntrack off in %s, it is on", box_name(sb->box))
+			 : 0;
+	if (!neg && (!strcmp(argv[2], "count") || !strcmp(argv[2], "unconfirmed"))) {
+		char *end = NULL;
+
+		if (argc == 4)
+			want = (unsigned)strtoul(argv[3], &end, 10);
+		if (argc != 4 || *end)
+			return sim_errorf(s, "usage: expect conntrack %s N", argv[2]);
+		count = true;
+	}
+	/* entries made and neither confirmed nor freed yet: 0 between packets, or packets
+	 * dropped before confirmation leaked theirs */
+	if (count && t && !strcmp(argv[2], "unconfirmed")) {
+		unsigned u = box_ct_stats(sb->box)->unconfirmed;
+
+		return u == want ? 0
+				 : sim_failf(s,
+					     "expected %u unconfirmed conntrack entries, there "
+					     "are %u",
+					     want, u);
+	}
+	if (!t && !neg)
+		return sim_failf(s, "expected conntrack entries, conntrack is off in %s",
+				 box_name(sb->box));
+	if (!t)
+		return 0;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return sim_errorf(s, "out of memory");
+	n = ct_dump(t, f, box_now(sb->box));
+	fclose(f);
+	join(argc, argv, 2, pattern, sizeof(pattern));
+	for (line = strtok_r(buf, "\n", &save); line && !count && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		bool all = true;
+
+		for (int a = 2; all && a < argc; a++)
+			all = strstr(line, argv[a]) != NULL;
+		if (all && neg) {
+			sim_failf(s, "expected no conntrack entry with %s, got %s", pattern, line);
+			free(buf);
+			return -1;
+		}
+		found = all;
+	}
+	free(buf);
+	if (count && n != want)
+		return sim_failf(s, "expected %u conntrack entries, there are %u", want, n);
+	if (!count && !neg && !found)
+		return sim_failf(s, "expected a conntrack entry with %s; %u entries, none has it",
+				 pattern, n);
+	return 0;
+}
+
 int sim_cmd_expect(struct sim *s, int argc, char **argv)
 {
 	struct sim_box *sb = s->cur;
@@ -448,6 +522,8 @@ int sim_cmd_expect(struct sim *s, int argc, char **argv)
 					 s->rules_error);
 		return 0;
 	}
+	if (!strcmp(what, "conntrack") || !strcmp(what, "noconntrack"))
+		return expect_conntrack(s, sb, argc, argv, !strcmp(what, "noconntrack"));
 	if (!strcmp(what, "counter") || !strcmp(what, "policy-counter"))
 		return expect_counter(s, sb, argc, argv, !strcmp(what, "policy-counter"));
 

@@ -131,6 +131,12 @@ int sim_inject(struct sim_box *sb, int ifindex, struct pkt *p);
 int sim_send(struct sim_box *sb, struct pkt *p);
 void sim_event_line(struct sim_box *sb, const char *what, const struct pkt *p);
 
+/* fragment.c: cut a whole IPv4/IPv6 datagram (raw IP) into fragments of `size` bytes of
+ * fragmentable data (a multiple of 8), IPv6 with identification `id6`. Returns how many are
+ * in out[], -EINVAL (not IP, bad size), -ENOSPC (more than max), -ENOMEM. */
+#define SIM_MAX_FRAGS 64
+int sim_fragment(const struct pkt *p, uint32_t size, uint32_t id6, struct pkt **out, unsigned max);
+
 /* The packet's text with its link fields (smac=, dmac=) too. */
 const char *sim_pkt_text_full(const struct pkt *p, char *buf, size_t len);
 

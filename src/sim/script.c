@@ -763,6 +763,78 @@ static struct pkt *build_from_text(struct sim *s, const char *text, const struct
 	return p;
 }
 
+/*
+ * inject IFACE fragments SIZE [reverse|I,J,...] PACKET: the packet built whole, cut into
+ * fragments of SIZE bytes of fragmentable data (the last one the rest), arriving in order,
+ * reversed, or in the order of the 0-based indexes given (an index may repeat: a duplicate;
+ * one left out never arrives). IPv6 fragments carry the packet's id= as identification.
+ */
+static int inject_fragments(struct sim *s, struct sim_box *sb, int ifindex, struct words *w)
+{
+	const struct box_iface *ifc = box_iface(sb->box, ifindex);
+	struct pkt *f[SIM_MAX_FRAGS] = {NULL}, *p;
+	unsigned order[SIM_MAX_FRAGS], norder = 0;
+	struct pkt_spec *spec;
+	char text[2048], err[256] = "", *end;
+	unsigned long size;
+	bool reverse = false;
+	int first = 4, n, rc = 0;
+
+	if (w->argc < 5)
+		return sim_errorf(s, "usage: inject IFACE fragments SIZE [reverse|I,J,...] PACKET");
+	size = strtoul(w->argv[3], &end, 10);
+	if (*end || !size || size % 8 || size > 65528)
+		return sim_errorf(s, "inject fragments: SIZE '%s' is not a multiple of 8",
+				  w->argv[3]);
+	if (!strcmp(w->argv[4], "reverse")) {
+		reverse = true;
+		first = 5;
+	} else if (strspn(w->argv[4], "0123456789,") == strlen(w->argv[4])) {
+		for (char *t = w->argv[4]; *t && norder < SIM_MAX_FRAGS;) {
+			order[norder++] = (unsigned)strtoul(t, &t, 10);
+			if (*t == ',')
+				t++;
+		}
+		first = 5;
+	}
+	rest_of(w, first, text, sizeof(text));
+	spec = malloc(sizeof(*spec));
+	if (!spec)
+		return sim_errorf(s, "out of memory");
+	if (pkt_spec_parse(text, spec, err, sizeof(err)) < 0) {
+		free(spec);
+		return sim_errorf(s, "bad packet '%s': %s", text, err);
+	}
+	p = pkt_build(spec);
+	n = p ? sim_fragment(p, (uint32_t)size, spec->ip_id, f, SIM_MAX_FRAGS) : -ENOMEM;
+	free(spec);
+	pkt_free(p);
+	if (n < 0)
+		return sim_errorf(s, "inject fragments: cannot cut '%s': %s", text, strerror(-n));
+	if (!norder)
+		for (int i = 0; i < n; i++)
+			order[norder++] = reverse ? (unsigned)(n - 1 - i) : (unsigned)i;
+	for (unsigned i = 0; i < norder; i++)
+		if (order[i] >= (unsigned)n)
+			rc = sim_errorf(s, "inject fragments: no fragment %u (there are %d)",
+					order[i], n);
+	for (unsigned i = 0; i < norder && !rc; i++) {
+		struct pkt *c = pkt_clone(f[order[i]]);
+
+		c = sim_frame(c, PKT_LINK_RAW, ifc->link, ifc->peer_mac, ifc->mac);
+		if (!c) {
+			rc = sim_errorf(s, "out of memory");
+			break;
+		}
+		c->tstamp_ns = s->now;
+		sim_inject(sb, ifindex, c);
+		sim_run_wire(s);
+	}
+	for (int i = 0; i < n; i++)
+		pkt_free(f[i]);
+	return rc;
+}
+
 static int cmd_inject(struct sim *s, struct words *w)
 {
 	struct sim_box *sb;
@@ -773,7 +845,7 @@ static int cmd_inject(struct sim *s, struct words *w)
 	if (w->argc < 3)
 		return sim_errorf(
 		    s, "usage: inject IFACE PACKET | inject IFACE pcap FILE | inject IFACE "
-		       "hex [frame] BYTES");
+		       "hex [frame] BYTES | inject IFACE fragments SIZE [reverse|I,J,...] PACKET");
 	if (resolve_iface(s, w->argv[1], &sb, &ifindex) < 0)
 		return -1;
 	if (!strcmp(w->argv[2], "pcap")) {
@@ -806,6 +878,8 @@ static int cmd_inject(struct sim *s, struct words *w)
 			return sim_errorf(s, "%s", err);
 		return 0;
 	}
+	if (!strcmp(w->argv[2], "fragments"))
+		return inject_fragments(s, sb, ifindex, w);
 	if (!strcmp(w->argv[2], "hex")) {
 		/* Raw bytes (of an IP packet, or a whole frame on an Ethernet interface when
 		 * `frame` follows): for packets the builder refuses to make, like truncated ones.
@@ -1176,6 +1250,7 @@ static int cmd_help(struct sim *s, struct words *w)
 	      "  link BOXA:IFACE BOXB:IFACE [delay D]   a wire\n"
 	      "  rules load FILE [-4|-6] | rules [-4|-6] <<EOF ... EOF | rules show [TABLE]\n"
 	      "  inject IFACE PACKET | inject IFACE pcap FILE\n"
+	      "  inject IFACE fragments SIZE [reverse|I,J,...] PACKET   cut into fragments\n"
 	      "  send [BOX:] PACKET                from the box itself (OUTPUT)\n"
 	      "  expect IFACE PATTERN | expect drop [REASON] | expect local [PATTERN]\n"
 	      "  expect nothing | expect log TEXT | expect counter TABLE CHAIN N pkts=P bytes=B\n"
