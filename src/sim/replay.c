@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "ct/expect.h"
 #include "sim/internal.h"
 
 /* The queue number of an NFQUEUE rule, from its printed text (the box does not report it). */
@@ -339,6 +340,7 @@ int sim_replay(const struct sim_replay_opts *o, FILE *out, FILE *err)
 	struct pcapio_reader *r = NULL;
 	struct pcapio_writer *w = NULL;
 	struct replay_totals tot;
+	struct ct_expect_stats xs;
 	struct sim_box *sb;
 	FILE *vf = NULL;
 	char ebuf[512], text[512];
@@ -457,6 +459,13 @@ int sim_replay(const struct sim_replay_opts *o, FILE *out, FILE *err)
 		fprintf(out, "Conntrack\n");
 		ct_dump(box_ct(sb->box), out, box_now(sb->box));
 		fputc('\n', out);
+		ct_expect_sweep(box_ct(sb->box), box_now(sb->box));
+		ct_expect_stats(box_ct(sb->box), &xs);
+		if (xs.count) { /* conntrack -L expect */
+			fprintf(out, "Expectations\n");
+			ct_expect_dump(box_ct(sb->box), out, box_now(sb->box));
+			fputc('\n', out);
+		}
 	}
 	print_summary(out, sb->box, &tot);
 	if (w && pcapio_finish(w) < 0) {
