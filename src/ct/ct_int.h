@@ -91,11 +91,14 @@ union ct_proto_state {
 enum ct_ext_id {
 	CT_EXT_ACCT,   /* struct ct_acct: per-direction packets/bytes */
 	CT_EXT_HELPER, /* reserved: helper + expectations (issue 4) */
-	CT_EXT_NAT,    /* reserved: NAT binding (src/nat) */
+	CT_EXT_NAT,    /* NAT binding (src/nat: struct nat_binding, at most CT_EXT_NAT_SIZE) */
 	CT_EXT_TSTAMP, /* reserved: start/stop timestamps */
 	CT_EXT_LABELS, /* reserved: connlabel bits */
 	CT_EXT_NUM
 };
+
+/* src/nat's binding is opaque here: its size is fixed so ct/ext.c needs no NAT header. */
+#define CT_EXT_NAT_SIZE 192
 
 struct ct_acct {
 	struct {

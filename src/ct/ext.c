@@ -14,6 +14,7 @@
 static const uint16_t ext_size[CT_EXT_NUM] = {
     [CT_EXT_ACCT] = sizeof(struct ct_acct),
     [CT_EXT_HELPER] = sizeof(struct ct_help),
+    [CT_EXT_NAT] = CT_EXT_NAT_SIZE,
 };
 
 #define EXT_ALIGN 8u

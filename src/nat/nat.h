@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * NAT: bindings (a conntrack extension saying what a connection's reply tuple became), the
+ * per-box mapping table for endpoint-independent and address-dependent mappings (RFC 4787,
+ * RFC 5382, RFC 5508), port allocation, and the rewriting of packets.
+ *
+ * Life of a connection through NAT (the kernel's model, with mappings added):
+ *
+ *   first packet (NEW, entry unconfirmed)
+ *     nat table traversed at PREROUTING/OUTPUT (DST) and POSTROUTING/INPUT (SRC); a NAT
+ *     target stores its request with nat_request(); right after the table the NAT hook calls
+ *     nat_setup() with it (MASQUERADE/REDIRECT addresses resolved by the hook), else, at the
+ *     DST hook, nat_inbound() (a packet to a mapping's external endpoint, or a hairpin), else
+ *     nat_setup_null(). The reply tuple of the entry is changed there, before confirmation.
+ *   every packet: nat_translate() at each NAT hook rewrites what the binding says.
+ *
+ *   mapping (EI or AD): internal addr:port/proto [remote addr for AD] <-> external addr:port
+ *     lives while a confirmed connection uses it, and `timeout` after the last refresh
+ *     (outbound packets; inbound ones too with --refresh both).
+ *
+ * Time comes in as `now` (box clock, ns). A table belongs to one box and its data-path thread.
+ * Free the NAT table before (or with) the conntrack table it watches.
+ */
+#ifndef NAT_NAT_H
+#define NAT_NAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pkt/pkt.h"
+
+struct ct_table;
+
+enum nat_manip { NAT_MANIP_SRC = 0, NAT_MANIP_DST = 1 };
+
+enum nat_range_flags {
+	NAT_R_MAP_IPS = 1 << 0,	     /* min_addr..max_addr given */
+	NAT_R_PROTO = 1 << 1,	     /* min_port..max_port given (host order) */
+	NAT_R_RANDOM = 1 << 2,	     /* --random: port from a keyed hash of the endpoints */
+	NAT_R_PERSISTENT = 1 << 3,   /* --persistent: same address for a client, any server */
+	NAT_R_RANDOM_FULLY = 1 << 4, /* --random-fully: port from the box PRNG */
+	NAT_R_MASQUERADE = 1 << 5,   /* address: the outgoing interface's (set by the hook) */
+	NAT_R_REDIRECT = 1 << 6,     /* address: the incoming interface's, loopback at OUTPUT */
+};
+
+/* BEHAVE policies (pkttables extensions). 0 = the documented default. */
+enum nat_behave_mode {
+	NAT_B_DEFAULT = 0,
+	NAT_B_EI,  /* endpoint-independent */
+	NAT_B_AD,  /* address-dependent */
+	NAT_B_APD, /* address-and-port-dependent (mapping: per 5-tuple, as Linux does) */
+};
+enum nat_refresh { NAT_REFRESH_DEFAULT = 0, NAT_REFRESH_OUTBOUND, NAT_REFRESH_BOTH };
+enum nat_hairpin { NAT_HAIRPIN_DEFAULT = 0, NAT_HAIRPIN_ON, NAT_HAIRPIN_OFF };
+
+/* What a NAT rule asks for; the private data of the NAT targets. */
+struct nat_range {
+	union pt_addr min_addr, max_addr;
+	uint16_t min_port, max_port;
+	uint16_t flags;	  /* NAT_R_* */
+	uint8_t family;	  /* AF_INET / AF_INET6 */
+	uint8_t mapping;  /* enum nat_behave_mode */
+	uint8_t filtering;
+	uint8_t refresh;  /* enum nat_refresh */
+	uint8_t hairpin;  /* enum nat_hairpin */
+	uint8_t netmap;	  /* NETMAP: min_addr is the network, max_addr the mask */
+};
+
+/* Effective policies of a range (defaults applied): EI mapping (APD with --random or
+ * --random-fully, which Linux makes symmetric), APD filtering, outbound refresh, hairpin on. */
+enum nat_behave_mode nat_range_mapping(const struct nat_range *r);
+enum nat_behave_mode nat_range_filtering(const struct nat_range *r);
+enum nat_refresh nat_range_refresh(const struct nat_range *r);
+bool nat_range_hairpin(const struct nat_range *r);
+
+struct nat_config {
+	uint32_t max_mappings;	    /* mappings at most (default 65536) */
+	uint32_t max_pools;	    /* port bitmaps (external address, protocol) at most (1024) */
+	uint64_t udp_timeout;	    /* UDP mapping after its last refresh: 300 s (at least 120) */
+	uint64_t tcp_timeout;	    /* TCP: 7440 s (RFC 5382 REQ-5: 2 h 4 min) */
+	uint64_t icmp_timeout;	    /* ICMP query: 60 s (RFC 5508 REQ-2) */
+	uint64_t other_timeout;	    /* SCTP, DCCP, UDP-Lite: 300 s */
+};
+
+struct nat_stats {
+	uint64_t bindings;	    /* nat_setup that changed something */
+	uint64_t null_bindings;
+	uint64_t mappings_created, mappings_reused, mappings_expired;
+	uint64_t port_preserved;    /* the internal port was kept */
+	uint64_t port_changed;
+	uint64_t exhausted;	    /* no free port (or tuple) in the range: the packet is dropped */
+	uint64_t table_full;	    /* max_mappings or max_pools reached */
+	uint64_t inbound;	    /* new inbound connections admitted to a mapping */
+	uint64_t inbound_filtered;  /* refused by the mapping's filtering */
+	uint64_t hairpinned;
+	uint64_t icmp_errors;	    /* ICMP errors whose quoted datagram was translated */
+	uint32_t mappings, pools;   /* now */
+};
+
+struct nat_table;
+
+void nat_config_default(struct nat_config *c);
+/* A table watching `ct` (destroy events end mappings' connections). random/rpriv: the box
+ * PRNG (box_random). NULL on ENOMEM or -ENOSPC from the ct subscription (errno). */
+struct nat_table *nat_table_new(struct ct_table *ct, const struct nat_config *c,
+				uint32_t (*random)(void *), void *rpriv);
+void nat_table_free(struct nat_table *n);
+const struct nat_stats *nat_table_stats(const struct nat_table *n);
+/* Remove expired unused mappings among at most `max` of the oldest. Returns how many. */
+unsigned nat_sweep(struct nat_table *n, uint64_t now, unsigned max);
+
+/* Interfaces a new connection came in on and goes out of (box indexes, 0 unknown). */
+struct nat_where {
+	int in, out;
+};
+
+/* ---- for the targets (the nat table's rules) --------------------------------------------- */
+
+/*
+ * Record a rule's request for the packet's (new, unconfirmed) connection; the NAT hook acts on
+ * it after the table. 0; -EINVAL without a conntrack entry; -EEXIST when that manip is bound.
+ */
+int nat_request(struct pkt *p, enum nat_manip m, const struct nat_range *r);
+/* The request stored for manip m, NULL if none (the hook's business). */
+const struct nat_range *nat_pending(const struct pkt *p, enum nat_manip m);
+/* Has manip m been decided for the packet's connection (the nat table need not run)? */
+bool nat_bound(const struct pkt *p, enum nat_manip m);
+
+/* ---- for the NAT hook -------------------------------------------------------------------- */
+
+/*
+ * Bind the packet's new connection for manip m as range r asks (MASQUERADE/REDIRECT already
+ * resolved to an address range). Changes the entry's reply tuple. 0; -ENOSPC when no port
+ * (or tuple) is free, counted in `exhausted` or `table_full` (drop the packet); -EEXIST
+ * when already bound; -EINVAL (no entry, entry confirmed, family mismatch).
+ */
+int nat_setup(struct nat_table *n, struct pkt *p, enum nat_manip m, const struct nat_range *r,
+	      const struct nat_where *w, uint64_t now);
+/* Decide manip m as "no change" (the kernel's null binding). 0 or -EINVAL. */
+int nat_setup_null(struct nat_table *n, struct pkt *p, enum nat_manip m);
+/*
+ * A new connection at PREROUTING that no DNAT rule bound: if it is addressed to the external
+ * endpoint of a mapping and that mapping's filtering admits it, bind it to the internal
+ * endpoint (DST); coming from inside (w->in is not the mapping's outside interface), it is a
+ * hairpin: with hairpinning on it is also source-translated to the sender's own mapping.
+ * 1 when bound, 0 when not (no mapping, filtered, hairpin off), <0 as nat_setup.
+ */
+int nat_inbound(struct nat_table *n, struct pkt *p, const struct nat_where *w, uint64_t now);
+/*
+ * Rewrite the packet as its connection's binding says for this hook (HOOK_PREROUTING and
+ * HOOK_OUTPUT: destination; HOOK_POSTROUTING and HOOK_INPUT: source), both directions,
+ * ICMP errors with their quoted datagram (RFC 5508), checksums updated incrementally.
+ * Refreshes the mapping. 0; -EINVAL when the packet cannot be rewritten (truncated).
+ */
+int nat_translate(struct nat_table *n, struct pkt *p, unsigned hook, uint64_t now);
+
+/* The external endpoint of a connection's source mapping (tests, listings). */
+bool nat_entry_mapping(const struct pkt *p, union pt_addr *ext_addr, uint16_t *ext_port);
+
+#endif

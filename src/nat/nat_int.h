@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * NAT internals shared by the files of src/nat. Not for use outside src/nat.
+ *
+ * Ownership: a mapping is referenced by the bindings (ct extensions) of the connections using
+ * it. `conns` counts confirmed ones (the conntrack NEW event adds, DESTROY removes); an
+ * unconfirmed entry freed with its packet fires no event and was never counted. A mapping is
+ * freed only when conns == 0 and its timer ran out (expires <= now), which never happens at
+ * the `now` it was created or used at, so an unconfirmed entry's pointer stays valid for as
+ * long as its packet is being processed.
+ */
+#ifndef NAT_NAT_INT_H
+#define NAT_NAT_INT_H
+
+#include "ct/ct_int.h"
+#include "nat/nat.h"
+
+#define NAT_MAP_PEERS 8 /* remote endpoints a mapping remembers for AD/APD filtering */
+
+struct nat_peer {
+	union pt_addr addr;
+	uint16_t port;
+	uint64_t last; /* last outbound packet towards it */
+};
+
+/* One port bitmap: the ports of one external address and protocol that mappings own.
+ *   bits[w] bit b: port w*64+b owned       full[s] bit b: bits[s*64+b] == ~0 */
+struct nat_pool {
+	struct nat_pool *next;
+	union pt_addr addr;
+	uint16_t zone;
+	uint8_t family, l4proto;
+	uint32_t used;
+	uint64_t full[16];
+	uint64_t bits[1024];
+};
+
+struct nat_mapping {
+	struct nat_mapping *int_next, *ext_next; /* hash chains */
+	struct nat_mapping *prev, *next;	 /* age list, least recently refreshed first */
+	struct nat_pool *pool;
+	union pt_addr int_addr, ext_addr, remote; /* remote: AD mappings only */
+	uint16_t int_port, ext_port;
+	uint16_t zone;
+	uint8_t family, l4proto;
+	uint8_t mode;	   /* NAT_B_EI or NAT_B_AD */
+	uint8_t filtering; /* NAT_B_* effective */
+	uint8_t refresh;   /* NAT_REFRESH_* effective */
+	bool hairpin;
+	int in, out; /* where the internal side came from and the mapping goes out */
+	uint32_t conns;
+	uint64_t expires, timeout;
+	struct nat_range range; /* the rule that made it (a hairpin maps its sender alike) */
+	struct nat_peer peer[NAT_MAP_PEERS];
+	unsigned npeers;
+};
+
+/* The conntrack extension CT_EXT_NAT. */
+enum { NAT_ST_SRC = 1 << NAT_MANIP_SRC, NAT_ST_DST = 1 << NAT_MANIP_DST };
+
+struct nat_binding {
+	struct nat_mapping *map;   /* source mapping (EI/AD), NULL for per-tuple bindings */
+	struct nat_mapping *inmap; /* inbound connection admitted to this mapping */
+	struct nat_range pending[2];
+	uint8_t pending_mask; /* 1 << manip: a request is stored */
+	uint8_t done_mask;    /* 1 << manip: decided (maybe as null) */
+	uint8_t status;	      /* NAT_ST_*: the translation changes something */
+	bool counted;	      /* the mappings' conns include this entry */
+};
+
+_Static_assert(sizeof(struct nat_binding) <= CT_EXT_NAT_SIZE, "CT_EXT_NAT_SIZE too small");
+
+struct nat_table {
+	struct ct_table *ct;
+	struct nat_config cfg;
+	uint32_t (*random)(void *);
+	void *rpriv;
+	uint64_t secret[2]; /* --random's hash key */
+	struct nat_mapping **int_hash, **ext_hash;
+	uint32_t hmask;
+	struct nat_pool **pool_hash;
+	uint32_t pmask;
+	struct nat_mapping *oldest, *newest;
+	struct nat_stats stats;
+};
+
+/* nat.c */
+uint64_t nat_hash(const struct nat_table *n, const void *data, size_t len, uint64_t salt);
+struct nat_pool *nat_pool_get(struct nat_table *n, int family, const union pt_addr *a,
+			      uint8_t l4proto, uint16_t zone, bool create);
+/* Free the pool if no mapping uses it. */
+void nat_pool_put(struct nat_table *n, struct nat_pool *pl);
+bool nat_pool_test(const struct nat_pool *pl, uint16_t port);
+/* A free port in [lo, hi], from `start` on (wrapping); parity -1 any, else 0/1 preferred. */
+int nat_pool_find(const struct nat_pool *pl, uint16_t lo, uint16_t hi, uint16_t start,
+		  int parity);
+struct nat_mapping *nat_mapping_find_int(struct nat_table *n, int family,
+					 const union pt_addr *a, uint16_t port, uint8_t l4proto,
+					 uint16_t zone, const union pt_addr *remote, uint64_t now);
+struct nat_mapping *nat_mapping_find_ext(struct nat_table *n, int family,
+					 const union pt_addr *a, uint16_t port, uint8_t l4proto,
+					 uint16_t zone, uint64_t now);
+/* Make a mapping owning ext port `port` of pool pl. NULL when the table is full. */
+struct nat_mapping *nat_mapping_new(struct nat_table *n, struct nat_pool *pl, uint16_t port,
+				    const struct ct_tuple *orig, const struct nat_range *r,
+				    enum nat_behave_mode mode, const struct nat_where *w,
+				    uint64_t now);
+void nat_mapping_refresh(struct nat_table *n, struct nat_mapping *m, uint64_t now);
+void nat_mapping_peer(struct nat_mapping *m, const union pt_addr *a, uint16_t port,
+		      uint64_t now);
+uint64_t nat_timeout(const struct nat_table *n, uint8_t l4proto);
+
+/* Protocols whose tuple has ports (or an ICMP query id) NAT can change. */
+static inline bool nat_proto_has_ports(uint8_t l4proto)
+{
+	return l4proto == 6 || l4proto == 17 || l4proto == 136 || l4proto == 132 ||
+	       l4proto == 33;
+}
+static inline bool nat_proto_has_id(uint8_t l4proto)
+{
+	return l4proto == 1 || l4proto == 58;
+}
+
+#endif

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Rewriting packets as their connection's binding says, checksums updated incrementally
+ * (RFC 1624): the IPv4 header checksum for the address, the transport checksum for the
+ * pseudo-header address (TCP, UDP, UDP-Lite, DCCP, ICMPv6) and the port or ICMP query id.
+ * A UDP-over-IPv4 zero checksum ("none") stays zero; SCTP's CRC32c is recomputed.
+ *
+ * Which manip a hook applies (the kernel's rule): PREROUTING/OUTPUT the destination,
+ * POSTROUTING/INPUT the source. A packet of the original direction gets the manips of its own
+ * kind; a reply gets the other kind undone: the new tuple is always the inverse of the other
+ * direction's tuple.
+ *
+ * ICMP errors (RFC 5508 REQ-3, REQ-4): RELATED to the connection their quoted datagram
+ * belongs to. The quoted datagram went the other way, so it gets the opposite manip towards
+ * the other direction's tuple (its IPv4 header checksum and transport checksum, when quoted,
+ * updated incrementally); the outer header gets the addresses; the ICMP checksum, which
+ * covers the quoted bytes, is recomputed.
+ *
+ *   outer IP | ICMP type code csum unused | quoted IP | quoted ports/id [csum] ...
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "nat/nat_int.h"
+#include "rules/ext.h"
+
+static bool icmp_is_error(int family, uint8_t type)
+{
+	if (family == AF_INET6)
+		return type < 128;
+	return type == 3 || type == 4 || type == 5 || type == 11 || type == 12;
+}
+
+static bool icmp_has_id(int family, uint8_t type)
+{
+	if (family == AF_INET6)
+		return type == 128 || type == 129;
+	return type == 0 || type == 8 || type == 13 || type == 14 || type == 15 || type == 16 ||
+	       type == 17 || type == 18;
+}
+
+/* Offset of the checksum in the transport header, -1 if it has none we update. */
+static int csum_offset(uint8_t proto)
+{
+	switch (proto) {
+	case 6:
+		return 16;
+	case 17:
+	case 136:
+	case 33:
+		return 6;
+	case 1:
+	case 58:
+		return 2;
+	default:
+		return -1;
+	}
+}
+
+static bool csum_has_pseudo(uint8_t proto)
+{
+	return proto == 6 || proto == 17 || proto == 136 || proto == 33 || proto == 58;
+}
+
+static int get16(const struct pkt *p, uint32_t off, uint16_t *v)
+{
+	uint8_t b[2];
+
+	if (pkt_copy_out(p, off, b, 2))
+		return -EINVAL;
+	*v = (uint16_t)(b[0] << 8 | b[1]);
+	return 0;
+}
+
+static int put16(struct pkt *p, uint32_t off, uint16_t v)
+{
+	uint8_t b[2] = {(uint8_t)(v >> 8), (uint8_t)v};
+
+	return pkt_store(p, off, b, 2);
+}
+
+/*
+ * Rewrite the side m of one datagram (header at l3, transport at l4 with l4avail bytes there)
+ * to tuple t. addr_only: the outer header of an ICMP error (its checksum is recomputed).
+ */
+static int manip(struct pkt *p, int family, uint32_t l3, uint32_t l4, uint32_t l4avail,
+		 uint8_t proto, uint8_t icmp_type, const struct ct_tuple *t, enum nat_manip m,
+		 bool addr_only)
+{
+	union pt_addr old, nw = m == NAT_MANIP_SRC ? t->src : t->dst;
+	uint32_t alen = family == AF_INET ? 4 : 16;
+	uint32_t aoff = l3 + (family == AF_INET ? (m == NAT_MANIP_SRC ? 12 : 16)
+						: (m == NAT_MANIP_SRC ? 8 : 24));
+	int cso = addr_only ? -1 : csum_offset(proto);
+	bool have_csum = cso >= 0 && l4avail >= (uint32_t)cso + 2;
+	uint16_t check = 0, oldcheck = 0;
+
+	memset(&old, 0, sizeof(old));
+	if (pkt_copy_out(p, aoff, &old, alen))
+		return -EINVAL;
+	if (have_csum && get16(p, l4 + (uint32_t)cso, &check))
+		return -EINVAL;
+	oldcheck = check;
+	if (have_csum && csum_has_pseudo(proto)) {
+		if (family == AF_INET)
+			check = pkt_csum_replace4(check, __builtin_bswap32(old.w[0]),
+						  __builtin_bswap32(nw.w[0]));
+		else
+			check = pkt_csum_replace16(check, &old, &nw);
+	}
+	if (!addr_only && nat_proto_has_ports(proto) && l4avail >= 4) {
+		uint32_t poff = l4 + (m == NAT_MANIP_SRC ? 0 : 2);
+		uint16_t op, np = m == NAT_MANIP_SRC ? t->s.port : t->d.port;
+
+		if (get16(p, poff, &op))
+			return -EINVAL;
+		if (op != np) {
+			check = pkt_csum_replace2(check, op, np);
+			put16(p, poff, np);
+		}
+	} else if (!addr_only && (proto == 1 || proto == 58) && icmp_has_id(family, icmp_type) &&
+		   l4avail >= 6) {
+		/* the query id is the "port" of both directions: s.icmp_id of the target */
+		uint16_t oid;
+
+		if (get16(p, l4 + 4, &oid))
+			return -EINVAL;
+		if (oid != t->s.icmp_id) {
+			check = pkt_csum_replace2(check, oid, t->s.icmp_id);
+			put16(p, l4 + 4, t->s.icmp_id);
+		}
+	}
+	if (have_csum && !(proto == 17 && family == AF_INET && oldcheck == 0)) {
+		if ((proto == 17 || proto == 136) && check == 0)
+			check = 0xffff; /* 0 means "no checksum" to UDP */
+		put16(p, l4 + (uint32_t)cso, check);
+	}
+	if (family == AF_INET && !pt_addr_eq(&old, &nw)) {
+		uint16_t ipc;
+
+		if (get16(p, l3 + 10, &ipc))
+			return -EINVAL;
+		put16(p, l3 + 10,
+		      pkt_csum_replace4(ipc, __builtin_bswap32(old.w[0]),
+					__builtin_bswap32(nw.w[0])));
+	}
+	return pkt_store(p, aoff, &nw, alen);
+}
+
+/* The info the rules of later hooks read follows the rewrite. */
+static void info_update(struct pkt *p, const struct ct_tuple *t, enum nat_manip m)
+{
+	struct pkt_info *in = &p->info;
+
+	if (m == NAT_MANIP_SRC) {
+		in->src = t->src;
+		if (in->has_ports)
+			in->sport = t->s.port;
+	} else {
+		in->dst = t->dst;
+		if (in->has_ports)
+			in->dport = t->d.port;
+	}
+}
+
+/* The quoted datagram of an ICMP error: header offset, transport offset and protocol. */
+static int quoted(const struct pkt *p, uint32_t *l3, uint32_t *l4, uint8_t *proto,
+		  uint32_t *end)
+{
+	const struct pkt_info *in = &p->info;
+	uint8_t b[40];
+
+	*l3 = in->l4off + 8;
+	*end = in->l3off + in->l3len;
+	if (in->family == AF_INET) {
+		if (pkt_copy_out(p, *l3, b, 20) || (b[0] >> 4) != 4)
+			return -EINVAL;
+		*l4 = *l3 + (uint32_t)(b[0] & 15) * 4;
+		*proto = b[9];
+	} else {
+		uint8_t nh;
+		uint32_t off = *l3 + 40;
+
+		if (pkt_copy_out(p, *l3, b, 40) || (b[0] >> 4) != 6)
+			return -EINVAL;
+		nh = b[6];
+		/* hop-by-hop, routing, destination options: skip to the transport header */
+		for (int i = 0; i < 8 && (nh == 0 || nh == 43 || nh == 60); i++) {
+			if (pkt_copy_out(p, off, b, 2))
+				return -EINVAL;
+			nh = b[0];
+			off += (uint32_t)(b[1] + 1) * 8;
+		}
+		*l4 = off;
+		*proto = nh;
+	}
+	return *l4 <= *end ? 0 : -EINVAL;
+}
+
+static int icmp_error(struct nat_table *n, struct pkt *p, const struct ct_entry *e,
+		      enum ct_dir dir, enum nat_manip m)
+{
+	const struct ct_tuple *other = &e->th[!dir].tuple;
+	struct ct_tuple target;
+	uint32_t l3, l4, end;
+	uint8_t proto, itype = 0;
+	int family = p->info.family, err;
+
+	if (quoted(p, &l3, &l4, &proto, &end))
+		return -EINVAL;
+	if ((proto == 1 || proto == 58) && end > l4)
+		pkt_copy_out(p, l4, &itype, 1);
+	err = manip(p, family, l3, l4, end - l4, proto, itype, other,
+		    m == NAT_MANIP_SRC ? NAT_MANIP_DST : NAT_MANIP_SRC, false);
+	if (err)
+		return err;
+	if (ct_tuple_invert(other, &target))
+		return -EINVAL;
+	err = manip(p, family, p->info.l3off, p->info.l4off, p->info.l4len, p->info.l4proto, 0,
+		    &target, m, true);
+	if (err)
+		return err;
+	if (m == NAT_MANIP_SRC)
+		p->info.src = target.src;
+	else
+		p->info.dst = target.dst;
+	pkt_l4_csum_update(p); /* ICMP (ICMPv6: with the new pseudo-header) */
+	n->stats.icmp_errors++;
+	return 0;
+}
+
+static void refresh(struct nat_table *n, struct nat_binding *b, const struct ct_entry *e,
+		    enum ct_dir dir, enum nat_manip m, uint64_t now)
+{
+	const struct ct_tuple *rt = &e->th[CT_DIR_REPLY].tuple;
+	const struct ct_tuple *ot = &e->th[CT_DIR_ORIGINAL].tuple;
+
+	/* outbound = leaving through the source manip's hook towards the remote side */
+	if (b->map) {
+		if (m == NAT_MANIP_SRC && dir == CT_DIR_ORIGINAL) {
+			nat_mapping_refresh(n, b->map, now);
+			nat_mapping_peer(b->map, &rt->src, rt->s.port, now);
+		} else if (m == NAT_MANIP_DST && dir == CT_DIR_REPLY &&
+			   b->map->refresh == NAT_REFRESH_BOTH) {
+			nat_mapping_refresh(n, b->map, now);
+		}
+	}
+	if (b->inmap) {
+		if (m == NAT_MANIP_SRC && dir == CT_DIR_REPLY) {
+			nat_mapping_refresh(n, b->inmap, now);
+			nat_mapping_peer(b->inmap, &ot->src, ot->s.port, now);
+		} else if (m == NAT_MANIP_DST && dir == CT_DIR_ORIGINAL &&
+			   b->inmap->refresh == NAT_REFRESH_BOTH) {
+			nat_mapping_refresh(n, b->inmap, now);
+		}
+	}
+}
+
+int nat_translate(struct nat_table *n, struct pkt *p, unsigned hook, uint64_t now)
+{
+	struct ct_entry *e = ct_pkt_entry(p);
+	struct nat_binding *b;
+	enum nat_manip m;
+	enum ct_dir dir;
+	unsigned ci, need;
+	bool error;
+	struct ct_tuple target;
+	int err;
+
+	if (!e || !(b = ct_ext_find(e, CT_EXT_NAT)))
+		return 0;
+	m = hook == HOOK_PREROUTING || hook == HOOK_OUTPUT ? NAT_MANIP_DST : NAT_MANIP_SRC;
+	ci = ct_pkt_ctinfo(p);
+	dir = ci >= CT_IS_REPLY ? CT_DIR_REPLY : CT_DIR_ORIGINAL;
+	error = (ci == CT_RELATED || ci == CT_RELATED_REPLY) && p->info.has_l4 &&
+		(p->info.l4proto == 1 || p->info.l4proto == 58) &&
+		icmp_is_error(p->info.family, p->info.icmp_type);
+	need = dir == CT_DIR_ORIGINAL ? 1u << m : 1u << !m;
+	if (!(b->status & need)) {
+		if (!error)
+			refresh(n, b, e, dir, m, now);
+		return 0;
+	}
+	if (error)
+		return icmp_error(n, p, e, dir, m);
+	if (ct_tuple_invert(&e->th[!dir].tuple, &target))
+		return -EINVAL;
+	err = manip(p, p->info.family, p->info.l3off, p->info.l4off,
+		    p->info.has_l4 ? p->info.l4len : 0, p->info.l4proto, p->info.icmp_type,
+		    &target, m, false);
+	if (err)
+		return err;
+	info_update(p, &target, m);
+	if (p->info.l4proto == 132 && p->info.has_l4)
+		pkt_l4_csum_update(p); /* CRC32c: not incremental */
+	refresh(n, b, e, dir, m, now);
+	return 0;
+}
