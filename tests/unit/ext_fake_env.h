@@ -79,6 +79,11 @@ static inline struct rules_rule *fake_rule(struct rules_ruleset **rs, int family
 	struct rules_error err;
 	int t, c;
 
+	/* A ruleset from an earlier call is replaced: callers use one rule at a time. */
+	if (*rs) {
+		rules_ruleset_free(*rs);
+		*rs = NULL;
+	}
 	snprintf(buf, sizeof(buf), "*%s\n:%s ACCEPT [0:0]\n-A %s %s\nCOMMIT\n", table, chain, chain,
 		 rule);
 	if (rules_parse_buffer(buf, strlen(buf), "test", family, ext_registry_default(), NULL, 0,
