@@ -276,6 +276,8 @@ static void handle_packet(struct nfqueue *q, const struct nlmsghdr *nlh)
 		verdict(q, id, NF_ACCEPT, mark, NULL, 0);
 		break;
 	}
+	/* box_hook_packet leaves the packet with us: so is its conntrack reference, if any. */
+	box_pkt_release(q->box, p);
 	pkt_free(p);
 }
 
