@@ -192,6 +192,17 @@ struct ctl_request {
 	bool has_policy;
 };
 
+/*
+ * Is there a whole message at nlh within rem bytes? libmnl's mnl_nlmsg_ok compares the length
+ * as a signed int, so a length of 2^31 or more passes it and mnl_nlmsg_next then walks off the
+ * buffer: every loop over received bytes uses this instead.
+ */
+static inline bool ctl_nlmsg_ok(const struct nlmsghdr *nlh, int rem)
+{
+	return rem >= (int)sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) &&
+	       nlh->nlmsg_len <= (unsigned)rem;
+}
+
 /* ---- building ---------------------------------------------------------------------------- */
 
 /* Start a message in buf (room bytes): header, nfgenmsg, and CTL_A_VERSION when `request`.
