@@ -149,6 +149,38 @@ static void account(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
 	a->dir[d].bytes += p->info.l3len;
 }
 
+/* CT --timeout: the new entry keeps a pointer to its policy (for a connection of the policy's
+ * protocol; the rule's -p guarantees it when the rule was checked against the table). */
+static void attach_timeout(struct ct_table *t, struct ct_entry *e, const struct pkt *p)
+{
+	int id = (int)((p->ctinfo & CT_INFO_TIMEOUT_MASK) >> CT_INFO_TIMEOUT_SHIFT);
+	const struct ct_timeout_policy *pol = ct_timeout_policy_get(t, id);
+	struct ct_timeout_ext *x;
+
+	if (!pol)
+		return;
+	if (pol->l4proto != e->th[0].tuple.l4proto &&
+	    !(pol->l4proto == 255 && e->ops == &ct_proto_generic))
+		return;
+	x = ct_ext_add(e, CT_EXT_TIMEOUT);
+	if (x)
+		x->policy = pol; /* on ENOMEM the entry keeps the table's timeouts */
+}
+
+void ct_pkt_set_timeout(struct pkt *p, int id)
+{
+	if (id < 0 || id > CT_TIMEOUT_POLICY_MAX)
+		id = 0;
+	p->ctinfo = (p->ctinfo & ~CT_INFO_TIMEOUT_MASK) | (uint32_t)id << CT_INFO_TIMEOUT_SHIFT;
+}
+
+const struct ct_timeout_policy *ct_entry_timeout_policy(const struct ct_entry *e)
+{
+	const struct ct_timeout_ext *x = ct_ext_find(e, CT_EXT_TIMEOUT);
+
+	return x ? x->policy : NULL;
+}
+
 int ct_in(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone, uint64_t now)
 {
 	const struct pkt_info *in = &p->info;
@@ -203,6 +235,7 @@ again:
 			return 0;
 		}
 		t->stats.new ++;
+		attach_timeout(t, e, p);
 		dir = CT_DIR_ORIGINAL;
 		/* expected by a helper: RELATED, master linked (or the helper CT asked for) */
 		ctinfo = ct_helper_new_entry(t, e, p, now) ? CT_RELATED : CT_NEW;

@@ -244,6 +244,8 @@ bool ct_entry_counters(const struct ct_entry *e, enum ct_dir dir, uint64_t *pack
 		       uint64_t *bytes);
 /* Per-entry "be liberal" TCP window checking (the kernel's IP_CT_TCP_FLAG_BE_LIBERAL). */
 void ct_entry_set_tcp_liberal(struct ct_entry *e, bool on);
+/* The timeout policy the entry was given by CT --timeout, NULL if none. */
+const struct ct_timeout_policy *ct_entry_timeout_policy(const struct ct_entry *e);
 /* Size in bytes of an entry without extensions (memory measurements). */
 size_t ct_entry_size(void);
 
@@ -281,5 +283,48 @@ bool ct_walk(struct ct_table *t, uint32_t *cursor, unsigned max, uint64_t now, c
 	     void *priv);
 /* The entry expires `timeout` ns after now (conntrack -U --timeout). */
 void ct_entry_set_timeout(struct ct_entry *e, uint64_t now, uint64_t timeout);
+
+/* ---- settings (the nf_conntrack sysctls, by Linux's names) -------------------------------- */
+
+/*
+ * NAME is a sysctl without "net.netfilter.nf_conntrack_" (the prefix is accepted too): max,
+ * tcp_loose, tcp_be_liberal, tcp_max_retrans, checksum, acct, dccp_loose, and every timeout
+ * (tcp_timeout_established, udp_timeout, udp_timeout_stream, icmp_timeout, ...), values in
+ * seconds as sysctl takes them. 0; -ENOENT (no such setting), -EINVAL (bad value).
+ */
+int ct_config_set(struct ct_config *c, const char *name, const char *value);
+/* Every setting, "name = value" per line, in ct_config_set's names. */
+void ct_config_print(const struct ct_config *c, FILE *f);
+
+/* ---- timeout policies (CT --timeout; nfct timeout add) ------------------------------------ */
+
+#define CT_TIMEOUT_POLICY_MAX 31 /* per table; ids 1..31 fit the packet's ctinfo bits */
+#define CT_TIMEOUT_NAME_MAX   32 /* as the kernel's CTNL_TIMEOUT_NAME_MAX, NUL included */
+
+/* A named set of timeouts for one transport protocol. Only that protocol's fields are used;
+ * the others hold the table's values at creation. */
+struct ct_timeout_policy {
+	char name[CT_TIMEOUT_NAME_MAX];
+	uint8_t l4proto; /* IPPROTO_*; 255: generic (any protocol without its own tracker) */
+	struct ct_timeouts to;
+};
+
+/*
+ * Add or update the policy `name` from "STATE=SECONDS" words (nfct's state names: tcp
+ * syn_sent ... unacknowledged, udp unreplied/replied, icmp/icmpv6/generic timeout, ...);
+ * states not named take the table's current values (as the kernel fills them in). proto is
+ * tcp, udp, udplite, icmp, icmpv6, sctp, dccp, gre or generic. An existing policy of the same
+ * protocol is updated in place (its connections see the new values); of another: -EBUSY.
+ * 0, -EINVAL (bad state/value/proto/name, err says which), -ENOSPC, -ENOMEM.
+ */
+int ct_timeout_policy_set(struct ct_table *t, const char *name, const char *proto, int nargs,
+			  char **args, char *err, size_t errlen);
+/* The policy's id (1..CT_TIMEOUT_POLICY_MAX), or -ENOENT. */
+int ct_timeout_policy_find(const struct ct_table *t, const char *name);
+const struct ct_timeout_policy *ct_timeout_policy_get(const struct ct_table *t, int id);
+/* Print every policy as the command that makes it ("ct-timeout NAME PROTO STATE=S ..."). */
+void ct_timeout_policy_print(const struct ct_table *t, FILE *f);
+/* The connection a not yet tracked packet creates gets policy id (CT --timeout); 0: none. */
+void ct_pkt_set_timeout(struct pkt *p, int id);
 
 #endif

@@ -94,6 +94,7 @@ enum ct_ext_id {
 	CT_EXT_NAT,    /* NAT binding (src/nat: struct nat_binding, at most CT_EXT_NAT_SIZE) */
 	CT_EXT_TSTAMP, /* reserved: start/stop timestamps */
 	CT_EXT_LABELS, /* reserved: connlabel bits */
+	CT_EXT_TIMEOUT, /* struct ct_timeout_ext: the CT --timeout policy */
 	CT_EXT_NUM
 };
 
@@ -104,6 +105,11 @@ struct ct_acct {
 	struct {
 		uint64_t packets, bytes;
 	} dir[2];
+};
+
+/* Points into the table's policy array, which never moves while the table lives. */
+struct ct_timeout_ext {
+	const struct ct_timeout_policy *policy;
 };
 
 struct ct_ext {
@@ -166,6 +172,8 @@ struct ct_table {
 	} sub[CT_MAX_SUBSCRIBERS];
 	unsigned nsub;
 	struct ct_helper_state *helpers; /* helpers and expectations (helper_int.h), lazily */
+	struct ct_timeout_policy *policies; /* CT_TIMEOUT_POLICY_MAX slots, on first use */
+	unsigned npolicies;
 };
 
 /* ---- trackers ---------------------------------------------------------------------------- */
@@ -225,6 +233,18 @@ extern const struct ct_proto_ops ct_proto_gre;
 const struct ct_proto_ops *ct_proto_find(uint8_t l4proto);
 
 /* ---- core services for trackers ---------------------------------------------------------- */
+
+/* The timeouts that apply to e: its CT --timeout policy's, else the table's. */
+static inline const struct ct_timeouts *ct_timeouts_of(const struct ct_table *t,
+						       const struct ct_entry *e)
+{
+	const struct ct_timeout_ext *x = e->ext ? ct_ext_find(e, CT_EXT_TIMEOUT) : NULL;
+
+	return x ? &x->policy->to : &t->cfg.timeouts;
+}
+/* ctinfo bits 3..7 before tracking: the policy id CT --timeout asked for */
+#define CT_INFO_TIMEOUT_SHIFT 3
+#define CT_INFO_TIMEOUT_MASK  (0x1fu << CT_INFO_TIMEOUT_SHIFT)
 
 /* The entry lives `timeout` ns from now on. */
 static inline void ct_refresh(struct ct_entry *e, uint64_t now, uint64_t timeout)

@@ -237,7 +237,7 @@ static enum ct_verdict dccp_packet(struct ct_table *t, struct ct_entry *e, const
 	dc->state = (uint8_t)new_state;
 	if (new_state != old_state)
 		ct_event_cache(e, CT_EV_PROTOINFO);
-	ct_refresh(e, now, t->cfg.timeouts.dccp[new_state]);
+	ct_refresh(e, now, ct_timeouts_of(t, e)->dccp[new_state]);
 	return CT_ACCEPT;
 }
 

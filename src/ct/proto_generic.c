@@ -23,7 +23,7 @@ static bool generic_new(struct ct_table *t, struct ct_entry *e, const struct pkt
 static enum ct_verdict generic_packet(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
 				      enum ct_dir dir, uint64_t now)
 {
-	ct_refresh(e, now, t->cfg.timeouts.generic);
+	ct_refresh(e, now, ct_timeouts_of(t, e)->generic);
 	return CT_ACCEPT;
 }
 

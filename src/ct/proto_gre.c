@@ -82,10 +82,10 @@ static enum ct_verdict gre_packet(struct ct_table *t, struct ct_entry *e, const 
 {
 	/* SEEN_REPLY is set after this runs: the first reply still gets the short timeout */
 	if (e->status & CT_S_SEEN_REPLY) {
-		ct_refresh(e, now, t->cfg.timeouts.gre_replied);
+		ct_refresh(e, now, ct_timeouts_of(t, e)->gre_replied);
 		ct_set_status(t, e, CT_S_ASSURED, CT_EV_ASSURED);
 	} else {
-		ct_refresh(e, now, t->cfg.timeouts.gre_unreplied);
+		ct_refresh(e, now, ct_timeouts_of(t, e)->gre_unreplied);
 	}
 	return CT_ACCEPT;
 }

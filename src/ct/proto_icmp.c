@@ -195,8 +195,8 @@ static enum ct_verdict icmp_packet(struct ct_table *t, struct ct_entry *e, const
 				   enum ct_dir dir, uint64_t now)
 {
 	ct_refresh(e, now,
-		   e->th[0].tuple.l4proto == IPPROTO_ICMPV6 ? t->cfg.timeouts.icmpv6
-							    : t->cfg.timeouts.icmp);
+		   e->th[0].tuple.l4proto == IPPROTO_ICMPV6 ? ct_timeouts_of(t, e)->icmpv6
+							    : ct_timeouts_of(t, e)->icmp);
 	return CT_ACCEPT;
 }
 

@@ -403,7 +403,7 @@ static enum ct_verdict sctp_packet(struct ct_table *t, struct ct_entry *e, const
 		}
 	}
 	if (!ignore)
-		ct_refresh(e, now, t->cfg.timeouts.sctp[s->state]);
+		ct_refresh(e, now, ct_timeouts_of(t, e)->sctp[s->state]);
 	return CT_ACCEPT;
 }
 

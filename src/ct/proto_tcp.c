@@ -440,7 +440,7 @@ static int tcp_rst_check(struct ct_entry *e, enum ct_dir dir, const struct seg *
 static enum ct_verdict tcp_packet(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
 				  enum ct_dir dir, uint64_t now)
 {
-	const uint64_t *to = t->cfg.timeouts.tcp;
+	const uint64_t *to = ct_timeouts_of(t, e)->tcp;
 	struct ct_tcp *tc = &e->proto.tcp;
 	int old_state = tc->state, new_state, index;
 	uint64_t timeout;

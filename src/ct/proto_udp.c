@@ -63,7 +63,7 @@ static bool udp_new(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
 static enum ct_verdict udp_packet(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
 				  enum ct_dir dir, uint64_t now)
 {
-	const struct ct_timeouts *to = &t->cfg.timeouts;
+	const struct ct_timeouts *to = ct_timeouts_of(t, e);
 
 	/* SEEN_REPLY is set after this runs, so the first reply still gets the short timeout */
 	if (e->status & CT_S_SEEN_REPLY) {

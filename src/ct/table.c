@@ -305,6 +305,7 @@ void ct_table_free(struct ct_table *t)
 		free(e);
 	}
 	ct_expect_table_free(t);
+	free(t->policies);
 	free(t->bucket);
 	free(t);
 }

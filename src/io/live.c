@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 
 #include "engine/box.h"
+#include "ext/ct_timeout.h"
 #include "io/afpacket.h"
 #include "io/live.h"
 #include "io/ndisc.h"
@@ -533,6 +534,19 @@ int live_load_rules(struct box *b, const char *rules, const char *rules6, FILE *
 		rc = read_rules(err, rules, AF_INET, !has6, &rs4, &rs6);
 	if (rc == 0 && has6)
 		rc = read_rules(err, rules6, AF_INET6, false, &x, &rs6);
+	if (rc == 0) {
+		/* CT --timeout names a policy of the box (ct-timeout lines), checked as the
+		 * kernel checks it at load */
+		char msg[256];
+
+		if (ext_ct_timeout_check(rs4, box_ct(b), msg, sizeof(msg)) < 0) {
+			fprintf(err, "pkttables: %s: %s\n", rules, msg);
+			rc = -EINVAL;
+		} else if (ext_ct_timeout_check(rs6, box_ct(b), msg, sizeof(msg)) < 0) {
+			fprintf(err, "pkttables: %s: %s\n", has6 ? rules6 : rules, msg);
+			rc = -EINVAL;
+		}
+	}
 	if (rc < 0) {
 		rules_ruleset_free(rs4);
 		rules_ruleset_free(rs6);
@@ -651,9 +665,12 @@ static int config_line(struct live *l, const char *dir, int argc, char **argv, c
 		}
 		return 0;
 	}
-	if (!strcmp(argv[0], "addr") || !strcmp(argv[0], "route") || !strcmp(argv[0], "forwarding"))
+	if (!strcmp(argv[0], "addr") || !strcmp(argv[0], "route") || !strcmp(argv[0], "forwarding") ||
+	    !strcmp(argv[0], "conntrack") || !strcmp(argv[0], "ct-timeout"))
 		return sim_setup_command(l->box, argc, argv, msg, mlen) < 0 ? -EINVAL : 0;
-	snprintf(msg, mlen, "unknown keyword '%s' (iface, addr, route, forwarding, rules, rules6)",
+	snprintf(msg, mlen,
+		 "unknown keyword '%s' (iface, addr, route, forwarding, conntrack set, ct-timeout, "
+		 "rules, rules6)",
 		 argv[0]);
 	return -EINVAL;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "ext/ct_timeout.h"
 #include "pkt/build.h"
 #include "sim/internal.h"
 
@@ -299,6 +300,14 @@ int sim_load_rules(struct box *b, const char *buf, size_t len, const char *name,
 		rules_ruleset_free(rs4);
 		return -EINVAL;
 	}
+	/* CT --timeout names a policy of this box (the kernel refuses unknown ones at load) */
+	if (ext_ct_timeout_check(rs4, box_ct(b), e.msg, sizeof(e.msg)) < 0 ||
+	    ext_ct_timeout_check(rs6, box_ct(b), e.msg, sizeof(e.msg)) < 0) {
+		fprintf(err, "%s: %s\n", name, e.msg);
+		rules_ruleset_free(rs4);
+		rules_ruleset_free(rs6);
+		return -EINVAL;
+	}
 	if (want4)
 		box_set_ruleset(b, rs4, AF_INET);
 	if (want6)
@@ -471,6 +480,41 @@ int sim_setup_command(struct box *b, int argc, char **argv, char *err, size_t er
 			box_set_forwarding(b, AF_INET6, on);
 		return 0;
 	}
+	if (!strcmp(argv[0], "conntrack") && argc >= 2 && !strcmp(argv[1], "set")) {
+		struct ct_config c;
+		int rc;
+
+		if (argc != 4)
+			goto usage;
+		/* an explicit setting turns tracking on, as writing a nf_conntrack sysctl needs
+		 * the module loaded */
+		if (box_set_conntrack(b, true) < 0 || !box_ct(b)) {
+			snprintf(err, errlen, "cannot turn conntrack on");
+			return -1;
+		}
+		c = *ct_table_config(box_ct(b));
+		rc = ct_config_set(&c, argv[2], argv[3]);
+		if (rc < 0) {
+			snprintf(err, errlen, rc == -ENOENT ? "conntrack set: no setting '%s'"
+							    : "conntrack set %s: bad value '%s'",
+				 argv[2], argv[3]);
+			return -1;
+		}
+		ct_table_set_config(box_ct(b), &c);
+		return 0;
+	}
+	if (!strcmp(argv[0], "ct-timeout")) {
+		if (argc < 3)
+			goto usage;
+		if (box_set_conntrack(b, true) < 0 || !box_ct(b)) {
+			snprintf(err, errlen, "cannot turn conntrack on");
+			return -1;
+		}
+		if (ct_timeout_policy_set(box_ct(b), argv[1], argv[2], argc - 3, argv + 3, err,
+					  errlen) < 0)
+			return -1;
+		return 0;
+	}
 	snprintf(err, errlen, "unknown command '%s'", argv[0]);
 	return -1;
 usage:
@@ -480,7 +524,9 @@ usage:
 		 : !strcmp(argv[0], "route")
 		     ? "route PREFIX dev IFACE [via GW] [metric N] [mtu N] | route PREFIX "
 		       "blackhole|unreachable|prohibit | route del PREFIX"
-		     : "forwarding on|off [-4|-6]");
+		 : !strcmp(argv[0], "conntrack")  ? "conntrack set NAME VALUE"
+		 : !strcmp(argv[0], "ct-timeout") ? "ct-timeout NAME PROTO [STATE=SECONDS...]"
+						  : "forwarding on|off [-4|-6]");
 	return -1;
 }
 
@@ -1092,6 +1138,13 @@ static int cmd_show(struct sim *s, struct words *w)
 	if (!strcmp(what, "conntrack")) {
 		struct ct_table *t = box_ct(sb->box);
 
+		if (w->argc > 2 && !strcmp(w->argv[2], "settings")) {
+			if (!t)
+				return sim_errorf(s, "conntrack is off in %s", box_name(sb->box));
+			ct_config_print(ct_table_config(t), s->out);
+			ct_timeout_policy_print(t, s->out);
+			return 0;
+		}
 		if (!t)
 			fprintf(s->out, "# conntrack is off in %s\n", box_name(sb->box));
 		else
@@ -1104,7 +1157,7 @@ static int cmd_show(struct sim *s, struct words *w)
 		return 0;
 	}
 	return sim_errorf(s, "usage: show counters|chains [TABLE] [-6] | log | stats | routes | "
-			     "pending | boxes | conntrack | time");
+			     "pending | boxes | conntrack [settings] | time");
 }
 
 static int cmd_capture(struct sim *s, struct words *w)
@@ -1209,12 +1262,14 @@ static int cmd_conntrack(struct sim *s, struct words *w)
 			return sim_errorf(s, "cannot turn conntrack on");
 		return 0;
 	}
+	if (w->argc >= 2 && !strcmp(w->argv[1], "set"))
+		return cmd_setup(s, w);
 	if (w->argc == 2 && !strcmp(w->argv[1], "flush")) {
 		if (box_ct(sb->box))
 			ct_flush(box_ct(sb->box));
 		return 0;
 	}
-	return sim_errorf(s, "usage: conntrack on|off|flush");
+	return sim_errorf(s, "usage: conntrack on|off|flush | conntrack set NAME VALUE");
 }
 
 static int cmd_echo(struct sim *s, struct words *w)
@@ -1260,6 +1315,8 @@ static int cmd_help(struct sim *s, struct words *w)
 	      "  capture IFACE FILE.pcap | capture IFACE off\n"
 	      "  queue N accept|drop|repeat [mark V]   the NFQUEUE handler\n"
 	      "  conntrack on|off|flush           connection tracking (on when rules use it)\n"
+	      "  conntrack set NAME VALUE         a nf_conntrack sysctl (udp_timeout 10, max 2)\n"
+	      "  ct-timeout NAME PROTO S=SEC...   a timeout policy for CT --timeout NAME\n"
 	      "  trace on|off   echo TEXT   seed N   reset   help\n",
 	      s->out);
 	(void)w;
@@ -1291,7 +1348,7 @@ int sim_feed_line(struct sim *s, const char *text, const char *file, unsigned li
 	if (!strcmp(c, "box"))
 		rc = cmd_box(s, w);
 	else if (!strcmp(c, "iface") || !strcmp(c, "addr") || !strcmp(c, "route") ||
-		 !strcmp(c, "forwarding"))
+		 !strcmp(c, "forwarding") || !strcmp(c, "ct-timeout"))
 		rc = cmd_setup(s, w);
 	else if (!strcmp(c, "link"))
 		rc = cmd_link(s, w);
