@@ -1064,7 +1064,7 @@ static int cmd_show(struct sim *s, struct words *w)
 
 	if (!sb)
 		return -1;
-	for (int i = 2; i < w->argc; i++) {
+	for (int i = 2; i < w->argc && strcmp(what, "conntrack"); i++) {
 		if (rules_family_arg(w->argv[i]) > 0)
 			family = rules_family_arg(w->argv[i]);
 		else if ((table = rules_table_by_name(w->argv[i])) < 0)
