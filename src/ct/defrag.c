@@ -411,13 +411,14 @@ static void strip_options(uint8_t *h, uint32_t ihl)
 	}
 }
 
-static struct pkt *one_fragment(const struct pkt *p, const uint8_t *hdr, uint32_t off, uint32_t len,
-				bool more, bool df)
+/* Bytes [off, off + len) of p's payload; `base` is p's own offset when p is itself a fragment. */
+static struct pkt *one_fragment(const struct pkt *p, const uint8_t *hdr, uint32_t base,
+				uint32_t off, uint32_t len, bool more, bool df)
 {
 	uint32_t l3 = p->info.l3off, ihl = p->info.ihl;
 	struct pkt *f = pkt_alloc(l3 + ihl + len);
 	uint8_t *b, *h;
-	uint16_t fo = (uint16_t)((df ? 0x4000 : 0) | (more ? 0x2000 : 0) | off / 8), csum;
+	uint16_t fo = (uint16_t)((df ? 0x4000 : 0) | (more ? 0x2000 : 0) | (base + off) / 8), csum;
 
 	if (!f)
 		return NULL;
@@ -445,13 +446,15 @@ int ct_defrag4_fragment(const struct pkt *p, uint32_t mtu, uint16_t frag_max_siz
 			unsigned max)
 {
 	const struct pkt_info *in = &p->info;
-	uint32_t ihl = in->ihl, dlen, chunk, off;
+	uint32_t ihl = in->ihl, dlen, chunk, off, base;
 	uint8_t hdr[60];
 	unsigned n = 0;
 
-	if (in->family != AF_INET || in->is_fragment || ihl < 20 ||
-	    pkt_copy_out(p, in->l3off, hdr, ihl))
+	if (in->family != AF_INET || ihl < 20 || pkt_copy_out(p, in->l3off, hdr, ihl))
 		return -EINVAL;
+	/* A fragment is cut further (a router forwarding it onto a smaller link): its pieces
+	 * keep its offset, and its MF on the last one. */
+	base = in->is_fragment ? (uint32_t)in->frag_off * 8 : 0;
 	/* DF: the sender's fragments (frag_max_size) must fit as they were, else the datagram */
 	if (in->dont_frag && (frag_max_size ? frag_max_size : in->l3len) > mtu)
 		return -EMSGSIZE;
@@ -472,7 +475,8 @@ int ct_defrag4_fragment(const struct pkt *p, uint32_t mtu, uint16_t frag_max_siz
 	for (off = 0; off < dlen; off += chunk) {
 		uint32_t len = dlen - off < chunk ? dlen - off : chunk;
 
-		out[n] = one_fragment(p, hdr, off, len, off + len < dlen, in->dont_frag);
+		out[n] = one_fragment(p, hdr, base, off, len, off + len < dlen || in->more_frags,
+				      in->dont_frag);
 		if (!out[n]) {
 			while (n)
 				pkt_free(out[--n]);

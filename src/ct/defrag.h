@@ -143,6 +143,7 @@ int ct_defrag6_sync(const struct pkt *shadow, struct pkt *orig);
  * such a datagram to min(mtu, frag_max_size), so defragmentation stays invisible on the wire;
  * 0 for a datagram the box did not reassemble (then one that fits is returned as one copy).
  * Options without the copy bit become NOPs after the first fragment (the header length stays).
+ * A fragment (not reassembled) is cut further: the pieces keep its offset and, on the last, MF.
  * DF: set on every fragment when the datagram has it; a DF datagram larger than the mtu (or
  * whose largest fragment was) is refused with -EMSGSIZE, the caller sends "fragmentation
  * needed". Returns the number of packets put in out[] (metadata copied, ct not), -ENOSPC when

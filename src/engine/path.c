@@ -3,9 +3,11 @@
  * Packet paths through the box, in the kernel's order:
  *
  *   box_receive -> parse -> PREROUTING -> routing decision -+-> INPUT -> ops.deliver
- *                                                           +-> TTL check/decrement -> FORWARD
+ *                                                           +-> TTL check, MTU check (IPv4 DF,
+ *                                                               IPv6), TTL decrement -> FORWARD
  *                                                                 -> POSTROUTING -> ops.xmit
  *   box_output -> parse -> route -> OUTPUT -> POSTROUTING -> ops.xmit
+ *   ops.xmit gets packets that fit the route's MTU: IPv4 larger is fragmented there
  *                                          (to a local address: POSTROUTING, PREROUTING and
  *                                           INPUT on "lo", then ops.deliver)
  *
@@ -163,31 +165,35 @@ static int xmit_one(struct box *b, struct pkt *p, int oif)
 	return EXT_ACCEPT;
 }
 
-/* A datagram the box reassembled leaves cut as it came in (ip_do_fragment to frag_max_size). */
-static int xmit_refragment(struct box *b, struct pkt *p, int oif, uint16_t frag_max_size)
+/*
+ * An IPv4 datagram cut for a link of `mtu` (ip_fragment): one the box reassembled leaves cut
+ * as it came in (to min(mtu, frag_max_size)), any other only when larger than the mtu.
+ */
+static int xmit_fragment(struct box *b, struct pkt *p, int oif, uint32_t mtu,
+			 uint16_t frag_max_size)
 {
-	const struct box_iface *o = box_iface(b, oif);
 	uint32_t m, per, max;
 	struct pkt **frags;
 	int n;
 
-	if (!o)
+	if (!box_iface(b, oif))
 		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_POSTROUTING);
-	m = o->mtu < frag_max_size ? o->mtu : frag_max_size;
+	m = frag_max_size && frag_max_size < mtu ? frag_max_size : mtu;
 	per = m > p->info.ihl + 8u ? (m - p->info.ihl) & ~7u : 8u;
 	max = p->info.l3len / per + 2;
 	frags = calloc(max, sizeof(*frags));
 	if (!frags)
 		return box_drop_simple(b, p, BOX_DROP_HOOK, HOOK_POSTROUTING);
-	n = ct_defrag4_fragment(p, o->mtu, frag_max_size, frags, max);
+	n = ct_defrag4_fragment(p, mtu, frag_max_size, frags, max);
 	if (n < 0) {
 		free(frags);
 		if (n != -EMSGSIZE)
 			return box_drop_simple(b, p, BOX_DROP_HOOK, HOOK_POSTROUTING);
-		/* DF and too big: ip_forward's "fragmentation needed" with the next-hop MTU
-		 * (a packet of the box's own gets no ICMP: Linux tells the socket) */
+		/* DF and too big (route_input checked forwarded packets before FORWARD; this one
+		 * grew after): "fragmentation needed" with the next-hop MTU. A packet of the
+		 * box's own gets no ICMP: Linux tells the socket. */
 		if (p->iif)
-			box_icmp_error_rest(b, p, 3, 4, o->mtu);
+			box_icmp_error_rest(b, p, 3, 4, mtu);
 		return box_drop_simple(b, p, BOX_DROP_MTU, HOOK_POSTROUTING);
 	}
 	box_pkt_free(b, p);
@@ -200,21 +206,21 @@ static int xmit_refragment(struct box *b, struct pkt *p, int oif, uint16_t frag_
 }
 
 /* An IPv6 shadow: what the rules changed goes into the original fragments, which leave. */
-static int xmit_originals(struct box *b, struct pkt *p, int oif, struct box_reasm *r)
+static int xmit_originals(struct box *b, struct pkt *p, int oif, uint32_t mtu, struct box_reasm *r)
 {
-	const struct box_iface *o = box_iface(b, oif);
 	struct pkt **orig = r->orig;
 	unsigned n = r->norig;
 
-	if (!o) {
+	if (!box_iface(b, oif)) {
 		box_reasm_free(r);
 		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_POSTROUTING);
 	}
-	if (r->frag_max_size > o->mtu) {
-		/* ip6_forward: the largest fragment does not fit, Packet Too Big */
+	if (r->frag_max_size > mtu) {
+		/* the largest fragment does not fit: Packet Too Big (forwarded ones were
+		 * refused before FORWARD already) */
 		box_reasm_free(r);
 		if (p->iif)
-			box_icmp_error_rest(b, p, 2, 0, o->mtu);
+			box_icmp_error_rest(b, p, 2, 0, mtu);
 		return box_drop_simple(b, p, BOX_DROP_MTU, HOOK_POSTROUTING);
 	}
 	for (unsigned i = 0; i < n; i++) {
@@ -240,18 +246,27 @@ static int xmit_originals(struct box *b, struct pkt *p, int oif, struct box_reas
 	return EXT_ACCEPT;
 }
 
-static int xmit(struct box *b, struct pkt *p, int oif)
+/* Out of `oif` toward a link of `mtu` IP bytes: IPv4 is fragmented to fit (DF: refused), IPv6
+ * larger than the link is dropped (only its source may fragment it). */
+static int xmit(struct box *b, struct pkt *p, int oif, uint32_t mtu)
 {
 	struct box_reasm *r = b->reasm ? box_reasm_take(b, p) : NULL;
 	uint16_t fms;
 
-	if (!r)
-		return xmit_one(b, p, oif);
+	if (!r) {
+		if (p->info.l3len <= mtu)
+			return xmit_one(b, p, oif);
+		if (p->info.family == AF_INET)
+			return xmit_fragment(b, p, oif, mtu, 0);
+		if (p->iif)
+			box_icmp_error_rest(b, p, 2, 0, mtu);
+		return box_drop_simple(b, p, BOX_DROP_MTU, HOOK_POSTROUTING);
+	}
 	if (r->orig)
-		return xmit_originals(b, p, oif, r);
+		return xmit_originals(b, p, oif, mtu, r);
 	fms = r->frag_max_size;
 	box_reasm_free(r);
-	return xmit_refragment(b, p, oif, fms);
+	return xmit_fragment(b, p, oif, mtu, fms);
 }
 
 /* Delivered: the reference goes; the originals of an IPv6 shadow are not needed any more. */
@@ -278,14 +293,57 @@ static int local_in(struct box *b, struct pkt *p, int fam, int iif)
 	return EXT_ACCEPT;
 }
 
-static int post_and_xmit(struct box *b, struct pkt *p, int fam, int iif, int oif)
+static int post_and_xmit(struct box *b, struct pkt *p, int fam, int iif, int oif, uint32_t mtu)
 {
 	struct box_drop drop;
 	int v = box_run_hook(b, fam, HOOK_POSTROUTING, iif, oif, p, &drop);
 
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
-	return xmit(b, p, oif);
+	return xmit(b, p, oif, mtu);
+}
+
+/*
+ * The MTU a packet leaving by route r meets, as Linux picks it (ip_dst_mtu_maybe_forward,
+ * ip6_dst_mtu_maybe_forward, dst_mtu): the route's mtu when it has one, else the interface's;
+ * except that IPv6 forwarding always uses the interface's (and never less than 1280).
+ */
+static uint32_t route_mtu(const struct box *b, const struct box_route *r, bool forwarding)
+{
+	const struct box_iface *o = box_iface(b, r->oif);
+	uint32_t m = o ? o->mtu : 65535;
+
+	if (r->mtu && !(forwarding && r->family == AF_INET6))
+		m = r->mtu;
+	if (r->family == AF_INET6 && forwarding && m < 1280)
+		m = 1280;
+	return m;
+}
+
+/* The record of a packet defragmentation made, left in place; NULL for any other packet. */
+static const struct box_reasm *reasm_of(const struct box *b, const struct pkt *p)
+{
+	for (const struct box_reasm *r = b->reasm; r; r = r->next)
+		if (r->pkt == p)
+			return r;
+	return NULL;
+}
+
+/*
+ * ip_exceeds_mtu / ip6_pkt_too_big: a forwarded packet the next link cannot take whole and the
+ * router may not cut: IPv4 with DF (a reassembled one: when its largest fragment does not fit,
+ * it leaves cut as it came in otherwise), IPv6 always (a reassembled one: its largest fragment).
+ */
+static bool forward_too_big(const struct box *b, const struct pkt *p, uint32_t mtu)
+{
+	const struct box_reasm *r;
+
+	if (p->info.l3len <= mtu)
+		return false;
+	if (p->info.family == AF_INET && !p->info.dont_frag)
+		return false;
+	r = b->reasm ? reasm_of(b, p) : NULL;
+	return !r || r->frag_max_size > mtu;
 }
 
 /* ip_decrease_ttl / hop_limit--, with the IPv4 header checksum updated incrementally. */
@@ -336,6 +394,7 @@ static int route_input(struct box *b, struct pkt *p, int fam, int iif)
 {
 	const struct box_route *r;
 	struct box_drop drop;
+	uint32_t mtu;
 	int v;
 
 	if (input_is_local(b, fam, &p->info.dst))
@@ -349,10 +408,16 @@ static int route_input(struct box *b, struct pkt *p, int fam, int iif)
 		refuse_icmp(b, p, fam, r ? (int)r->type : -1);
 		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_PREROUTING);
 	}
-	/* ip_forward / ip6_forward: the TTL is checked and decremented before FORWARD. */
+	/* ip_forward / ip6_forward: the TTL, then the MTU, are checked before FORWARD (the error
+	 * quotes the packet as it came, TTL not yet decremented). */
 	if (p->info.ttl <= 1) {
 		box_icmp_error(b, p, fam == AF_INET ? 11 : 3, 0);
 		return box_drop_simple(b, p, BOX_DROP_TTL, HOOK_FORWARD);
+	}
+	mtu = route_mtu(b, r, true);
+	if (forward_too_big(b, p, mtu)) {
+		box_icmp_error_rest(b, p, fam == AF_INET ? 3 : 2, fam == AF_INET ? 4 : 0, mtu);
+		return box_drop_simple(b, p, BOX_DROP_MTU, HOOK_FORWARD);
 	}
 	decrease_ttl(p);
 	p->oif = r->oif;
@@ -360,7 +425,7 @@ static int route_input(struct box *b, struct pkt *p, int fam, int iif)
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
 	b->stats.forwarded++;
-	return post_and_xmit(b, p, fam, iif, r->oif);
+	return post_and_xmit(b, p, fam, iif, r->oif, mtu);
 }
 
 /* The IPv6 header says hop-by-hop follows and not even that one parsed. */
@@ -430,10 +495,24 @@ int box_receive(struct box *b, int ifindex, struct pkt *p)
 	return v;
 }
 
+/* The interface a packet of the box's own to `dst` leaves by (BOX_IFINDEX_LO: a local
+ * address), 0 when there is no route. */
+static int output_route(const struct box *b, int fam, const union pt_addr *dst,
+			const struct box_route **rp)
+{
+	const struct box_route *r = box_route_lookup(b, fam, dst);
+
+	*rp = r;
+	if (box_is_local(b, fam, dst) || (r && r->type == BOX_RT_LOCAL))
+		return BOX_IFINDEX_LO;
+	return r && r->type == BOX_RT_UNICAST ? r->oif : 0;
+}
+
 static int output(struct box *b, struct pkt *p)
 {
 	const struct box_route *r;
 	struct box_drop drop;
+	union pt_addr dst;
 	int fam, oif, v;
 
 	p->iif = 0;
@@ -444,19 +523,23 @@ static int output(struct box *b, struct pkt *p)
 			return box_drop_simple(b, p, BOX_DROP_MALFORMED, HOOK_OUTPUT);
 	}
 	fam = p->info.family;
-	r = box_route_lookup(b, fam, &p->info.dst);
-	if (box_is_local(b, fam, &p->info.dst) || (r && r->type == BOX_RT_LOCAL))
-		oif = BOX_IFINDEX_LO;
-	else if (r && r->type == BOX_RT_UNICAST)
-		oif = r->oif;
-	else
+	dst = p->info.dst;
+	oif = output_route(b, fam, &dst, &r);
+	if (!oif)
 		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_OUTPUT);
 	p->oif = oif;
 	v = box_run_hook_defrag(b, fam, HOOK_OUTPUT, 0, oif, &p, PKT_LINK_RAW, &drop);
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
+	/* ip_route_me_harder: a DNAT at OUTPUT moved the destination, so route again. */
+	if (!pt_addr_eq(&dst, &p->info.dst)) {
+		oif = output_route(b, fam, &p->info.dst, &r);
+		if (!oif)
+			return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_OUTPUT);
+		p->oif = oif;
+	}
 	if (oif != BOX_IFINDEX_LO)
-		return post_and_xmit(b, p, fam, 0, oif);
+		return post_and_xmit(b, p, fam, 0, oif, route_mtu(b, r, false));
 	/* Loopback: out through POSTROUTING, back in through PREROUTING and INPUT. */
 	v = box_run_hook(b, fam, HOOK_POSTROUTING, 0, oif, p, &drop);
 	if (v != EXT_ACCEPT)
