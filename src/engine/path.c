@@ -306,7 +306,10 @@ static int post_and_xmit(struct box *b, struct pkt *p, int fam, int iif, int oif
 /*
  * The MTU a packet leaving by route r meets, as Linux picks it (ip_dst_mtu_maybe_forward,
  * ip6_dst_mtu_maybe_forward, dst_mtu): the route's mtu when it has one, else the interface's;
- * except that IPv6 forwarding always uses the interface's (and never less than 1280).
+ * except ip6_forward's check, which uses the interface's (never less than 1280). The route's
+ * mtu still holds for IPv6 on output (ip6_fragment's "too big"), after FORWARD and POSTROUTING:
+ * the kernel's error then quotes the packet with its hop limit decremented (tests/diff/live,
+ * mtu.case).
  */
 static uint32_t route_mtu(const struct box *b, const struct box_route *r, bool forwarding)
 {
@@ -425,7 +428,7 @@ static int route_input(struct box *b, struct pkt *p, int fam, int iif)
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
 	b->stats.forwarded++;
-	return post_and_xmit(b, p, fam, iif, r->oif, mtu);
+	return post_and_xmit(b, p, fam, iif, r->oif, route_mtu(b, r, false));
 }
 
 /* The IPv6 header says hop-by-hop follows and not even that one parsed. */

@@ -22,6 +22,7 @@
 
 #include <sys/socket.h>
 
+#include "ct/ct.h"
 #include "engine/box.h"
 #include "ext/ct_timeout.h"
 #include "io/afpacket.h"
@@ -825,6 +826,11 @@ void live_dump(struct live *l, FILE *f)
 			rules_print(rs, f, RULES_PRINT_COUNTERS);
 	}
 	sim_print_stats(f, l->box);
+	if (box_ct(l->box)) {
+		/* the table as conntrack -L prints it; entries are counted in the stats above */
+		fprintf(f, "# conntrack table\n");
+		ct_dump(box_ct(l->box), f, box_now(l->box));
+	}
 	for (unsigned i = 0; i < l->nsock; i++) {
 		struct afpacket_stats st;
 

@@ -9,7 +9,10 @@
 # Checks: ping/ping6 to and through it, TTL / hop-limit expiry answered from its address, an
 # 8 MB TCP download (sha256 compared), a UDP exchange, REJECT --reject-with tcp-reset seen as
 # ECONNREFUSED although the server listens, SIGHUP (a broken file refused with FILE:LINE, a good
-# one taken) during a rate-limited download that must complete intact, SIGUSR1 counters, SIGTERM.
+# one taken) during a rate-limited download that must complete intact, SIGUSR1 counters and
+# conntrack table, SIGTERM. The server's link has mtu 1280: DF pings of 1428 bytes get
+# "fragmentation needed" (mtu 1280) from pkttables, pings without DF are fragmented, ping6 of
+# 1448 gets "packet too big".
 # Exit 77 (skipped) when not root or namespaces are unavailable. Every command is bounded.
 # PT_BIN: the pkttables binary (default build/pkttables; tests/run.sh sets it).
 cd "$(dirname "$0")/../.." || exit 2
@@ -62,6 +65,8 @@ for d in $L $W; do
 	ip -n $R link set $d up
 done
 ip -n $R link set lo up
+ip -n $R link set $W mtu 1280
+ip -n $S link set eth0 mtu 1280
 for n in $C $S; do
 	ip netns exec $n sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
 	ip netns exec $n ethtool -K eth0 rx off tx off gso off tso off gro off >/dev/null 2>&1
@@ -95,6 +100,7 @@ rules_v1() {
 :FORWARD ACCEPT [0:0]
 :OUTPUT ACCEPT [0:0]
 -A FORWARD -p tcp --dport 8082 -j REJECT --reject-with tcp-reset
+-A FORWARD -m conntrack --ctstate NEW,RELATED,ESTABLISHED
 RULES
 }
 { rules_v1; echo COMMIT; } >"$D/router.rules"
@@ -151,6 +157,19 @@ inc $T 5 ping -6 -c 1 -W 2 -t 1 2001:db8:2::2 >"$D/p4" 2>&1
 grep -q "From 2001:db8:1::1.*Time exceeded" "$D/p4" && ok "hop limit 1: time exceeded from 2001:db8:1::1" ||
 	{ bad "ping6 -t 1"; cat "$D/p4"; }
 
+# ---- path MTU (the server's link is 1280) ----
+inc $T 5 ping -c 1 -W 2 -M do -s 1400 198.51.100.2 >"$D/p5" 2>&1
+grep -q "From 192.0.2.1.*Frag needed.*mtu = 1280" "$D/p5" &&
+	ok "DF ping of 1428 bytes: fragmentation needed, mtu 1280, from 192.0.2.1" ||
+	{ bad "ping -M do -s 1400"; cat "$D/p5"; }
+inc $T 5 ping -c 1 -W 2 -M dont -s 1400 198.51.100.2 >"$D/p6" 2>&1 &&
+	ok "ping of 1428 bytes without DF: fragmented by pkttables, answered" ||
+	{ bad "ping -M dont -s 1400"; cat "$D/p6"; }
+inc $T 5 ping -6 -c 1 -W 2 -s 1400 2001:db8:2::2 >"$D/p7" 2>&1
+grep -q "From 2001:db8:1::1.*Packet too big.*mtu=1280" "$D/p7" &&
+	ok "ping6 of 1448 bytes: packet too big, mtu 1280, from 2001:db8:1::1" ||
+	{ bad "ping6 -s 1400"; cat "$D/p7"; }
+
 # ---- TCP download ----
 want=$(sha256sum <"$D/big" | cut -d' ' -f1)
 res=$(inc $T 30 curl -s --max-time 25 -o "$D/got" -w '%{size_download} %{time_total}' \
@@ -197,7 +216,7 @@ sleep 1
 { rules_v1; echo "-A FORWARD -p tcp --dport 8080 -j NOSUCHTARGET"; echo COMMIT; } >"$D/router.rules"
 kill -HUP "$PT"
 sleep 0.5
-grep -q "router.rules:6:" "$D/pt.log" && grep -q "ruleset refused" "$D/pt.log" &&
+grep -q "router.rules:7:" "$D/pt.log" && grep -q "ruleset refused" "$D/pt.log" &&
 	ok "broken ruleset refused on SIGHUP with file:line" ||
 	{ bad "broken ruleset not reported"; tail -5 "$D/pt.log"; }
 { rules_v1; echo "-A FORWARD -p tcp --dport 8083 -j DROP"; echo COMMIT; } >"$D/router.rules"
@@ -218,6 +237,8 @@ sleep 0.3
 grep -q -- "-A FORWARD -p tcp -m tcp --dport 8082 -j REJECT --reject-with tcp-reset" "$D/pt.log" &&
 	grep -q "^neighbours:" "$D/pt.log" && ok "SIGUSR1 printed counters" ||
 	{ bad "SIGUSR1 dump"; tail -20 "$D/pt.log"; }
+grep -q "^# conntrack table" "$D/pt.log" && grep -q "^tcp .*dport=8080" "$D/pt.log" &&
+	ok "SIGUSR1 printed the conntrack table" || { bad "SIGUSR1 conntrack table"; tail -20 "$D/pt.log"; }
 kill -TERM "$PT"
 i=0
 while kill -0 "$PT" 2>/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
