@@ -5,7 +5,8 @@
  *
  *   box_set_ruleset(rs needing it) --> ct_wanted --(data-path thread, between packets)--+
  *   box_set_conntrack(b, true) ------------------------------------------------------+--> on:
- *        table + defragmenter made (hash keys from box_random), ct_attach's hooks registered
+ *        table + defragmenter made (hash keys from box_random), ct_attach's hooks registered,
+ *        then NAT's (nat_attach, detached again before the table goes)
  *
  * While on, every packet the box finishes with passes box_pkt_release (the one caller of
  * ct_pkt_release): an entry made for a packet that was dropped before confirmation goes with
@@ -28,11 +29,14 @@
 #include "ct/ct_attach.h"
 #include "ct/defrag.h"
 #include "engine/engine_int.h"
+#include "nat/nat_attach.h"
 
 /* Hash buckets ct_sweep visits per clock move: replay moves the clock at every packet, so a
  * whole table (max_entries / 2 buckets) is visited every 128 moves; lookups and listings skip
  * expired entries meanwhile. */
 #define BOX_CT_SWEEP_BUCKETS 256
+/* NAT mappings nat_sweep looks at per clock move (the oldest first). */
+#define BOX_NAT_SWEEP_MAPPINGS 64
 
 static uint64_t seed64(struct box *b)
 {
@@ -49,6 +53,8 @@ int box_set_conntrack(struct box *b, bool on)
 		atomic_store(&b->ct_wanted, false);
 		if (!b->ct_on)
 			return 0;
+		nat_detach(b, b->nat);
+		b->nat = NULL;
 		ct_detach(b, b->ct);
 		b->ct_on = false;
 		box_ct_free(b);
@@ -79,6 +85,12 @@ int box_set_conntrack(struct box *b, bool on)
 	rc = ct_attach(b, b->ct);
 	if (rc < 0)
 		return rc;
+	b->nat = nat_attach(b, b->ct);
+	if (!b->nat) {
+		rc = errno ? -errno : -ENOMEM;
+		ct_detach(b, b->ct);
+		return rc;
+	}
 	b->ct_on = true;
 	return 0;
 }
@@ -154,6 +166,7 @@ void box_ct_clock(struct box *b)
 		return;
 	ct_defrag_expire(b->defrag, b->now);
 	ct_sweep(b->ct, b->now, BOX_CT_SWEEP_BUCKETS);
+	nat_sweep(b->nat, b->now, BOX_NAT_SWEEP_MAPPINGS);
 }
 
 void box_ct_free(struct box *b)
@@ -165,6 +178,8 @@ void box_ct_free(struct box *b)
 		pkt_free(r->pkt);
 		box_reasm_free(r);
 	}
+	nat_detach(b, b->nat); /* it watches the table: before it */
+	b->nat = NULL;
 	ct_table_free(b->ct);
 	ct_defrag_free(b->defrag);
 	b->ct = NULL;

@@ -72,6 +72,7 @@ struct box {
 	 * what ext_env_ops.conntrack hands to extensions (NULL while off). */
 	struct ct_table *ct;
 	struct ct_defrag *defrag;
+	struct nat_table *nat; /* attached while tracking is on (nat_attach), gone before ct */
 	bool ct_on;
 	atomic_bool ct_wanted;	 /* a ruleset asked for it; applied on the data-path thread */
 	struct box_reasm *reasm; /* reassembled packets in flight */

@@ -18,12 +18,15 @@
  * into the chain that did the goto). The kernel refuses loops at load time; a hand-made
  * ruleset may have them, so depth and runs of gotos are bounded here (BOX_DROP_LOOP).
  *
- * nat is traversed for every packet until conntrack exists (the kernel sees only a
- * connection's first packet there).
+ * nat is traversed only by a tracked connection's first packet (NEW) and only while the
+ * manip of the hook (DST at PREROUTING/OUTPUT, SRC at POSTROUTING/INPUT) is not bound yet, as
+ * in the kernel; src/nat/attach.c binds and translates right after it.
  */
 #include <string.h>
 
+#include "ct/ct.h"
 #include "engine/engine_int.h"
+#include "nat/nat.h"
 
 struct table_hook_desc {
 	unsigned table;
@@ -273,6 +276,11 @@ static int table_hook(void *priv, struct box_hook_state *st, struct pkt *p)
 	struct rules_table *t;
 
 	if (!rs)
+		return EXT_ACCEPT;
+	if (d->table == TABLE_NAT &&
+	    (!p->ct || ct_pkt_ctinfo(p) != CT_NEW ||
+	     nat_bound(p, d->hook == HOOK_PREROUTING || d->hook == HOOK_OUTPUT ? NAT_MANIP_DST
+									       : NAT_MANIP_SRC)))
 		return EXT_ACCEPT;
 	t = &rs->tables[d->table];
 	if (!t->present || t->builtin[st->hook] < 0 || (unsigned)t->builtin[st->hook] >= t->nchains)

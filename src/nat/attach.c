@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * NAT hooked into a box (the one file of src/nat that knows the engine). Ready to be
- * registered by the engine; nothing registers it yet.
+ * NAT hooked into a box (the one file of src/nat that knows the engine). Attached by
+ * box_set_conntrack (src/engine/conntrack.c) when tracking turns on.
  *
  *   PREROUTING, OUTPUT    BOX_PRIO_NAT_DST + 1   after the nat table (which runs only for a
  *   POSTROUTING, INPUT    BOX_PRIO_NAT_SRC + 1   NEW packet whose manip is not bound yet):

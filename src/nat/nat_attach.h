@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * NAT hooked into a box (src/nat/attach.c): for the engine to call; nothing calls it yet.
+ * NAT hooked into a box (src/nat/attach.c): the engine attaches it with conntrack.
  */
 #ifndef NAT_NAT_ATTACH_H
 #define NAT_NAT_ATTACH_H

@@ -87,8 +87,13 @@ const struct nat_range *nat_pending(const struct pkt *p, enum nat_manip m)
 
 bool nat_bound(const struct pkt *p, enum nat_manip m)
 {
+	const struct ct_entry *e = ct_pkt_entry(p);
 	const struct nat_binding *b = binding(p);
 
+	/* A confirmed entry went through both NAT hooks: decided, maybe as a null binding that
+	 * left no extension. Its later original-direction packets are NEW until a reply. */
+	if (e && (e->status & CT_S_CONFIRMED))
+		return true;
 	return b && (b->done_mask & (1u << m));
 }
 
