@@ -1086,6 +1086,11 @@ static int check_message(const struct nlmsghdr *nlh, const struct nlattr **tb,
 	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct nfgenmsg)))
 		return fail(err, -EINVAL, NULL, "message of %u bytes: no room for its header",
 			    nlh->nlmsg_len);
+	/* libmnl walks attributes up to the ALIGNED end of the message: an unaligned length
+	 * would let it read up to 3 bytes past what was received (found by fuzz_ctl_msg). */
+	if (nlh->nlmsg_len % MNL_ALIGNTO)
+		return fail(err, -EINVAL, NULL, "message length %u is not a multiple of %u",
+			    nlh->nlmsg_len, MNL_ALIGNTO);
 	if (!(lv = level_of(nlh->nlmsg_type)))
 		return fail(err, -EOPNOTSUPP, NULL, "unknown message type 0x%04x",
 			    nlh->nlmsg_type);

@@ -280,6 +280,12 @@ static void test_malformed(void **state)
 	assert_non_null(err.attr);
 	assert_int_equal(mnl_attr_get_type(err.attr), CTA_MARK);
 
+	/* a message length that is not a multiple of 4: libmnl would walk past it */
+	nlh = req(CTL_SUBSYS_CT, CTL_CT_GET, NLM_F_DUMP, AF_INET);
+	mnl_attr_put_u8(nlh, CTA_MARK + 100, 1); /* unknown, so only the length is wrong */
+	nlh->nlmsg_len -= 3;
+	expect_reject(nlh, -EINVAL, "not a multiple of 4");
+
 	/* deep inside a nest: the full path */
 	nlh = req(CTL_SUBSYS_CT, CTL_CT_GET, 0, AF_INET);
 	n = mnl_attr_nest_start(nlh, CTA_TUPLE_ORIG);
