@@ -21,7 +21,7 @@
 
 const char *const sim_command_names[] = {
     "box",  "iface", "addr",	"route", "link",  "forwarding", "rules", "inject", "send", "expect",
-    "time", "show",  "capture", "queue", "trace", "echo",	"reset", "seed",   "help", NULL,
+    "time", "show",  "capture", "queue", "trace", "echo",	"reset", "seed",   "help", "quit", "exit", NULL,
 };
 
 int sim_errorf(struct sim *s, const char *fmt, ...)
@@ -1317,7 +1317,7 @@ static int cmd_help(struct sim *s, struct words *w)
 	      "  conntrack on|off|flush           connection tracking (on when rules use it)\n"
 	      "  conntrack set NAME VALUE         a nf_conntrack sysctl (udp_timeout 10, max 2)\n"
 	      "  ct-timeout NAME PROTO S=SEC...   a timeout policy for CT --timeout NAME\n"
-	      "  trace on|off   echo TEXT   seed N   reset   help\n",
+	      "  trace on|off   echo TEXT   seed N   reset   help   quit\n",
 	      s->out);
 	(void)w;
 	return 0;
@@ -1386,6 +1386,17 @@ int sim_feed_line(struct sim *s, const char *text, const char *file, unsigned li
 	return rc;
 }
 
+/* "quit" or "exit" alone on a line ends a shell session or a script (its remaining lines are
+ * not run), with the status the script had so far. */
+bool sim_is_quit(const char *line)
+{
+	size_t a = strspn(line, " \t"), n = strcspn(line + a, " \t\r");
+
+	if (line[a + n + strspn(line + a + n, " \t\r")])
+		return false;
+	return (n == 4 && !strncmp(line + a, "quit", 4)) || (n == 4 && !strncmp(line + a, "exit", 4));
+}
+
 int sim_run_stream(struct sim *s, FILE *f, const char *name)
 {
 	char *line = NULL;
@@ -1399,6 +1410,8 @@ int sim_run_stream(struct sim *s, FILE *f, const char *name)
 		n++;
 		if (len && line[len - 1] == '\n')
 			line[--len] = '\0';
+		if (!s->in_heredoc && sim_is_quit(line))
+			break;
 		rc = sim_feed_line(s, line, name, n);
 		if (rc != 0 && !(s->flags & SIM_INTERACTIVE))
 			break;

@@ -272,7 +272,7 @@ int sim_shell(struct sim *s)
 	el_set(el, EL_ADDFN, "pt-complete", "complete a word", complete);
 	el_set(el, EL_BIND, "^I", "pt-complete", NULL);
 	el_source(el, NULL);
-	fprintf(stdout, "pkttables simulator; 'help' lists the commands, Ctrl-D leaves.\n");
+	fprintf(stdout, "pkttables simulator; 'help' lists the commands, 'quit' or Ctrl-D leaves.\n");
 	for (;;) {
 		int len;
 		const char *line = el_gets(el, &len);
@@ -286,6 +286,8 @@ int sim_shell(struct sim *s)
 			buf[strlen(buf) - 1] = '\0';
 		if (buf[strspn(buf, " \t")])
 			history(hist, &ev, H_ENTER, buf);
+		if (!s->in_heredoc && sim_is_quit(buf))
+			break;
 		sim_feed_line(s, buf, NULL, n);
 		fflush(stdout);
 	}

@@ -53,6 +53,8 @@ void sim_set_dir(struct sim *s, const char *dir);
  * returns 1; 0 when every line ran.
  */
 int sim_run_stream(struct sim *s, FILE *f, const char *name);
+/* true if the line is "quit" or "exit" (surrounding blanks allowed). */
+bool sim_is_quit(const char *line);
 /* The interactive shell (libedit): history in ~/.pkttables_history, completion. */
 int sim_shell(struct sim *s);
 
