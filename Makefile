@@ -49,6 +49,13 @@ LIB      := $(LIB_OBJ)
 LINKLIB  := $(LIB_OBJ)
 BIN      := $(B)/pkttables
 
+# Quiet by default (one line per file); make V=1 shows the commands.
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
 .PHONY: all tests deps demo check check-fast bench clean fmt
 .DEFAULT_GOAL := all
 
@@ -58,18 +65,22 @@ tests: $(TESTS)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c $< -o $@
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BIN): $(CMD_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) $(CMD_OBJ) $(LINKLIB) $(PKG_LIBS) $(LDLIBS) -o $@
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) $(CMD_OBJ) $(LINKLIB) $(PKG_LIBS) $(LDLIBS) -o $@
 
 $(B)/tests/%: $(B)/obj/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $< $(LINKLIB) $(PKG_LIBS) $(LDLIBS) -o $@
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) $< $(LINKLIB) $(PKG_LIBS) $(LDLIBS) -o $@
 
 $(B)/bench/%: $(B)/obj/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $< $(LINKLIB) $(PKG_LIBS) $(LDLIBS) -o $@
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) $< $(LINKLIB) $(PKG_LIBS) $(LDLIBS) -o $@
 
 # Debian packages the build, the tests and the demo need; installed only when missing.
 deps:
