@@ -515,6 +515,8 @@ static uint32_t full_have(const struct ct_tuple *t)
 		h |= CTL_T_SPORT | CTL_T_DPORT;
 	else if (t->l4proto == IPPROTO_ICMP || t->l4proto == IPPROTO_ICMPV6)
 		h |= CTL_T_SPORT | CTL_T_ICMP_TYPE | CTL_T_ICMP_CODE;
+	if (t->zone) /* a zoned tuple says so (CTA_TUPLE_ZONE); absent means zone 0 */
+		h |= CTL_T_ZONE;
 	return h;
 }
 
