@@ -38,31 +38,13 @@ static int masq_parse(struct ext_parse_ctx *ctx, struct ext_instance *inst, unsi
 		      const char *arg)
 {
 	struct nat_range *r = inst->data;
+	int rc;
 
 	r->family = (uint8_t)ctx->family;
-	switch (opt) {
-	case O_PORTS:
+	if (opt == O_PORTS)
 		return nat_opt_parse_ports(ctx, r, arg);
-	case O_RANDOM:
-		r->flags |= NAT_R_RANDOM;
-		return 0;
-	case O_RANDOM_FULLY:
-		r->flags |= NAT_R_RANDOM_FULLY;
-		return 0;
-	case O_MAPPING:
-		return nat_opt_parse_behave(ctx, r, 'm', arg);
-	case O_FILTERING:
-		return nat_opt_parse_behave(ctx, r, 'f', arg);
-	case O_REFRESH:
-		return nat_opt_parse_behave(ctx, r, 'r', arg);
-	case O_HAIRPIN:
-		r->hairpin = NAT_HAIRPIN_ON;
-		return 0;
-	case O_NO_HAIRPIN:
-		r->hairpin = NAT_HAIRPIN_OFF;
-		return 0;
-	}
-	return 0;
+	rc = nat_opt_parse_common(ctx, r, inst->target->opts[opt].name, arg);
+	return rc < 0 ? rc : 0;
 }
 
 static void masq_print(struct ext_printer *pr, const struct ext_instance *inst)

@@ -36,33 +36,12 @@ static int snat_parse(struct ext_parse_ctx *ctx, struct ext_instance *inst, unsi
 		      const char *arg)
 {
 	struct nat_range *r = inst->data;
+	int rc;
 
-	switch (opt) {
-	case O_TO:
+	if (opt == O_TO)
 		return nat_opt_parse_range(ctx, r, arg);
-	case O_RANDOM:
-		r->flags |= NAT_R_RANDOM;
-		return 0;
-	case O_RANDOM_FULLY:
-		r->flags |= NAT_R_RANDOM_FULLY;
-		return 0;
-	case O_PERSISTENT:
-		r->flags |= NAT_R_PERSISTENT;
-		return 0;
-	case O_MAPPING:
-		return nat_opt_parse_behave(ctx, r, 'm', arg);
-	case O_FILTERING:
-		return nat_opt_parse_behave(ctx, r, 'f', arg);
-	case O_REFRESH:
-		return nat_opt_parse_behave(ctx, r, 'r', arg);
-	case O_HAIRPIN:
-		r->hairpin = NAT_HAIRPIN_ON;
-		return 0;
-	case O_NO_HAIRPIN:
-		r->hairpin = NAT_HAIRPIN_OFF;
-		return 0;
-	}
-	return 0;
+	rc = nat_opt_parse_common(ctx, r, inst->target->opts[opt].name, arg);
+	return rc < 0 ? rc : 0;
 }
 
 static void snat_print(struct ext_printer *pr, const struct ext_instance *inst)

@@ -175,6 +175,26 @@ int nat_opt_parse_behave(struct ext_parse_ctx *ctx, struct nat_range *r, char wh
 	return -EINVAL;
 }
 
+int nat_opt_parse_common(struct ext_parse_ctx *ctx, struct nat_range *r, const char *name,
+			 const char *arg)
+{
+	if (!strcmp(name, "random"))
+		r->flags |= NAT_R_RANDOM;
+	else if (!strcmp(name, "random-fully"))
+		r->flags |= NAT_R_RANDOM_FULLY;
+	else if (!strcmp(name, "persistent"))
+		r->flags |= NAT_R_PERSISTENT;
+	else if (!strcmp(name, "hairpin"))
+		r->hairpin = NAT_HAIRPIN_ON;
+	else if (!strcmp(name, "no-hairpin"))
+		r->hairpin = NAT_HAIRPIN_OFF;
+	else if (!strcmp(name, "mapping") || !strcmp(name, "filtering") || !strcmp(name, "refresh"))
+		return nat_opt_parse_behave(ctx, r, name[0], arg);
+	else
+		return 1;
+	return 0;
+}
+
 void nat_opt_print_range(struct ext_printer *pr, const char *opt, const struct nat_range *r)
 {
 	char a[64], b[64];

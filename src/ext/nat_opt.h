@@ -22,6 +22,10 @@ int nat_opt_parse_ports(struct ext_parse_ctx *ctx, struct nat_range *r, const ch
 /* --mapping, --filtering, --refresh values; which: 'm', 'f', 'r'. */
 int nat_opt_parse_behave(struct ext_parse_ctx *ctx, struct nat_range *r, char which,
 			 const char *arg);
+/* The options several NAT targets share, by name: random, random-fully, persistent, hairpin,
+ * no-hairpin, mapping, filtering, refresh. 0 (stored), -EINVAL, or 1: not one of them. */
+int nat_opt_parse_common(struct ext_parse_ctx *ctx, struct nat_range *r, const char *name,
+			 const char *arg);
 void nat_opt_print_range(struct ext_printer *pr, const char *opt, const struct nat_range *r);
 void nat_opt_print_flags(struct ext_printer *pr, const struct nat_range *r, bool persistent);
 void nat_opt_print_behave(struct ext_printer *pr, const struct nat_range *r);
