@@ -16,44 +16,8 @@
 # Exit 77 (skipped) when not root or namespaces are unavailable. Every command is bounded.
 # PT_BIN: the pkttables binary (default build/pkttables; tests/run.sh sets it).
 cd "$(dirname "$0")/../.." || exit 2
-BIN=${PT_BIN:-$PWD/build/pkttables}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-T="timeout -k 2"
-
-skip() { echo "SKIP: $*"; exit 77; }
-[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, AF_PACKET)"
-[ -x "$BIN" ] || { echo "FAIL: $BIN missing"; exit 1; }
-for t in ip ping curl ethtool sha256sum "$PY"; do
-	command -v "$t" >/dev/null 2>&1 || skip "$t not installed (tools/install-deps.sh)"
-done
-
-C=ptc$$ R=ptr$$ S=pts$$ L=ptl$$ W=ptw$$
-D=$(mktemp -d /tmp/pt-live.XXXXXX)
-PT=""
-DOG=""
-fails=0
-
-cleanup() {
-	[ -n "$PT" ] && kill "$PT" 2>/dev/null
-	[ -n "$DOG" ] && kill "$DOG" 2>/dev/null
-	for n in $C $R $S; do ip netns pids "$n" 2>/dev/null | xargs -r kill 2>/dev/null; done
-	for n in $C $R $S; do ip netns del "$n" 2>/dev/null; done
-	rm -rf "$D"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-
-ok() { echo "PASS: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-inc() { ip netns exec $C "$@"; }
-ins() { ip netns exec $S "$@"; }
-
-ip netns add $C 2>/dev/null || skip "cannot create network namespaces"
-ip netns add $R && ip netns add $S || exit 1
-ip link add $L netns $R type veth peer name eth0 netns $C || skip "cannot create veth pairs"
-ip link add $W netns $R type veth peer name eth0 netns $S || exit 1
+. tests/netns/lib.sh
+netns_init pt live "network namespaces, AF_PACKET" ip ping curl ethtool sha256sum
 
 # The middle namespace's own stack stays out of the way: no addresses, no ARP, no IPv6, no
 # forwarding. Offloads off everywhere: pkttables sees and sends plain, complete frames.
@@ -68,19 +32,9 @@ ip -n $R link set lo up
 ip -n $R link set $W mtu 1280
 ip -n $S link set eth0 mtu 1280
 for n in $C $S; do
-	ip netns exec $n sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
 	ip netns exec $n ethtool -K eth0 rx off tx off gso off tso off gro off >/dev/null 2>&1
-	ip -n $n link set lo up
-	ip -n $n link set eth0 up
 done
-ip -n $C addr add 192.0.2.2/24 dev eth0
-ip -n $C addr add 2001:db8:1::2/64 dev eth0 nodad
-ip -n $C route add default via 192.0.2.1
-ip -n $C -6 route add default via 2001:db8:1::1
-ip -n $S addr add 198.51.100.2/24 dev eth0
-ip -n $S addr add 2001:db8:2::2/64 dev eth0 nodad
-ip -n $S route add default via 198.51.100.1
-ip -n $S -6 route add default via 2001:db8:2::1
+netns_end_hosts
 
 cat >"$D/live.conf" <<CONF
 # pkttables between client and server
@@ -110,27 +64,8 @@ sed 's/^-A .*//' "$D/router.rules" >"$D/router6.rules"
 # on 7777. Bounded by the namespace's lifetime and by timeout.
 head -c 8388608 /dev/urandom >"$D/big"
 head -c 4194304 /dev/urandom >"$D/slow"
-cat >"$D/server.py" <<'PYEOF'
-import http.server, socket, socketserver, sys, threading, os
-os.chdir(sys.argv[1])
-class Q(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *a): pass
-class TS(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-threading.Thread(target=TS(("0.0.0.0", 8080), Q).serve_forever, daemon=True).start()
-l = socket.socket(); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-l.bind(("0.0.0.0", 8082)); l.listen(8)
-def acc():
-    while True:
-        c, _ = l.accept(); c.close()
-threading.Thread(target=acc, daemon=True).start()
-u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("0.0.0.0", 7777))
-print("ready", flush=True)
-while True:
-    d, a = u.recvfrom(2048); u.sendto(d[::-1], a)
-PYEOF
-ins $T 60 "$PY" "$D/server.py" "$D" >"$D/server.log" 2>&1 &
+netns_write_py
+ins $T 60 "$PY" "$D/server.py" "$D" 8082 >"$D/server.log" 2>&1 &
 
 # Not under timeout(1): it would take SIGHUP for itself. A watchdog bounds it instead.
 ip netns exec $R "$BIN" run --config "$D/live.conf" 2>"$D/pt.log" &
@@ -179,27 +114,6 @@ got=$(sha256sum <"$D/got" 2>/dev/null | cut -d' ' -f1)
 	bad "TCP download ($res), sha256 $got != $want"
 
 # ---- UDP and REJECT ----
-cat >"$D/client.py" <<'PYEOF'
-import errno, socket, sys
-what = sys.argv[1]
-if what == "udp":
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.settimeout(2)
-    for i in range(5):
-        m = b"pkttables udp %d" % i
-        s.sendto(m, ("198.51.100.2", 7777))
-        d, a = s.recvfrom(2048)
-        assert d == m[::-1] and a == ("198.51.100.2", 7777), (d, a)
-    print("udp ok")
-elif what == "connect":
-    port = int(sys.argv[2])
-    s = socket.socket(); s.settimeout(1.5)
-    try:
-        s.connect(("198.51.100.2", port)); print("connected")
-    except socket.timeout:
-        print("timeout")
-    except OSError as e:
-        print("refused" if e.errno == errno.ECONNREFUSED else "error %s" % e)
-PYEOF
 r=$(inc $T 10 "$PY" "$D/client.py" udp 2>&1)
 [ "$r" = "udp ok" ] && ok "UDP exchange (5 datagrams echoed)" || bad "UDP exchange: $r"
 r=$(inc $T 5 "$PY" "$D/client.py" connect 8082 2>&1)

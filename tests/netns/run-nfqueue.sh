@@ -16,45 +16,8 @@
 # (broken file refused, good one taken), counters on SIGUSR1, SIGTERM. Exit 77 when not root or without NFQUEUE.
 # Every command is bounded; the namespaces are always removed.
 cd "$(dirname "$0")/../.." || exit 2
-BIN=${PT_BIN:-$PWD/build/pkttables}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-T="timeout -k 2"
-
-skip() { echo "SKIP: $*"; exit 77; }
-[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, nfnetlink)"
-[ -x "$BIN" ] || { echo "FAIL: $BIN missing"; exit 1; }
-for t in ip iptables ip6tables iptables-save ip6tables-save ping curl sha256sum "$PY"; do
-	command -v "$t" >/dev/null 2>&1 || skip "$t not installed (tools/install-deps.sh)"
-done
-
-C=pqc$$ R=pqr$$ S=pqs$$ L=pql$$ W=pqw$$
-D=$(mktemp -d /tmp/pt-nfq.XXXXXX)
-PT=""
-DOG=""
-fails=0
-
-cleanup() {
-	[ -n "$PT" ] && kill "$PT" 2>/dev/null
-	[ -n "$DOG" ] && kill "$DOG" 2>/dev/null
-	for n in $C $R $S; do ip netns pids "$n" 2>/dev/null | xargs -r kill 2>/dev/null; done
-	for n in $C $R $S; do ip netns del "$n" 2>/dev/null; done
-	rm -rf "$D"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-
-ok() { echo "PASS: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-inc() { ip netns exec $C "$@"; }
-ins() { ip netns exec $S "$@"; }
-inr() { ip netns exec $R "$@"; }
-
-ip netns add $C 2>/dev/null || skip "cannot create network namespaces"
-ip netns add $R && ip netns add $S || exit 1
-ip link add $L netns $R type veth peer name eth0 netns $C || skip "cannot create veth pairs"
-ip link add $W netns $R type veth peer name eth0 netns $S || exit 1
+. tests/netns/lib.sh
+netns_init pq nfq "network namespaces, nfnetlink" ip iptables ip6tables iptables-save ip6tables-save ping curl sha256sum
 inr iptables -t mangle -A FORWARD -j NFQUEUE --queue-num 0 2>/dev/null ||
 	skip "iptables -j NFQUEUE refused (no nfnetlink_queue / xt_NFQUEUE)"
 [ -r /proc/net/netfilter/nfnetlink_queue ] || skip "no nfnetlink_queue in this kernel"
@@ -67,25 +30,15 @@ inr iptables -A FORWARD -p tcp --dport 8083 -m comment --comment dropped-port
 inr ip6tables -A FORWARD -m mark --mark 0x2 -m comment --comment icmp6-marked
 
 inr sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
-for n in $C $R $S; do
-	ip netns exec $n sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
-	ip -n $n link set lo up
-done
+inr sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
+ip -n $R link set lo up
 ip -n $R addr add 192.0.2.1/24 dev $L
 ip -n $R addr add 2001:db8:1::1/64 dev $L nodad
 ip -n $R addr add 198.51.100.1/24 dev $W
 ip -n $R addr add 2001:db8:2::1/64 dev $W nodad
 ip -n $R link set $L up
 ip -n $R link set $W up
-for n in $C $S; do ip -n $n link set eth0 up; done
-ip -n $C addr add 192.0.2.2/24 dev eth0
-ip -n $C addr add 2001:db8:1::2/64 dev eth0 nodad
-ip -n $C route add default via 192.0.2.1
-ip -n $C -6 route add default via 2001:db8:1::1
-ip -n $S addr add 198.51.100.2/24 dev eth0
-ip -n $S addr add 2001:db8:2::2/64 dev eth0 nodad
-ip -n $S route add default via 198.51.100.1
-ip -n $S -6 route add default via 2001:db8:2::1
+netns_end_hosts
 
 # pkttables' rules, for the hook the packets come from (FORWARD: mangle, then filter). -i/-o
 # name the router's real interfaces.
@@ -121,49 +74,8 @@ COMMIT
 RULES
 
 head -c 8388608 /dev/urandom >"$D/big"
-cat >"$D/server.py" <<'PYEOF'
-import http.server, socket, socketserver, sys, threading, os
-os.chdir(sys.argv[1])
-class Q(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *a): pass
-class TS(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-threading.Thread(target=TS(("0.0.0.0", 8080), Q).serve_forever, daemon=True).start()
-l = socket.socket(); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-l.bind(("0.0.0.0", 8083)); l.listen(8)
-l4 = socket.socket(); l4.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-l4.bind(("0.0.0.0", 8084)); l4.listen(8)
-def acc():
-    while True:
-        c, _ = l.accept(); c.close()
-threading.Thread(target=acc, daemon=True).start()
-u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("0.0.0.0", 7777))
-print("ready", flush=True)
-while True:
-    d, a = u.recvfrom(2048); u.sendto(d[::-1], a)
-PYEOF
-cat >"$D/client.py" <<'PYEOF'
-import errno, socket, sys
-what = sys.argv[1]
-if what == "udp":
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.settimeout(2)
-    for i in range(5):
-        m = b"pkttables nfqueue %d" % i
-        s.sendto(m, ("198.51.100.2", 7777))
-        d, a = s.recvfrom(2048)
-        assert d == m[::-1] and a == ("198.51.100.2", 7777), (d, a)
-    print("udp ok")
-elif what == "connect":
-    s = socket.socket(); s.settimeout(1.5)
-    try:
-        s.connect(("198.51.100.2", int(sys.argv[2]))); print("connected")
-    except socket.timeout:
-        print("timeout")
-    except OSError as e:
-        print("refused" if e.errno == errno.ECONNREFUSED else "error %s" % e)
-PYEOF
-ins $T 40 "$PY" "$D/server.py" "$D" >"$D/server.log" 2>&1 &
+netns_write_py
+ins $T 40 "$PY" "$D/server.py" "$D" 8083 8084 >"$D/server.log" 2>&1 &
 
 # Not under timeout(1) (it would take the signals for itself): a watchdog bounds it.
 ip netns exec $R "$BIN" run --nfqueue 0 --rules "$D/nfq.rules" --rules6 "$D/nfq6.rules" 2>"$D/pt.log" &

@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/netns/lib.sh - what the live-mode tests share; sourced (not run) from the repository root.
+#
+#   client ${P}c$$            router ${P}r$$                       server ${P}s$$
+#   eth0 192.0.2.2/24  ---  ${P}l$$ (L)      ${P}w$$ (W)  ---  eth0 198.51.100.2/24
+#        2001:db8:1::2/64   (192.0.2.1, 2001:db8:1::1 / 198.51.100.1, 2001:db8:2::1)  2001:db8:2::2/64
+#
+# netns_init PREFIX TAG WHY TOOL...   checks root and the tools (exit 77 = skipped, saying why),
+#                                     creates the namespaces and veth pairs, removes them on exit
+# netns_end_hosts                     client and server addresses and default routes via the router
+# netns_write_py                      $D/server.py DIR PORT... (HTTP on 8080 serving DIR, TCP
+#                                     listeners on the PORTs, UDP echo on 7777) and
+#                                     $D/client.py udp | connect PORT
+# Variables: BIN PY T C R S L W D, PT and DOG (pids the cleanup kills), fails.
+
+BIN=${PT_BIN:-$PWD/build/pkttables}
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+T="timeout -k 2"
+PT=""
+DOG=""
+fails=0
+
+skip() { echo "SKIP: $*"; exit 77; }
+ok() { echo "PASS: $*"; }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+inc() { ip netns exec $C "$@"; }
+ins() { ip netns exec $S "$@"; }
+inr() { ip netns exec $R "$@"; }
+
+cleanup() {
+	[ -n "$PT" ] && kill "$PT" 2>/dev/null
+	[ -n "$DOG" ] && kill "$DOG" 2>/dev/null
+	for n in $C $R $S; do ip netns pids "$n" 2>/dev/null | xargs -r kill 2>/dev/null; done
+	for n in $C $R $S; do ip netns del "$n" 2>/dev/null; done
+	[ -n "$D" ] && rm -rf "$D"
+}
+
+netns_init() {
+	_p=$1 _tag=$2 _why=$3
+	shift 3
+	[ "$(id -u)" -eq 0 ] || skip "needs root ($_why)"
+	[ -x "$BIN" ] || { echo "FAIL: $BIN missing"; exit 1; }
+	for t in "$@" "$PY"; do
+		command -v "$t" >/dev/null 2>&1 || skip "$t not installed (tools/install-deps.sh)"
+	done
+	C=${_p}c$$ R=${_p}r$$ S=${_p}s$$ L=${_p}l$$ W=${_p}w$$
+	D=$(mktemp -d /tmp/pt-$_tag.XXXXXX)
+	trap cleanup EXIT
+	trap 'exit 1' INT TERM HUP
+	ip netns add $C 2>/dev/null || skip "cannot create network namespaces"
+	ip netns add $R && ip netns add $S || exit 1
+	ip link add $L netns $R type veth peer name eth0 netns $C || skip "cannot create veth pairs"
+	ip link add $W netns $R type veth peer name eth0 netns $S || exit 1
+}
+
+netns_end_hosts() {
+	for n in $C $S; do
+		ip netns exec $n sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0
+		ip -n $n link set lo up
+		ip -n $n link set eth0 up
+	done
+	ip -n $C addr add 192.0.2.2/24 dev eth0
+	ip -n $C addr add 2001:db8:1::2/64 dev eth0 nodad
+	ip -n $C route add default via 192.0.2.1
+	ip -n $C -6 route add default via 2001:db8:1::1
+	ip -n $S addr add 198.51.100.2/24 dev eth0
+	ip -n $S addr add 2001:db8:2::2/64 dev eth0 nodad
+	ip -n $S route add default via 198.51.100.1
+	ip -n $S -6 route add default via 2001:db8:2::1
+}
+
+netns_write_py() {
+	cat >"$D/server.py" <<'PYEOF'
+import http.server, socket, socketserver, sys, threading, os
+os.chdir(sys.argv[1])
+class Q(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *a): pass
+class TS(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+threading.Thread(target=TS(("0.0.0.0", 8080), Q).serve_forever, daemon=True).start()
+def acc(l):
+    while True:
+        c, _ = l.accept(); c.close()
+for port in sys.argv[2:]:
+    l = socket.socket(); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    l.bind(("0.0.0.0", int(port))); l.listen(8)
+    threading.Thread(target=acc, args=(l,), daemon=True).start()
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("0.0.0.0", 7777))
+print("ready", flush=True)
+while True:
+    d, a = u.recvfrom(2048); u.sendto(d[::-1], a)
+PYEOF
+	cat >"$D/client.py" <<'PYEOF'
+import errno, socket, sys
+what = sys.argv[1]
+if what == "udp":
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.settimeout(2)
+    for i in range(5):
+        m = b"pkttables udp %d" % i
+        s.sendto(m, ("198.51.100.2", 7777))
+        d, a = s.recvfrom(2048)
+        assert d == m[::-1] and a == ("198.51.100.2", 7777), (d, a)
+    print("udp ok")
+elif what == "connect":
+    s = socket.socket(); s.settimeout(1.5)
+    try:
+        s.connect(("198.51.100.2", int(sys.argv[2]))); print("connected")
+    except socket.timeout:
+        print("timeout")
+    except OSError as e:
+        print("refused" if e.errno == errno.ECONNREFUSED else "error %s" % e)
+PYEOF
+}
