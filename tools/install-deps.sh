@@ -4,7 +4,8 @@
 set -e
 PKGS="gcc make pkg-config libpcap-dev libedit-dev libmnl-dev liburcu-dev libcmocka-dev
       libnetfilter-queue-dev gnuplot-nox valgrind iproute2 iptables tcpdump python3-scapy
-      iputils-ping curl ethtool iperf3"
+      iputils-ping curl ethtool iperf3 conntrack stun-client stun-server coturn
+      clang libclang-rt-14-dev"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
