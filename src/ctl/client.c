@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -28,6 +29,47 @@ struct ctl_client {
 	uint32_t seq;
 	unsigned char *rx;
 };
+
+int ctl_socket_dir(char *buf, size_t len, int create)
+{
+	const char *env = getenv("PKTTABLES_RUNDIR");
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	int n;
+
+	if (env && *env)
+		n = snprintf(buf, len, "%s", env);
+	else if (geteuid() == 0)
+		n = snprintf(buf, len, "/run/pkttables");
+	else if (xdg && *xdg)
+		n = snprintf(buf, len, "%s/pkttables", xdg);
+	else
+		n = snprintf(buf, len, "/tmp/pkttables-%u", (unsigned)getuid());
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	if (create && mkdir(buf, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int ctl_socket_path(const char *spec, char *buf, size_t len)
+{
+	size_t dl;
+	int r, n;
+
+	if (!spec)
+		spec = "default";
+	if (strchr(spec, '/')) {
+		n = snprintf(buf, len, "%s", spec);
+		return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+	}
+	if (!*spec || *spec == '.')
+		return -EINVAL;
+	if ((r = ctl_socket_dir(buf, len, 0)) < 0)
+		return r;
+	dl = strlen(buf);
+	n = snprintf(buf + dl, len - dl, "/%s.ctl", spec);
+	return n < 0 || (size_t)n >= len - dl ? -ENAMETOOLONG : 0;
+}
 
 struct ctl_client *ctl_client_open(const char *path)
 {

@@ -20,6 +20,17 @@ struct ctl_client;
  * returned once the reply has been read to its end). */
 typedef int (*ctl_msg_cb)(const struct nlmsghdr *nlh, void *priv);
 
+/*
+ * Where the control socket of a box is. `spec` with a '/' is a path and taken as it is; any
+ * other spec is a box name, whose socket is DIR/NAME.ctl with DIR the first of
+ * $PKTTABLES_RUNDIR, /run/pkttables (euid 0), $XDG_RUNTIME_DIR/pkttables,
+ * /tmp/pkttables-UID. NULL spec: the name "default". 0, or -ENAMETOOLONG / -EINVAL (a name
+ * that is empty or starts with '.').
+ */
+int ctl_socket_path(const char *spec, char *buf, size_t len);
+/* The directory of ctl_socket_path for names (made, mode 0700, when missing): 0 or -errno. */
+int ctl_socket_dir(char *buf, size_t len, int create);
+
 /* NULL with errno set. */
 struct ctl_client *ctl_client_open(const char *path);
 void ctl_client_close(struct ctl_client *c);
