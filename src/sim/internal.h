@@ -11,10 +11,13 @@
 #define SIM_INTERNAL_H
 
 #include <limits.h>
+#include <signal.h>
 
 #include "ct/ct.h"
 #include "io/pcapio.h"
 #include "sim/sim.h"
+
+struct ctl_server;
 
 #define SIM_MAX_BOXES	 32
 #define SIM_MAX_OUTCOMES 4096 /* per box; older ones are forgotten (and counted) beyond it */
@@ -74,6 +77,8 @@ struct sim_box {
 	struct sim_capture caps[SIM_MAX_CAPTURES];
 	unsigned ncaps;
 	struct sim_queue_handler queues[SIM_MAX_QUEUES];
+	struct ctl_server *ctl; /* its control socket, or NULL (ctl.c) */
+	char ctl_path[108];
 };
 
 struct sim_wire_item {
@@ -96,6 +101,8 @@ struct sim {
 	struct sim_wire_item *wire;
 	unsigned nwire, wirecap;
 	uint64_t wireseq;
+
+	volatile sig_atomic_t *stop; /* set by a signal: stop serving (sim_set_stop) */
 
 	/* the command being run, for messages */
 	const char *file;
@@ -149,6 +156,9 @@ void sim_path(struct sim *s, const char *path, char *out, size_t len);
 int sim_cmd_expect(struct sim *s, int argc, char **argv);
 /* Does the packet match the pattern text? why gets a reason when not. -1: bad pattern. */
 int sim_pkt_matches(const struct pkt *p, const char *pattern, char *why, size_t whylen);
+
+/* ctl.c */
+int sim_cmd_ctl(struct sim *s, int argc, char **argv);
 
 /* shell.c */
 extern const char *const sim_command_names[];

@@ -21,7 +21,8 @@
 
 const char *const sim_command_names[] = {
     "box",  "iface", "addr",	"route", "link",  "forwarding", "rules", "inject", "send", "expect",
-    "time", "show",  "capture", "queue", "trace", "echo",	"reset", "seed",   "help", "quit", "exit", NULL,
+    "time", "show",  "capture", "queue", "trace", "echo",	"reset", "seed",   "help", "quit", "exit",
+    "ctl",  NULL,
 };
 
 int sim_errorf(struct sim *s, const char *fmt, ...)
@@ -1317,6 +1318,8 @@ static int cmd_help(struct sim *s, struct words *w)
 	      "  conntrack on|off|flush           connection tracking (on when rules use it)\n"
 	      "  conntrack set NAME VALUE         a nf_conntrack sysctl (udp_timeout 10, max 2)\n"
 	      "  ct-timeout NAME PROTO S=SEC...   a timeout policy for CT --timeout NAME\n"
+	      "  ctl listen [BOX] SPEC | ctl close [BOX]   a control socket (path or name)\n"
+	      "  ctl serve MS | ctl show          answer ct/rules requests for MS wall ms\n"
 	      "  trace on|off   echo TEXT   seed N   reset   help   quit\n",
 	      s->out);
 	(void)w;
@@ -1376,6 +1379,8 @@ int sim_feed_line(struct sim *s, const char *text, const char *file, unsigned li
 		rc = cmd_conntrack(s, w);
 	else if (!strcmp(c, "seed"))
 		rc = cmd_seed(s, w);
+	else if (!strcmp(c, "ctl"))
+		rc = sim_cmd_ctl(s, w->argc, w->argv);
 	else if (!strcmp(c, "reset"))
 		sim_reset(s), rc = 0;
 	else if (!strcmp(c, "help"))

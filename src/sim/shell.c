@@ -4,7 +4,11 @@
  * completion of command names, boxes, interfaces, chains, tables and common iptables options.
  * The simulation reaches the callbacks through EL_CLIENTDATA, not a global.
  */
+#include <errno.h>
 #include <histedit.h>
+#include <limits.h>
+#include <unistd.h>
+#include <wchar.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -231,6 +235,43 @@ static unsigned char complete(EditLine *el, int ch)
 	return CC_REDISPLAY;
 }
 
+/*
+ * libedit reads keys through this: while no key is waiting, the control sockets are served,
+ * so `pkttables ct -L` works against a box someone is typing commands into. Bytes are
+ * decoded as the locale says (a key may be several bytes).
+ */
+static int getc_serving(EditLine *el, wchar_t *wc)
+{
+	struct sim *s = NULL;
+	mbstate_t st;
+	char b[MB_LEN_MAX];
+	size_t n = 0;
+
+	el_get(el, EL_CLIENTDATA, &s);
+	memset(&st, 0, sizeof(st));
+	for (;;) {
+		ssize_t r;
+		size_t k;
+
+		if (s && sim_ctl_wait_input(s, STDIN_FILENO) < 0)
+			return -1;
+		r = read(STDIN_FILENO, b + n, 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return (int)r;
+		n++;
+		k = mbrtowc(wc, b + n - 1, 1, &st);
+		if (k == (size_t)-2 && n < sizeof(b))
+			continue; /* the rest of a multibyte character */
+		if (k == (size_t)-1 || k == (size_t)-2)
+			*wc = (unsigned char)b[0]; /* not valid in the locale: the byte itself */
+		else if (k == 0)
+			*wc = 0;
+		return 1;
+	}
+}
+
 static char *prompt(EditLine *el)
 {
 	static const char normal[] = "pkttables> ", more[] = "...> ";
@@ -269,6 +310,7 @@ int sim_shell(struct sim *s)
 	el_set(el, EL_HIST, history, hist);
 	el_set(el, EL_PROMPT, prompt);
 	el_set(el, EL_SIGNAL, 1);
+	el_set(el, EL_GETCFN, getc_serving);
 	el_set(el, EL_ADDFN, "pt-complete", "complete a word", complete);
 	el_set(el, EL_BIND, "^I", "pt-complete", NULL);
 	el_source(el, NULL);

@@ -17,6 +17,7 @@
 #ifndef SIM_SIM_H
 #define SIM_SIM_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -60,6 +61,22 @@ int sim_shell(struct sim *s);
 
 /* Names the shell completes: commands, boxes, interfaces, chains. Calls fn for each. */
 void sim_complete_words(struct sim *s, void (*fn)(void *arg, const char *word), void *arg);
+
+/* ---- control sockets (ctl.c) ------------------------------------------------------------ */
+
+/*
+ * Serve box `box` (NULL: the current one) over a control socket at SPEC, a path or a box name
+ * (ctl_socket_path). Its path goes to `path`. 0, or -1 with the message printed.
+ */
+int sim_ctl_listen(struct sim *s, const char *box, const char *spec, char *path, size_t len);
+/* Open control sockets. */
+unsigned sim_ctl_count(const struct sim *s);
+/* Answer requests for `ms` wall milliseconds (-1: until the stop flag is set). 0 or -errno. */
+int sim_ctl_serve(struct sim *s, long ms);
+/* Answer requests until `fd` is readable (1) or the stop flag is set (0); -errno. */
+int sim_ctl_wait_input(struct sim *s, int fd);
+/* A flag (set by a signal handler) that ends sim_ctl_serve and sim_ctl_wait_input. */
+void sim_set_stop(struct sim *s, volatile sig_atomic_t *stop);
 
 /* ---- shared with replay ------------------------------------------------------------------ */
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ct/defrag.h"
+#include "ctl/server.h"
 #include "pkt/build.h"
 #include "sim/internal.h"
 
@@ -343,6 +344,7 @@ static void sim_box_free(struct sim_box *sb)
 	free(sb->out);
 	for (unsigned i = 0; i < sb->ncaps; i++)
 		pcapio_finish(sb->caps[i].w);
+	ctl_server_free(sb->ctl); /* before the box it serves */
 	box_free(sb->box);
 	free(sb);
 }
