@@ -33,15 +33,17 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-	fputs("usage: pkttables run --config FILE\n"
+	fputs("usage: pkttables run --config FILE [--control SPEC]\n"
 	      "       pkttables run --nfqueue N [--rules FILE] [--rules6 FILE] [--queue-maxlen N]\n"
-	      "                     [--fail-open]\n"
+	      "                     [--fail-open] [--control SPEC]\n"
 	      "\n"
 	      "Forward between real interfaces (AF_PACKET) as a router with the rulesets the\n"
 	      "config file names; or give the kernel verdicts for the packets it queues to\n"
 	      "NFQUEUE N, from the rules of the hook they were queued at (docs/live.md).\n"
 	      "  --queue-maxlen N  packets the kernel keeps waiting for a verdict (1024)\n"
 	      "  --fail-open       when the queue is full the kernel accepts instead of dropping\n"
+	      "  --control SPEC    serve the control socket (pkttables rules, ct) at SPEC, a path\n"
+	      "                    or a name; instead of the config's `control` line\n"
 	      "  SIGHUP   reload the rulesets (all or nothing; errors as FILE:LINE)\n"
 	      "  SIGUSR1  print counters to stderr\n"
 	      "  SIGTERM, SIGINT  stop\n",
@@ -52,7 +54,7 @@ int cmd_run(int argc, char **argv)
 {
 	static const int sigs[] = {SIGHUP, SIGUSR1, SIGTERM, SIGINT};
 	struct nfqueue_opts nq = {0};
-	const char *config = NULL;
+	const char *config = NULL, *control = NULL;
 	struct sigaction sa;
 	sigset_t block, waitmask;
 	bool nfq = false;
@@ -86,6 +88,8 @@ int cmd_run(int argc, char **argv)
 			nq.rules = argv[++i];
 		} else if (!strcmp(argv[i], "--rules6") && i + 1 < argc) {
 			nq.rules6 = argv[++i];
+		} else if (!strcmp(argv[i], "--control") && i + 1 < argc) {
+			control = argv[++i];
 		} else if (!strcmp(argv[i], "--fail-open")) {
 			nq.fail_open = true;
 		} else {
@@ -116,6 +120,7 @@ int cmd_run(int argc, char **argv)
 	if (nfq) {
 		struct nfqueue *q;
 
+		nq.control = control;
 		rc = nfqueue_open(&nq, stderr, &q);
 		if (rc < 0) {
 			fprintf(stderr, "run: not started (%s)\n", strerror(-rc));
@@ -130,6 +135,11 @@ int cmd_run(int argc, char **argv)
 	if (rc < 0) {
 		fprintf(stderr, "run: not started (%s)\n", strerror(-rc));
 		return 1;
+	}
+	if (control && live_set_control(l, control) < 0) {
+		fprintf(stderr, "run: --control: path too long\n");
+		live_free(l);
+		return 2;
 	}
 	rc = live_run(l, &run_flags, &waitmask);
 	live_free(l);

@@ -20,9 +20,12 @@
 #include <string.h>
 #include <time.h>
 
+#include <poll.h>
 #include <sys/socket.h>
 
 #include "ct/ct.h"
+#include "ctl/client.h"
+#include "ctl/server.h"
 #include "engine/box.h"
 #include "ext/ct_timeout.h"
 #include "io/afpacket.h"
@@ -66,6 +69,8 @@ struct live {
 	struct pkt *localq[LIVE_LOCALQ];
 	unsigned nlocal;
 	char rules[PATH_MAX], rules6[PATH_MAX];
+	char control[PATH_MAX]; /* `control SPEC` (or --control): "" none */
+	struct ctl_server *ctl;
 	uint64_t pkt_id;
 	struct live_stats st;
 	FILE *err;
@@ -666,12 +671,26 @@ static int config_line(struct live *l, const char *dir, int argc, char **argv, c
 		}
 		return 0;
 	}
+	if (!strcmp(argv[0], "control")) {
+		if (argc != 2) {
+			snprintf(msg, mlen, "usage: control PATH|NAME");
+			return -EINVAL;
+		}
+		/* a path is the config's (relative to it); a name is ctl_socket_path's */
+		if (!strchr(argv[1], '/'))
+			dir = "";
+		if (resolve_path(l->control, PATH_MAX, dir, argv[1]) < 0) {
+			snprintf(msg, mlen, "path too long");
+			return -ENAMETOOLONG;
+		}
+		return 0;
+	}
 	if (!strcmp(argv[0], "addr") || !strcmp(argv[0], "route") || !strcmp(argv[0], "forwarding") ||
 	    !strcmp(argv[0], "conntrack") || !strcmp(argv[0], "ct-timeout"))
 		return sim_setup_command(l->box, argc, argv, msg, mlen) < 0 ? -EINVAL : 0;
 	snprintf(msg, mlen,
 		 "unknown keyword '%s' (iface, addr, route, forwarding, conntrack set, ct-timeout, "
-		 "rules, rules6)",
+		 "rules, rules6, control)",
 		 argv[0]);
 	return -EINVAL;
 }
@@ -755,9 +774,66 @@ void live_free(struct live *l)
 	}
 	for (unsigned i = 0; i < l->nlocal; i++)
 		pkt_free(l->localq[i]);
+	ctl_server_free(l->ctl); /* unlinks the socket */
 	neigh_free(l->neigh);
 	box_free(l->box);
 	free(l);
+}
+
+/* ---- the control socket ------------------------------------------------------------------ */
+
+struct ctl_server *live_control_open(struct box *b, const char *spec, FILE *err)
+{
+	char path[PATH_MAX], dir[PATH_MAX];
+	struct ctl_server *s;
+	int r;
+
+	if ((r = ctl_socket_path(spec, path, sizeof(path))) < 0) {
+		fprintf(err, "pkttables: control socket '%s': %s\n", spec, strerror(-r));
+		return NULL;
+	}
+	if (!strchr(spec, '/') && (r = ctl_socket_dir(dir, sizeof(dir), 1)) < 0) {
+		fprintf(err, "pkttables: control socket directory %s: %s\n", dir, strerror(-r));
+		return NULL;
+	}
+	if (!(s = ctl_server_new(b, path, NULL))) {
+		fprintf(err, "pkttables: control socket %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	fprintf(err, "pkttables: control socket %s\n", path);
+	return s;
+}
+
+int live_set_control(struct live *l, const char *spec)
+{
+	if (snprintf(l->control, sizeof(l->control), "%s", spec) >= (int)sizeof(l->control))
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/*
+ * The wait with a control socket: the rings and the server's descriptor in one ppoll. Every
+ * ring is then looked at (as afpacket_poll does, the ring is the truth: a retired block may
+ * be waiting without POLLIN). Returns what ppoll did; *ctl_ready when requests wait.
+ */
+static int wait_with_control(struct live *l, const sigset_t *waitmask, bool *ready,
+			     bool *ctl_ready)
+{
+	struct pollfd pfd[BOX_MAX_IFACES + 1];
+	struct timespec ts = {.tv_sec = 0, .tv_nsec = LIVE_WAIT_MS * 1000000L};
+	unsigned n = l->nsock;
+	int r;
+
+	for (unsigned i = 0; i < n; i++)
+		pfd[i] = (struct pollfd){.fd = afpacket_fd(l->sock[i]), .events = POLLIN};
+	pfd[n] = (struct pollfd){.fd = ctl_server_fd(l->ctl), .events = POLLIN};
+	r = ppoll(pfd, n + 1, &ts, waitmask);
+	if (r < 0)
+		return -errno;
+	for (unsigned i = 0; i < n; i++)
+		ready[i] = true;
+	*ctl_ready = pfd[n].revents != 0;
+	return (int)n;
 }
 
 /* ---- the loop and the counters ----------------------------------------------------------- */
@@ -767,11 +843,14 @@ int live_run(struct live *l, struct live_flags *flags, const sigset_t *waitmask)
 	bool ready[BOX_MAX_IFACES];
 	uint64_t last_tick = 0;
 
+	if (l->control[0] && !l->ctl && !(l->ctl = live_control_open(l->box, l->control, l->err)))
+		return -EADDRNOTAVAIL;
 	fprintf(l->err, "pkttables: forwarding on");
 	for (unsigned i = 0; i < l->nsock; i++)
 		fprintf(l->err, " %s", afpacket_name(l->sock[i]));
 	fprintf(l->err, "\n");
 	while (!flags->stop) {
+		bool ctl_ready = false;
 		uint64_t now;
 		int r;
 
@@ -784,7 +863,10 @@ int live_run(struct live *l, struct live_flags *flags, const sigset_t *waitmask)
 			flags->dump = 0;
 			live_dump(l, l->err);
 		}
-		r = afpacket_poll(l->sock, l->nsock, LIVE_WAIT_MS, waitmask, ready);
+		if (l->ctl)
+			r = wait_with_control(l, waitmask, ready, &ctl_ready);
+		else
+			r = afpacket_poll(l->sock, l->nsock, LIVE_WAIT_MS, waitmask, ready);
 		if (r < 0 && r != -EINTR) {
 			fprintf(l->err, "pkttables: poll: %s\n", strerror(-r));
 			return r;
@@ -797,6 +879,10 @@ int live_run(struct live *l, struct live_flags *flags, const sigset_t *waitmask)
 			if (ready[i])
 				afpacket_receive(l->sock[i], LIVE_RX_BUDGET, rx_frame, &c);
 		}
+		/* between batches, on this thread: a ruleset replaced here and a SIGHUP reload
+		 * both go through box_set_ruleset, one after the other */
+		if (ctl_ready)
+			ctl_server_process(l->ctl);
 		if (now - last_tick >= LIVE_WAIT_MS * 1000000ull) {
 			neigh_tick(l->neigh, now);
 			last_tick = now;

@@ -56,6 +56,16 @@ int live_reload(struct live *l);
 struct box;
 int live_load_rules(struct box *b, const char *rules, const char *rules6, FILE *err);
 
+/*
+ * Serve the box on a control socket at SPEC (a path, or a name: ctl_socket_path), instead of
+ * the config's `control` line. Opened by live_run. 0 or -ENAMETOOLONG.
+ */
+int live_set_control(struct live *l, const char *spec);
+/* A control socket for any box (live or NFQUEUE): the path printed to err. NULL on error
+ * (printed). */
+struct ctl_server;
+struct ctl_server *live_control_open(struct box *b, const char *spec, FILE *err);
+
 /* Counters (rules with counters, box, interfaces, neighbours) as text. */
 void live_dump(struct live *l, FILE *f);
 

@@ -38,6 +38,7 @@
 #include <linux/netfilter/nfnetlink_queue.h>
 #include <libnetfilter_queue/libnetfilter_queue.h>
 
+#include "ctl/server.h"
 #include "engine/box.h"
 #include "engine/nfq_hook.h"
 #include "io/nfqueue.h"
@@ -78,6 +79,8 @@ struct nfqueue {
 	struct mnl_socket *nl;
 	unsigned portid, queue_num, seq;
 	const char *rules, *rules6;
+	const char *control;	/* SPEC of the control socket, NULL: none */
+	struct ctl_server *ctl; /* opened by nfqueue_run */
 	struct nfq_ifmap ifmap[BOX_MAX_IFACES];
 	unsigned nifmap;
 	struct nfq_run run;
@@ -434,6 +437,7 @@ int nfqueue_open(const struct nfqueue_opts *o, FILE *err, struct nfqueue **out)
 	q->queue_num = o->queue_num;
 	q->rules = o->rules;
 	q->rules6 = o->rules6;
+	q->control = o->control;
 	q->box = box_new("nfqueue", &ops, q);
 	q->rbuf = malloc((size_t)NFQ_RECV_BATCH * NFQ_MSG_MAX);
 	q->sbuf = malloc(NFQ_SEND_MAX);
@@ -480,6 +484,7 @@ void nfqueue_free(struct nfqueue *q)
 		mnl_socket_sendto(q->nl, nlh, nlh->nlmsg_len);
 		mnl_socket_close(q->nl);
 	}
+	ctl_server_free(q->ctl); /* unlinks the socket */
 	box_free(q->box);
 	free(q->rbuf);
 	free(q->sbuf);
@@ -490,9 +495,13 @@ void nfqueue_free(struct nfqueue *q)
 
 int nfqueue_run(struct nfqueue *q, struct live_flags *flags, const sigset_t *waitmask)
 {
-	struct pollfd pfd = {.fd = mnl_socket_get_fd(q->nl), .events = POLLIN};
+	struct pollfd pfd[2] = {{.fd = mnl_socket_get_fd(q->nl), .events = POLLIN}};
 	const struct timespec wait = {0, NFQ_WAIT_MS * 1000000L};
 
+	if (q->control && !q->ctl && !(q->ctl = live_control_open(q->box, q->control, q->err)))
+		return -EADDRNOTAVAIL;
+	if (q->ctl)
+		pfd[1] = (struct pollfd){.fd = ctl_server_fd(q->ctl), .events = POLLIN};
 	fprintf(q->err, "pkttables: serving nfqueue %u\n", q->queue_num);
 	while (!flags->stop) {
 		int r;
@@ -506,16 +515,20 @@ int nfqueue_run(struct nfqueue *q, struct live_flags *flags, const sigset_t *wai
 			flags->dump = 0;
 			nfqueue_dump(q, q->err);
 		}
-		r = ppoll(&pfd, 1, &wait, waitmask);
+		r = ppoll(pfd, q->ctl ? 2 : 1, &wait, waitmask);
 		if (r < 0 && errno != EINTR) {
 			fprintf(q->err, "pkttables: poll: %s\n", strerror(errno));
 			return -errno;
 		}
 		box_set_time(q->box, monotonic_ns());
-		if (r > 0 && (r = drain(q)) < 0) {
+		if (r > 0 && pfd[0].revents && (r = drain(q)) < 0) {
 			fprintf(q->err, "pkttables: nfqueue: %s\n", strerror(-r));
 			return r;
 		}
+		/* on this thread, between batches: a replace here and a SIGHUP reload are both
+		 * box_set_ruleset, one after the other */
+		if (q->ctl && pfd[1].revents)
+			ctl_server_process(q->ctl);
 	}
 	return 0;
 }

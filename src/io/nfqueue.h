@@ -28,6 +28,7 @@ struct nfqueue_opts {
 	bool fail_open;	    /* queue full / socket overrun: the kernel accepts, not drops */
 	const char *rules;  /* iptables-save file (NULL: none) */
 	const char *rules6; /* ip6tables-save file (NULL: none) */
+	const char *control; /* control socket: a path or a name (ctl_socket_path); NULL: none */
 };
 
 /*
