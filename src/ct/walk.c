@@ -33,13 +33,16 @@ bool ct_walk(struct ct_table *t, uint32_t *cursor, unsigned max, uint64_t now, c
 			struct ct_thash *next = h->next;
 			struct ct_entry *e = node_entry(h);
 
-			/* killing e unlinks both of its nodes: never step onto the other one */
-			while (next && node_entry(next) == e)
-				next = next->next;
 			if (h->dir == CT_DIR_ORIGINAL && e->expires > now) {
 				seen++;
-				if (fn(priv, e) == CT_WALK_KILL)
+				if (fn(priv, e) == CT_WALK_KILL) {
+					/* killing e unlinks both of its nodes: never step onto the
+					 * other one. Only then: at e's reply node the next one may
+					 * be e's original, which must still be visited. */
+					while (next && node_entry(next) == e)
+						next = next->next;
 					ct_kill(t, e);
+				}
 			}
 			h = next;
 		}
