@@ -233,7 +233,7 @@ static int read_input(const char *file, struct text *t)
 }
 
 /*
- * restore -T TABLE: keep only that table's section. Every other line becomes empty, so the
+ * restore -T TABLE: keep only that table's section. Every other line becomes a comment, so the
  * box's FILE:LINE still points into the file as the user has it.
  */
 static void keep_table(struct text *t, const char *table)
@@ -246,8 +246,10 @@ static void keep_table(struct text *t, const char *table)
 
 		if (*l == '*')
 			on = n - 1 == strlen(table) && !strncmp(l + 1, table, n - 1);
-		if (!on)
-			memset(l, ' ', n);
+		if (!on && n) { /* a comment: the parser refuses lines of blanks */
+			l[0] = '#';
+			memset(l + 1, ' ', n - 1);
+		}
 		if (on && n >= 6 && !strncmp(l, "COMMIT", 6))
 			on = false;
 		l += n + (e != NULL);

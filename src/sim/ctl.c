@@ -147,6 +147,7 @@ int sim_ctl_serve(struct sim *s, long ms)
 	struct itimerspec its = {0};
 	int tfd, r;
 
+	fflush(s->out); /* whoever waits for a line printed before the serving sees it */
 	if (ms < 0)
 		return serve_until(s, -1, -1);
 	if ((tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC)) < 0)
