@@ -11,8 +11,9 @@
  * the box's decision; doing it here keeps the engine free of resolution, queues and timers,
  * which only live mode needs.
  *
- * Box-setup lines of the config file (iface, addr, route, forwarding) are the simulator's
- * (sim_setup_command), so a box reads the same in a script, in replay --box and here.
+ * Box-setup lines of the config file (iface, addr, route, forwarding, conntrack set,
+ * ct-timeout) go through box_setup_command (src/engine/setup.c), as the simulator's do, so a
+ * box reads the same in a script, in replay --box and here.
  */
 #include <errno.h>
 #include <limits.h>
@@ -27,6 +28,7 @@
 #include "ctl/client.h"
 #include "ctl/server.h"
 #include "engine/box.h"
+#include "engine/setup.h"
 #include "ext/ct_timeout.h"
 #include "io/afpacket.h"
 #include "io/live.h"
@@ -34,7 +36,6 @@
 #include "io/neigh.h"
 #include "pkt/reply.h"
 #include "rules/rules.h"
-#include "sim/sim.h"
 
 #define LIVE_WAIT_MS   100
 #define LIVE_RX_BUDGET 256
@@ -511,7 +512,7 @@ static int read_rules(FILE *err, const char *path, int family, bool unified,
 	struct rules_error e;
 	char *buf;
 	size_t len;
-	int rc = sim_read_file(path, &buf, &len);
+	int rc = box_read_file(path, &buf, &len);
 
 	if (rc < 0) {
 		fprintf(err, "%s: %s\n", path, strerror(-rc));
@@ -637,7 +638,7 @@ static int config_iface(struct live *l, int argc, char **argv, char *msg, size_t
 	args[n++] = mtus;
 	for (int i = 2; i < argc; i++)
 		args[n++] = argv[i];
-	if (sim_setup_command(l->box, n, args, msg, mlen) < 0)
+	if (box_setup_command(l->box, n, args, msg, mlen) < 0)
 		return -EINVAL;
 	idx = box_iface_index(l->box, argv[1]);
 	if (idx < 1 || (unsigned)idx != l->nsock + 1) {
@@ -687,7 +688,7 @@ static int config_line(struct live *l, const char *dir, int argc, char **argv, c
 	}
 	if (!strcmp(argv[0], "addr") || !strcmp(argv[0], "route") || !strcmp(argv[0], "forwarding") ||
 	    !strcmp(argv[0], "conntrack") || !strcmp(argv[0], "ct-timeout"))
-		return sim_setup_command(l->box, argc, argv, msg, mlen) < 0 ? -EINVAL : 0;
+		return box_setup_command(l->box, argc, argv, msg, mlen) < 0 ? -EINVAL : 0;
 	snprintf(msg, mlen,
 		 "unknown keyword '%s' (iface, addr, route, forwarding, conntrack set, ct-timeout, "
 		 "rules, rules6, control)",
@@ -911,7 +912,7 @@ void live_dump(struct live *l, FILE *f)
 		if (rs)
 			rules_print(rs, f, RULES_PRINT_COUNTERS);
 	}
-	sim_print_stats(f, l->box);
+	box_print_stats(f, l->box);
 	if (box_ct(l->box)) {
 		/* the table as conntrack -L prints it; entries are counted in the stats above */
 		fprintf(f, "# conntrack table\n");

@@ -40,10 +40,10 @@
 
 #include "ctl/server.h"
 #include "engine/box.h"
+#include "engine/setup.h"
 #include "engine/nfq_hook.h"
 #include "io/nfqueue.h"
 #include "rules/rules.h"
-#include "sim/sim.h"
 
 #define NFQ_WAIT_MS	 100
 #define NFQ_RECV_BATCH	 64		/* messages per recvmmsg */
@@ -565,7 +565,7 @@ void nfqueue_dump(struct nfqueue *q, FILE *f)
 		if (rs)
 			rules_print(rs, f, RULES_PRINT_COUNTERS);
 	}
-	sim_print_stats(f, q->box);
+	box_print_stats(f, q->box);
 	fprintf(f,
 		"nfqueue: packets %llu accepted %llu dropped %llu stolen %llu not-judged %llu "
 		"rewritten %llu remarked %llu\n"

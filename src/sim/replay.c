@@ -381,14 +381,14 @@ static void print_summary(FILE *out, struct box *b, const struct replay_totals *
 	if (tot->queued)
 		fprintf(out, "  queued        %" PRIu64 "\n", tot->queued);
 	fprintf(out, "  generated     %" PRIu64 "\n", tot->generated);
-	sim_print_ct_stats(out, b, "  ");
+	box_print_ct_stats(out, b, "  ");
 }
 
 static int load_rules(struct sim_box *sb, const char *path, int family, bool unified_v6, FILE *err)
 {
 	char *buf;
 	size_t len;
-	int rc = sim_read_file(path, &buf, &len);
+	int rc = box_read_file(path, &buf, &len);
 
 	if (rc < 0) {
 		fprintf(err, "replay: %s: %s\n", path, strerror(-rc));

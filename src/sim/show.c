@@ -72,63 +72,6 @@ void sim_print_counters(FILE *f, const struct rules_ruleset *rs, int only_table)
 	}
 }
 
-void sim_print_stats(FILE *f, const struct box *b)
-{
-	const struct box_stats *st = box_stats(b);
-	uint64_t dropped = 0, malformed = 0;
-
-	for (int i = 0; i < BOX_DROP_MAX; i++)
-		dropped += st->dropped[i];
-	for (int i = 0; i < PKT_BAD_MAX; i++)
-		malformed += st->malformed[i];
-	fprintf(f,
-		"received %" PRIu64 ", forwarded %" PRIu64 ", delivered %" PRIu64 ", sent %" PRIu64
-		", out %" PRIu64 ", dropped %" PRIu64 ", queued %" PRIu64 ", generated %" PRIu64
-		"\n",
-		st->received, st->forwarded, st->delivered, st->sent_local, st->xmit, dropped,
-		st->queued, st->emitted);
-	for (int i = 0; i < BOX_DROP_MAX; i++)
-		if (st->dropped[i])
-			fprintf(f, "  dropped %-10s %" PRIu64 "\n",
-				box_drop_kind_name((enum box_drop_kind)i), st->dropped[i]);
-	if (malformed)
-		for (int i = 1; i < PKT_BAD_MAX; i++)
-			if (st->malformed[i])
-				fprintf(f, "  malformed %-10s %" PRIu64 "\n",
-					pkt_bad_name((enum pkt_bad)i), st->malformed[i]);
-	sim_print_ct_stats(f, b, "  ");
-}
-
-/*
- * Conntrack and defragmentation counters, when tracking is on:
- *   conntrack entries 2 found 5 new 3 invalid 1 insert 2 ... (conntrack -S names)
- *   defrag ipv4 frags 3 reassembled 1 overlap 1                (the non-zero ones)
- */
-void sim_print_ct_stats(FILE *f, const struct box *b, const char *indent)
-{
-	const struct ct_stats *c = box_ct_stats(b);
-	const struct ct_defrag_stats *d = box_defrag_stats(b);
-
-	if (!c || !d)
-		return;
-	fprintf(f,
-		"%sconntrack entries %u found %" PRIu64 " new %" PRIu64 " invalid %" PRIu64
-		" insert %" PRIu64 " insert_failed %" PRIu64 " drop %" PRIu64 " early_drop %" PRIu64
-		" expired %" PRIu64 " clash %" PRIu64 "\n",
-		indent, c->count, c->found, c->new, c->invalid, c->insert, c->insert_failed,
-		c->drop, c->early_drop, c->expired, c->clash);
-	for (int fam = 0; fam < 2; fam++) {
-		const uint64_t *v = fam ? d->v6 : d->v4;
-
-		fprintf(f, "%sdefrag %s", indent, fam ? "ipv6" : "ipv4");
-		for (int i = 0; i < CT_DEFRAG_ST_MAX; i++)
-			if (v[i] || i == CT_DEFRAG_ST_FRAGS)
-				fprintf(f, " %s %" PRIu64,
-					ct_defrag_stat_name((enum ct_defrag_stat)i), v[i]);
-		fputc('\n', f);
-	}
-}
-
 void sim_print_routes(FILE *f, const struct box *b)
 {
 	static const char *const types[] = {

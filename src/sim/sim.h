@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "engine/box.h"
+#include "engine/setup.h" /* box_setup_command, box_read_file, box_print_stats */
 #include "pkt/pkt.h"
 #include "rules/rules.h"
 
@@ -92,11 +93,6 @@ const char *sim_drop_text(const struct box_drop *d, char *buf, size_t len);
  * numbers, pkts, bytes, target and the rule text. `only_table` < 0: all tables.
  */
 void sim_print_counters(FILE *f, const struct rules_ruleset *rs, int only_table);
-/* The box's statistics (received, forwarded, dropped by reason, malformed by reason, ...). */
-void sim_print_stats(FILE *f, const struct box *b);
-/* Conntrack and defragmentation counters (nothing while tracking is off), each line after
- * `indent`. */
-void sim_print_ct_stats(FILE *f, const struct box *b, const char *indent);
 void sim_print_routes(FILE *f, const struct box *b);
 
 /*
@@ -114,12 +110,7 @@ enum pkt_link sim_pkt_link(const struct pkt *p);
  * Errors are printed as FILE:LINE: message (near 'token'); returns 0 or -EINVAL. */
 int sim_load_rules(struct box *b, const char *buf, size_t len, const char *name, int family,
 		   FILE *err);
-/* Read a whole file into a malloc()ed buffer (NUL-terminated). 0 or -errno. */
-int sim_read_file(const char *path, char **buf, size_t *len);
 
-/* Apply one box-setup command (iface/addr/route) to a box, as the simulator does; used by
- * replay --box. Returns 0 or -1 with a message in err. */
-int sim_setup_command(struct box *b, int argc, char **argv, char *err, size_t errlen);
 
 /* ---- replay ----------------------------------------------------------------------------- */
 
