@@ -11,7 +11,8 @@
 # restore is refused (FILE:LINE, nothing applied), a good one swaps the ruleset (a port it
 # drops times out at once, save shows it), ct -L lists the download; the download completes
 # intact (sha256); counters and zero; a SIGHUP reload after a restore; `--control NAME` on the
-# command line wins over the config; SIGTERM removes the socket file. Exit 77 (skipped) when
+# command line wins over the config; SIGTERM removes the socket file; `run --nfqueue N
+# --control PATH` serves the same requests. Exit 77 (skipped) when
 # not root or namespaces are unavailable. Every wait is bounded.
 # PT_BIN: the pkttables binary (default build/pkttables; tests/run.sh sets it).
 cd "$(dirname "$0")/../.." || exit 2
@@ -146,6 +147,22 @@ while kill -0 "$PT" 2>/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); do
 wait "$PT" 2>/dev/null
 PT=""
 [ ! -e "$D/run/edge.ctl" ] || bad "edge.ctl left behind"
+
+# ---- NFQUEUE mode: the same socket from the verdict loop ----
+ip netns exec $R "$BIN" run --nfqueue 7 --rules "$D/router.rules" --control "$D/nfq.ctl" 2>"$D/pt3.log" &
+PT=$!
+for i in $(seq 1 50); do grep -q "serving nfqueue" "$D/pt3.log" 2>/dev/null && break; sleep 0.1; done
+CTL=$D/nfq.ctl
+rules save | nocomments | diff -q "$D/router.rules" - >/dev/null && rules restore "$D/new.rules" &&
+	rules save | grep -q -- '--dport 8083 -j DROP' && rules policy INPUT DROP &&
+	rules save | grep -q '^:INPUT DROP' && ok "run --nfqueue --control: save, restore, policy" ||
+	{ bad "nfqueue control socket"; cat "$D/pt3.log"; }
+kill -TERM "$PT"
+i=0
+while kill -0 "$PT" 2>/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+wait "$PT" 2>/dev/null
+PT=""
+[ ! -e "$D/nfq.ctl" ] || bad "nfq.ctl left behind"
 
 echo "--- pkttables log (last lines) ---"
 tail -n 8 "$D/pt.log"
