@@ -16,17 +16,7 @@
  * ops.xmit, so the loop measures the engine, not malloc. TTL starts at 255 and a packet is
  * reused at most 250 times.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <arpa/inet.h>
-#include <sys/socket.h>
-#include <time.h>
-
-#include "engine/box.h"
-#include "pkt/build.h"
-#include "rules/rules.h"
+#include "bench_common.h"
 
 #define FLOWS 10000
 #define MAX_REUSE 250
@@ -72,40 +62,6 @@ static const struct box_ops bench_ops = {
 	.deliver = bench_deliver,
 	.dropped = bench_dropped,
 };
-
-/* Flow i: an inside host (10/8 or fd00::/64) to an outside server, one size per flow. */
-static struct pkt *make_packet(unsigned i)
-{
-	struct pkt_spec s;
-	bool v6 = i % 5 == 4;           /* 20 % IPv6 */
-	bool udp = i % 10 < 3;          /* 30 % UDP */
-	uint32_t frame = i % 2 ? 1500 : 64;
-	uint32_t hdr = 14 + (v6 ? 40 : 20) + (udp ? 8 : 20);
-
-	pkt_spec_init(&s);
-	s.eth = true;
-	s.family = v6 ? AF_INET6 : AF_INET;
-	if (v6) {
-		char a[64], d[64];
-
-		snprintf(a, sizeof(a), "fd00::%x:%x", i >> 8, i & 0xff);
-		snprintf(d, sizeof(d), "2001:db8:%x::1", i % 97);
-		pt_addr_parse(a, &s.src);
-		pt_addr_parse(d, &s.dst);
-	} else {
-		s.src.w[0] = htonl(0x0a000000u | (i << 2 & 0xffffff) | 2);
-		s.dst.w[0] = htonl(0xcb007100u | (i % 200)); /* 203.0.113.x */
-	}
-	s.proto = udp ? 17 : 6;
-	s.sport = 1024 + i % 60000;
-	s.dport = udp ? 53 : (i % 3 ? 443 : 80);
-	s.tcp_flags = 0x10; /* ACK */
-	s.seq = i * 7919u;
-	s.ack = i * 104729u;
-	s.ttl = 255;
-	s.payload_len = frame > hdr ? frame - hdr : 0;
-	return pkt_build(&s);
-}
 
 /* Rule i of a FORWARD chain whose rules never match the generated traffic. */
 static int rule4(char *buf, size_t len, unsigned i)
@@ -178,29 +134,6 @@ static char *make_ruleset(unsigned n, int (*rule)(char *, size_t, unsigned))
 	return buf;
 }
 
-static int load(struct box *b, const char *text, int family)
-{
-	struct rules_ruleset *rs = NULL;
-	struct rules_error err;
-	int rc = rules_parse_buffer(text, strlen(text), "bench", family, ext_registry_default(),
-				    NULL, 0, &rs, &err);
-
-	if (rc) {
-		rules_error_print(&err, stderr);
-		return rc;
-	}
-	box_set_ruleset(b, rs, family);
-	return 0;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int main(int argc, char **argv)
 {
 	const char *config;
@@ -239,7 +172,8 @@ int main(int argc, char **argv)
 	if (with_rules) {
 		char *r4 = make_ruleset(nrules, rule4), *r6 = make_ruleset(nrules, rule6);
 
-		if (!r4 || !r6 || load(b, r4, AF_INET) || load(b, r6, AF_INET6))
+		if (!r4 || !r6 || bench_load_rules(b, r4, AF_INET) ||
+		    bench_load_rules(b, r6, AF_INET6))
 			return 1;
 		free(r4);
 		free(r6);
@@ -251,7 +185,7 @@ int main(int argc, char **argv)
 	if (!pl.pkts)
 		return 1;
 	for (unsigned i = 0; i < FLOWS; i++) {
-		pl.pkts[pl.tail++] = make_packet(i);
+		pl.pkts[pl.tail++] = bench_flow_packet(i);
 		if (!pl.pkts[i]) {
 			fprintf(stderr, "bench_engine: pkt_build failed for flow %u\n", i);
 			return 1;
@@ -260,7 +194,7 @@ int main(int argc, char **argv)
 
 	uint64_t limit = max_packets ? max_packets : (uint64_t)FLOWS * MAX_REUSE;
 	uint64_t sent = 0;
-	double t0 = now_s(), t1 = t0;
+	double t0 = bench_now_s(), t1 = t0;
 
 	while (sent < limit && pl.head != pl.tail) {
 		struct pkt *p = pl.pkts[pl.head++ % pl.n];
@@ -268,12 +202,12 @@ int main(int argc, char **argv)
 		box_receive(b, lan, p);
 		sent++;
 		if (!max_packets && (sent & 1023) == 0) {
-			t1 = now_s();
+			t1 = bench_now_s();
 			if (t1 - t0 >= seconds)
 				break;
 		}
 	}
-	t1 = now_s();
+	t1 = bench_now_s();
 	if (pl.xmit != sent) {
 		fprintf(stderr, "bench_engine: %s: %llu of %llu packets were not forwarded\n",
 			config, (unsigned long long)(sent - pl.xmit), (unsigned long long)sent);

@@ -10,12 +10,12 @@ SECONDS_PER=${BENCH_SECONDS:-1}
 
 [ -x "$B" ] || { echo "bench: $B not built" >&2; exit 1; }
 
-# instructions per packet between n1 and n2 packets
+# instructions per packet between n1 and n2 packets (of bench_engine, or of the 4th argument)
 instr() {
-	cfg=$1 n1=$2 n2=$3
-	i1=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$B" "$cfg" --packets "$n1" 2>&1 >/dev/null |
+	cfg=$1 n1=$2 n2=$3 bin=${4:-$B}
+	i1=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$cfg" --packets "$n1" 2>&1 >/dev/null |
 		sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
-	i2=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$B" "$cfg" --packets "$n2" 2>&1 >/dev/null |
+	i2=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$cfg" --packets "$n2" 2>&1 >/dev/null |
 		sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
 	echo "$i1 $i2 $n1 $n2" | awk '{ printf "%.0f", ($2 - $1) / ($4 - $3) }'
 }
@@ -67,6 +67,76 @@ plot '$OUT' using 5:xtic(1) title 'rate ratio' axes x1y1, \
      '' using 0:6 with linespoints lw 2 pt 7 title 'instructions/packet' axes x1y2
 GP
 	echo "wrote build/bench.png"
+fi
+
+# NAT (bench_nat): translation cost of established flows with and without a NAT rule, and the
+# rate of new bindings. Rows nat-*; for nat-new-* "packets" are connections and mpps is millions
+# of connections per second. Ratios against nat-plain / nat-new-plain (conntrack, no NAT).
+N=build/bench/bench_nat
+if [ -x "$N" ]; then
+	echo
+	echo "NAT (bench_nat, one run):"
+	printf '  %-16s %10s %10s %8s %7s %12s %8s\n' config packets ns/pkt Mpps ratio instr/pkt dropped
+	nbase="" nnbase="" nat_ns="" nat_ip="" plain_ns="" plain_ip=""
+	for c in plain snat masquerade new-plain new-snat new-apd new-full; do
+		set -- $("$N" "$c" --seconds "$SECONDS_PER")
+		pk=$2 ns=$3 mpps=$4 drop=$5
+		case $c in
+		plain) nbase=$mpps ;;
+		new-plain) nnbase=$mpps ;;
+		esac
+		case $c in
+		new-*) b=$nnbase ;;
+		*) b=$nbase ;;
+		esac
+		ratio=$(echo "$mpps $b" | awk '{ printf "%.3f", $1 / $2 }')
+		ip=""
+		if command -v valgrind >/dev/null 2>&1; then
+			case $c in
+			new-full) ip=$(instr "$c" 1000 2000 "$N") ;;
+			*) ip=$(instr "$c" 2000 4000 "$N") ;;
+			esac
+		fi
+		case $c in
+		plain) plain_ns=$ns plain_ip=$ip ;;
+		snat) nat_ns=$ns nat_ip=$ip ;;
+		esac
+		printf '  %-16s %10s %10s %8s %7s %12s %8s\n' "$c" "$pk" "$ns" "$mpps" "$ratio" "$ip" "$drop"
+		echo "nat-$c,$pk,$ns,$mpps,$ratio,$ip" >> "$OUT"
+	done
+	echo "$plain_ns $nat_ns $plain_ip $nat_ip" | awk '{ printf "  SNAT translation cost: %.1f ns/packet, %s instructions/packet (snat - plain)\n", $2 - $1, ($3 != "" && $4 != "") ? $4 - $3 : "?" }'
+fi
+
+# Control socket (bench_ctl): dump of a 1M-entry table, events, and the data path's rate while a
+# dump runs. Rows ctl-*: for ctl-dump and ctl-events "packets" are entries/events and mpps is
+# millions of them per second; ctl-datapath-* are the packet mix served between process calls.
+C=build/bench/bench_ctl
+if [ -x "$C" ]; then
+	echo
+	echo "control socket (bench_ctl, one run, ${BENCH_CTL_ENTRIES:-1000000} entries):"
+	"$C" --entries "${BENCH_CTL_ENTRIES:-1000000}" --seconds "$SECONDS_PER" > build/bench-ctl.txt ||
+		echo "bench: bench_ctl failed" >&2
+	sed 's/^/  /' build/bench-ctl.txt
+	awk -v out="$OUT" '
+		{ v[$1] = $2 }
+		function row(name, n, rate, ratio) {
+			printf "%s,%s,%.1f,%.3f,%s,\n", name, n, 1e9 / rate, rate / 1e6, ratio >> out
+		}
+		END {
+			if (v["ctl_dump_entries_per_s"] > 0)
+				row("ctl-dump", v["ctl_dump_entries"], v["ctl_dump_entries_per_s"], "")
+			if (v["ctl_events_per_s"] > 0)
+				row("ctl-events", v["ctl_events_received"], v["ctl_events_per_s"], "")
+			if (v["datapath_pps_idle"] > 0) {
+				row("ctl-datapath-idle", "", v["datapath_pps_idle"], "1.000")
+				row("ctl-datapath-during-dump", "", v["datapath_pps_during_dump"],
+				    v["datapath_ratio_during_dump"])
+			}
+			printf "  summary: dump %.0f entries/s, events %.0f/s (%d lost), data path during a dump %.3f of its rate, longest process call %s us, peak RSS growth %s kB\n",
+			    v["ctl_dump_entries_per_s"], v["ctl_events_per_s"], v["ctl_events_lost"],
+			    v["datapath_ratio_during_dump"], v["datapath_during_dump_max_process_us"],
+			    v["ctl_dump_peak_rss_growth_kb"]
+		}' build/bench-ctl.txt
 fi
 
 # Live forwarding through pkttables (AF_PACKET and NFQUEUE) against the kernel, one run, in
