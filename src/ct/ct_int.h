@@ -95,6 +95,7 @@ enum ct_ext_id {
 	CT_EXT_TSTAMP, /* reserved: start/stop timestamps */
 	CT_EXT_LABELS, /* reserved: connlabel bits */
 	CT_EXT_TIMEOUT, /* struct ct_timeout_ext: the CT --timeout policy */
+	CT_EXT_SEQADJ,	/* struct ct_seqadj: a NAT helper resized the stream (src/nat/seqadj.h) */
 	CT_EXT_NUM
 };
 
@@ -105,6 +106,21 @@ struct ct_acct {
 	struct {
 		uint64_t packets, bytes;
 	} dir[2];
+};
+
+/*
+ * Sequence adjustment of one direction's stream (the kernel's nf_ct_seqadj): a NAT helper
+ * resized the segment that starts at correction_pos (the sender's sequence number); bytes
+ * before it are shifted by offset_before, from it on by offset_after. Written by src/nat
+ * (seqadj.c); read here too, because the TCP window check must see the other side's
+ * acknowledgements in the sender's numbers (ct_seqadj_ack_offset).
+ */
+struct ct_seqadj_dir {
+	uint32_t correction_pos;
+	int32_t offset_before, offset_after;
+};
+struct ct_seqadj {
+	struct ct_seqadj_dir dir[2];
 };
 
 /* Points into the table's policy array, which never moves while the table lives. */
@@ -286,6 +302,22 @@ static inline bool ct_seq_before(uint32_t a, uint32_t b)
 static inline bool ct_seq_after(uint32_t a, uint32_t b)
 {
 	return ct_seq_before(b, a);
+}
+
+/*
+ * What to subtract from an acknowledgement number (or a SACK edge) `ack` of direction dir's
+ * stream, as the receiver sent it, to get the sender's numbering: 0 without adjustment.
+ */
+static inline int32_t ct_seqadj_ack_offset(const struct ct_entry *e, int dir, uint32_t ack)
+{
+	const struct ct_seqadj *sa = e->ext ? ct_ext_find(e, CT_EXT_SEQADJ) : NULL;
+	const struct ct_seqadj_dir *d;
+
+	if (!sa)
+		return 0;
+	d = &sa->dir[dir];
+	return ct_seq_after(ack - (uint32_t)d->offset_before, d->correction_pos) ? d->offset_after
+										 : d->offset_before;
 }
 
 #endif

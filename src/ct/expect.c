@@ -302,7 +302,8 @@ struct ct_expect *ct_expect_find(struct ct_table *t, const struct ct_tuple *tupl
 
 /* ---- core hooks -------------------------------------------------------------------------- */
 
-void ct_expect_attach_child(struct ct_table *t, struct ct_entry *e, struct ct_expect *x)
+void ct_expect_attach_child(struct ct_table *t, struct ct_entry *e, struct ct_expect *x,
+			    uint64_t now)
 {
 	struct ct_helper_state *hs = t->helpers;
 
@@ -314,7 +315,7 @@ void ct_expect_attach_child(struct ct_table *t, struct ct_entry *e, struct ct_ex
 	if (x->helper)
 		ct_entry_set_helper(t, e, x->helper);
 	if (x->expectfn)
-		x->expectfn(t, e, x);
+		x->expectfn(t, e, x, now);
 	hs->stats.consumed++;
 	if (!(x->flags & CT_EXPECT_PERMANENT))
 		unlink_expect(t, x);

@@ -45,7 +45,8 @@ struct ct_expect;
 
 /* Called for the new entry an expectation matched, before it is attached to the packet (NAT
  * binds the data connection to the master's translation here). */
-typedef void (*ct_expectfn)(struct ct_table *t, struct ct_entry *child, const struct ct_expect *x);
+typedef void (*ct_expectfn)(struct ct_table *t, struct ct_entry *child, const struct ct_expect *x,
+			    uint64_t now);
 
 struct ct_expect {
 	/* what the new connection's original tuple must be, under mask */

@@ -16,6 +16,7 @@ static const uint16_t ext_size[CT_EXT_NUM] = {
     [CT_EXT_HELPER] = sizeof(struct ct_help),
     [CT_EXT_NAT] = CT_EXT_NAT_SIZE,
     [CT_EXT_TIMEOUT] = sizeof(struct ct_timeout_ext),
+    [CT_EXT_SEQADJ] = sizeof(struct ct_seqadj),
 };
 
 #define EXT_ALIGN 8u

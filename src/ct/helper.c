@@ -150,6 +150,13 @@ int ct_helper_set_nat(struct ct_table *t, enum ct_helper_id id, ct_helper_nat_fn
 	return 0;
 }
 
+void *ct_helper_nat_priv(const struct ct_table *t, enum ct_helper_id id)
+{
+	if ((unsigned)id >= CT_HELPER_NUM || !t->helpers || !t->helpers->policy[id].nat)
+		return NULL;
+	return t->helpers->policy[id].nat_priv;
+}
+
 /* ---- entries ----------------------------------------------------------------------------- */
 
 struct ct_help *ct_entry_help(const struct ct_entry *e)
@@ -186,7 +193,7 @@ bool ct_helper_new_entry(struct ct_table *t, struct ct_entry *e, const struct pk
 	struct ct_expect *x = ct_expect_find(t, &e->th[0].tuple, now);
 
 	if (x) {
-		ct_expect_attach_child(t, e, x);
+		ct_expect_attach_child(t, e, x, now);
 		return true;
 	}
 	/* an unknown id or a helper unregistered here: no helper (a failed allocation too; the

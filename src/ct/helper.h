@@ -106,6 +106,8 @@ typedef int (*ct_helper_nat_fn)(void *priv, struct ct_table *t, struct ct_entry 
 				unsigned ctinfo, const struct ct_helper_match *m,
 				struct ct_expect *x, uint64_t now);
 int ct_helper_set_nat(struct ct_table *t, enum ct_helper_id id, ct_helper_nat_fn fn, void *priv);
+/* The priv given with the NAT hook of helper id (NULL: none), for an expectation's expectfn. */
+void *ct_helper_nat_priv(const struct ct_table *t, enum ct_helper_id id);
 
 /*
  * Run the entry's helper on a packet (the INPUT/POSTROUTING hook at priority 300). 0, or a
@@ -142,7 +144,8 @@ const char *ct_helper_bytes(const struct pkt *p, uint32_t off, uint32_t len, voi
  * for (true: RELATED); an entry is dying (its expectations go); an entry is freed (and its
  * reference on its master dropped); the table is freed. */
 bool ct_helper_new_entry(struct ct_table *t, struct ct_entry *e, const struct pkt *p, uint64_t now);
-void ct_expect_attach_child(struct ct_table *t, struct ct_entry *e, struct ct_expect *x);
+void ct_expect_attach_child(struct ct_table *t, struct ct_entry *e, struct ct_expect *x,
+			    uint64_t now);
 void ct_expect_master_gone(struct ct_table *t, struct ct_entry *e);
 void ct_expect_entry_free(struct ct_table *t, struct ct_entry *e);
 void ct_expect_table_free(struct ct_table *t);

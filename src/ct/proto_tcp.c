@@ -245,6 +245,14 @@ static enum win_result tcp_in_window(struct ct_table *t, struct ct_entry *e, enu
 	sack = ack;
 	if ((receiver->flags & CT_TCPF_SACK_PERM) && (s->flags & F_ACK))
 		sack = tcp_sack(s, ack);
+	if (s->flags & F_ACK) {
+		/* a NAT helper resized the receiver's stream: its acknowledgements come in the
+		 * numbers the sender saw after the change (src/nat/seqadj.c); back to ours */
+		uint32_t off = (uint32_t)ct_seqadj_ack_offset(e, !dir, ack);
+
+		ack -= off;
+		sack -= off;
+	}
 
 	if (sender->td_maxwin == 0) {
 		/* the first segment seen from this side */

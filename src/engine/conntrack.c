@@ -53,6 +53,7 @@ int box_set_conntrack(struct box *b, bool on)
 		atomic_store(&b->ct_wanted, false);
 		if (!b->ct_on)
 			return 0;
+		nat_helpers_detach(b, b->nat, b->ct);
 		nat_detach(b, b->nat);
 		b->nat = NULL;
 		ct_detach(b, b->ct);
@@ -88,6 +89,13 @@ int box_set_conntrack(struct box *b, bool on)
 	b->nat = nat_attach(b, b->ct);
 	if (!b->nat) {
 		rc = errno ? -errno : -ENOMEM;
+		ct_detach(b, b->ct);
+		return rc;
+	}
+	rc = nat_helpers_attach(b, b->nat, b->ct);
+	if (rc < 0) {
+		nat_detach(b, b->nat);
+		b->nat = NULL;
 		ct_detach(b, b->ct);
 		return rc;
 	}
@@ -178,6 +186,7 @@ void box_ct_free(struct box *b)
 		pkt_free(r->pkt);
 		box_reasm_free(r);
 	}
+	nat_helpers_detach(b, b->nat, b->ct);
 	nat_detach(b, b->nat); /* it watches the table: before it */
 	b->nat = NULL;
 	ct_table_free(b->ct);

@@ -15,4 +15,10 @@
 struct nat_table *nat_attach(struct box *b, struct ct_table *ct);
 void nat_detach(struct box *b, struct nat_table *n);
 
+/* The NAT helpers (FTP, TFTP: ct_helper_set_nat) and the sequence adjustment hooks
+ * (POSTROUTING, INPUT at 301) of n (src/nat/helper_attach.c). 0 or -ENOSPC/-ENOMEM. Detach
+ * before nat_detach. */
+int nat_helpers_attach(struct box *b, struct nat_table *n, struct ct_table *ct);
+void nat_helpers_detach(struct box *b, struct nat_table *n, struct ct_table *ct);
+
 #endif

@@ -127,10 +127,55 @@ static bool value_eq(const char *a, const char *b)
 	return !*ea && !*eb && ea != a && eb != b && x == y;
 }
 
+/*
+ * The transport payload as one word of a script line: printable bytes as they are, \r \n \t
+ * \\ and \xHH for the others and for blank, '"' and '#' (which a script line would take
+ * apart), e.g. payload=PORT\x20203,0,113,1,19,137\r\n
+ */
+static void payload_text(const struct pkt *p, char *val, size_t len)
+{
+	const struct pkt_info *in = &p->info;
+	uint32_t end = in->l3off + in->l3len, n = 0;
+	uint8_t c;
+
+	for (uint32_t off = in->payload_off; in->has_l4 && off < end && n + 5 < len; off++) {
+		if (pkt_copy_out(p, off, &c, 1))
+			break;
+		if (c == '\r' || c == '\n' || c == '\t' || c == '\\') {
+			val[n++] = '\\';
+			val[n++] = c == '\r' ? 'r' : c == '\n' ? 'n' : c == '\t' ? 't' : '\\';
+		} else if (c <= 0x20 || c > 0x7e || c == '"' || c == '#') {
+			n += (uint32_t)snprintf(val + n, len - n, "\\x%02x", c);
+		} else {
+			val[n++] = (char)c;
+		}
+	}
+	val[n] = '\0';
+}
+
+/* Are the IPv4 header checksum and the transport checksum right? */
+static bool csum_ok(const struct pkt *p)
+{
+	const struct pkt_info *in = &p->info;
+	uint8_t hb[60];
+
+	if (in->family == AF_INET) {
+		const uint8_t *h = pkt_header(p, in->l3off, in->ihl, hb);
+
+		if (!h || pkt_csum_fold(pkt_csum_bytes(h, in->ihl, 0)))
+			return false;
+	}
+	return !in->has_l4 || in->is_fragment || pkt_l4_csum_ok(p);
+}
+
 /* KEY=VALUE the packet's text does not show: metadata, and IP fields at their defaults. */
 static bool meta_value(const struct pkt *p, const char *key, char *val, size_t len)
 {
-	if (!strcmp(key, "mark"))
+	if (!strcmp(key, "payload"))
+		payload_text(p, val, len);
+	else if (!strcmp(key, "csum"))
+		snprintf(val, len, "%s", csum_ok(p) ? "ok" : "bad");
+	else if (!strcmp(key, "mark"))
 		snprintf(val, len, "0x%" PRIx32, p->mark);
 	else if (!strcmp(key, "prio") || !strcmp(key, "priority"))
 		snprintf(val, len, "0x%" PRIx32, p->priority);
@@ -212,7 +257,7 @@ int sim_pkt_matches(const struct pkt *p, const char *pattern, char *why, size_t 
 			}
 		}
 		if (!found && eq) {
-			char key[32], val[64];
+			char key[32], val[1024];
 
 			snprintf(key, sizeof(key), "%.*s", (int)(eq - x), x);
 			if (meta_value(p, key, val, sizeof(val))) {

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The NAT helpers and sequence adjustment hooked into a box (with attach.c, the files of
+ * src/nat that know the engine). nat_attach calls nat_helpers_attach:
+ *
+ *   ct_helper_set_nat(ftp, tftp)   the conntrack helpers hand their findings to NAT
+ *   POSTROUTING, INPUT  301        nat_seqadj_apply: after the conntrack helpers (300, which
+ *                                  may resize the segment and record it), before confirm
+ *                                  (INT_MAX); the last hook either direction passes
+ *                                  (seqadj.h says why there)
+ */
+#include <errno.h>
+
+#include "nat/helper.h"
+#include "nat/nat_attach.h"
+#include "nat/seqadj.h"
+
+#define NAT_PRIO_SEQADJ 301 /* NF_IP_PRI_CONNTRACK_HELPER (300) + 1 */
+
+static int seqadj_hook(void *priv, struct box_hook_state *st, struct pkt *p)
+{
+	(void)priv;
+	if (p->ct && nat_seqadj_apply(p) < 0) {
+		st->drop.kind = BOX_DROP_HOOK;
+		st->drop.table = -1;
+		st->drop.hook = st->hook;
+		st->drop.chain = NULL;
+		st->drop.rulenum = 0;
+		return EXT_DROP;
+	}
+	return EXT_ACCEPT;
+}
+
+static const unsigned seqadj_hooks[] = {HOOK_POSTROUTING, HOOK_INPUT};
+
+int nat_helpers_attach(struct box *b, struct nat_table *n, struct ct_table *ct)
+{
+	int r;
+
+	for (unsigned i = 0; i < sizeof(seqadj_hooks) / sizeof(seqadj_hooks[0]); i++) {
+		r = box_register_hook(b, 0, seqadj_hooks[i], NAT_PRIO_SEQADJ, seqadj_hook, n);
+		if (r < 0)
+			goto fail;
+	}
+	r = ct_helper_set_nat(ct, CT_HELPER_FTP, nat_helper_ftp, n);
+	if (!r)
+		r = ct_helper_set_nat(ct, CT_HELPER_TFTP, nat_helper_tftp, n);
+	if (!r)
+		return 0;
+fail:
+	nat_helpers_detach(b, n, ct);
+	return r;
+}
+
+void nat_helpers_detach(struct box *b, struct nat_table *n, struct ct_table *ct)
+{
+	if (!n || !ct)
+		return;
+	ct_helper_set_nat(ct, CT_HELPER_FTP, NULL, NULL);
+	ct_helper_set_nat(ct, CT_HELPER_TFTP, NULL, NULL);
+	for (unsigned i = 0; i < sizeof(seqadj_hooks) / sizeof(seqadj_hooks[0]); i++)
+		box_unregister_hook(b, 0, seqadj_hooks[i], seqadj_hook, n);
+}
