@@ -390,9 +390,34 @@ int box_del_addr(struct box *b, int ifindex, int family, const union pt_addr *a)
 			memmove(&b->routes[r], &b->routes[r + 1],
 				(b->nroutes - (unsigned)r - 1) * sizeof(*b->routes)),
 			    b->nroutes--;
+		for (unsigned k = 0; k < BOX_MAX_ADDR_WATCHERS; k++)
+			if (b->addr_watch[k].fn)
+				b->addr_watch[k].fn(b->addr_watch[k].priv, b, ifindex, family, a);
 		return 0;
 	}
 	return -EADDRNOTAVAIL;
+}
+
+int box_watch_addr_gone(struct box *b, box_addr_gone_fn fn, void *priv)
+{
+	for (unsigned k = 0; k < BOX_MAX_ADDR_WATCHERS; k++)
+		if (!b->addr_watch[k].fn) {
+			b->addr_watch[k].fn = fn;
+			b->addr_watch[k].priv = priv;
+			return 0;
+		}
+	return -ENOSPC;
+}
+
+int box_unwatch_addr_gone(struct box *b, box_addr_gone_fn fn, void *priv)
+{
+	for (unsigned k = 0; k < BOX_MAX_ADDR_WATCHERS; k++)
+		if (b->addr_watch[k].fn == fn && b->addr_watch[k].priv == priv) {
+			b->addr_watch[k].fn = NULL;
+			b->addr_watch[k].priv = NULL;
+			return 0;
+		}
+	return -ENOENT;
 }
 
 bool box_is_local(const struct box *b, int family, const union pt_addr *a)

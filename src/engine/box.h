@@ -162,6 +162,14 @@ int box_set_iface_up(struct box *b, int index, bool up);
 /* A local address on an interface; also adds the connected route (like `ip addr add`). */
 int box_add_addr(struct box *b, int ifindex, int family, const union pt_addr *a, int plen);
 int box_del_addr(struct box *b, int ifindex, int family, const union pt_addr *a);
+/* Told after box_del_addr removed an address (NAT's MASQUERADE forgets what used it). Call
+ * box_del_addr on the data-path thread, between packets. At most BOX_MAX_ADDR_WATCHERS:
+ * 0/-ENOSPC; unwatch: 0/-ENOENT. */
+#define BOX_MAX_ADDR_WATCHERS 4
+typedef void (*box_addr_gone_fn)(void *priv, struct box *b, int ifindex, int family,
+				 const union pt_addr *a);
+int box_watch_addr_gone(struct box *b, box_addr_gone_fn fn, void *priv);
+int box_unwatch_addr_gone(struct box *b, box_addr_gone_fn fn, void *priv);
 int box_add_route(struct box *b, const struct box_route *r);
 int box_del_route(struct box *b, int family, const union pt_addr *net, int plen);
 /* Longest-prefix match; NULL when there is no route. */

@@ -50,6 +50,10 @@ struct box {
 	struct box_route *routes;
 	unsigned nroutes, routecap;
 	bool forwarding[2];
+	struct {
+		box_addr_gone_fn fn;
+		void *priv;
+	} addr_watch[BOX_MAX_ADDR_WATCHERS];
 
 	/* Published rulesets (RCU); cur[] is the snapshot the packet in flight uses. */
 	struct rules_ruleset *rs[2];

@@ -22,6 +22,7 @@
 #include <sys/socket.h>
 
 #include "ct/ct.h"
+#include "nat/nat.h"
 #include "rules/ext.h"
 
 enum {
@@ -41,7 +42,7 @@ enum {
 	O_NUM
 };
 
-/* NAT state bits beyond CT_STATE_*: set by src/nat when it exists. */
+/* NAT state bits beyond CT_STATE_*, from the entry's NAT binding (nat_entry_status). */
 enum { STATE_SNAT = 1 << 5, STATE_DNAT = 1 << 6 };
 
 struct conntrack_info {
@@ -246,6 +247,19 @@ static bool addr_ok(int family, const union pt_addr *k, const union pt_addr u[2]
 #define SEEN(i)	    (inst->seen & (1u << (i)))
 #define INVERTED(i) (!!(inst->inv & (1u << (i))))
 
+/* The packet's state bits, plus SNAT / DNAT when its connection's NAT binding changes the
+ * source / destination (the kernel's IPS_SRC_NAT / IPS_DST_NAT). */
+static unsigned packet_states(const struct pkt *p, const struct ct_entry *e)
+{
+	unsigned st = ct_pkt_state(p), nat = nat_entry_status(e);
+
+	if (nat & NAT_STATUS_SRC)
+		st |= STATE_SNAT;
+	if (nat & NAT_STATUS_DST)
+		st |= STATE_DNAT;
+	return st;
+}
+
 static bool conntrack_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 {
 	const struct conntrack_info *ci = inst->data;
@@ -254,7 +268,7 @@ static bool conntrack_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	const union pt_addr *addrs[4];
 	uint16_t ports[4];
 
-	if (SEEN(O_CTSTATE) && (!!(ci->states & ct_pkt_state(ctx->pkt)) == INVERTED(O_CTSTATE)))
+	if (SEEN(O_CTSTATE) && (!!(ci->states & packet_states(ctx->pkt, e)) == INVERTED(O_CTSTATE)))
 		return false;
 	if (!e)
 		return inst->seen == (1u << O_CTSTATE);

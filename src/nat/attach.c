@@ -8,7 +8,8 @@
  *       NEW: a target's request -> nat_setup (MASQUERADE: the outgoing interface's first
  *            address of the family; REDIRECT: the incoming one's, loopback at OUTPUT);
  *            none -> nat_inbound at PREROUTING, else the null binding
- *       every packet: nat_translate
+ *       every packet: nat_translate, then nat_tcp_hold (RFC 5382 REQ-5 transitory timer)
+ *   an address removed from an interface (box_del_addr): nat_addr_removed (MASQUERADE)
  *   A request that cannot be bound (no free port) drops the packet, as the kernel does.
  */
 #include <errno.h>
@@ -92,7 +93,13 @@ static int nat_hook(void *priv, struct box_hook_state *st, struct pkt *p)
 		return drop(st);
 	if (nat_translate(n, p, st->hook, now) < 0)
 		return drop(st);
+	nat_tcp_hold(n, p, now);
 	return EXT_ACCEPT;
+}
+
+static void addr_gone(void *priv, struct box *b, int ifindex, int family, const union pt_addr *a)
+{
+	nat_addr_removed(priv, ifindex, family, a, box_now(b));
 }
 
 static const struct {
@@ -117,6 +124,11 @@ struct nat_table *nat_attach(struct box *b, struct ct_table *ct)
 			errno = ENOSPC;
 			return NULL;
 		}
+	if (box_watch_addr_gone(b, addr_gone, n)) {
+		nat_detach(b, n);
+		errno = ENOSPC;
+		return NULL;
+	}
 	return n;
 }
 
@@ -126,5 +138,6 @@ void nat_detach(struct box *b, struct nat_table *n)
 		return;
 	for (unsigned i = 0; i < sizeof(nat_hooks) / sizeof(nat_hooks[0]); i++)
 		box_unregister_hook(b, 0, nat_hooks[i].hook, nat_hook, n);
+	box_unwatch_addr_gone(b, addr_gone, n);
 	nat_table_free(n);
 }

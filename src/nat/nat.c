@@ -24,6 +24,7 @@ void nat_config_default(struct nat_config *c)
 	c->tcp_timeout = 7440 * NAT_SEC;
 	c->icmp_timeout = 60 * NAT_SEC;
 	c->other_timeout = 300 * NAT_SEC;
+	c->tcp_transitory_timeout = 240 * NAT_SEC;
 }
 
 /* SipHash would do; a keyed 64-bit mix (splitmix finaliser over 8-byte words) is enough to
@@ -352,7 +353,7 @@ static void age_add(struct nat_table *n, struct nat_mapping *m)
 	n->newest = m;
 }
 
-static void mapping_free(struct nat_table *n, struct nat_mapping *m)
+void nat_mapping_free(struct nat_table *n, struct nat_mapping *m)
 {
 	struct nat_mapping **pp;
 	uint32_t b;
@@ -377,9 +378,26 @@ static void mapping_free(struct nat_table *n, struct nat_mapping *m)
 	free(m);
 }
 
-static bool mapping_dead(const struct nat_mapping *m, uint64_t now)
+/*
+ * A connection past its timeout still counts in conns until the conntrack sweep (or a lookup
+ * of its tuple) removes it, which may be much later: it must not keep the port. Such entries
+ * are removed here, as ct_lookup would, so the answer depends only on the box clock.
+ */
+bool nat_mapping_reap(struct nat_table *n, struct nat_mapping *m, uint64_t now)
 {
-	return !m->conns && m->expires <= now;
+	if (m->expires > now)
+		return false;
+	for (int k = 0; k < 2 && m->conns; k++)
+		for (struct ct_entry *e = m->conn_head[k], *nx; e; e = nx) {
+			struct nat_binding *b = ct_ext_find(e, CT_EXT_NAT);
+
+			nx = b->conn_link[k][1];
+			if (now >= e->expires) {
+				n->ct->stats.expired++;
+				ct_kill_reason(n->ct, e, CT_GONE_TIMEOUT); /* ct_event unlinks it */
+			}
+		}
+	return !m->conns;
 }
 
 /* Expired mappings met on the way are removed. */
@@ -396,9 +414,9 @@ struct nat_mapping *nat_mapping_find_int(struct nat_table *n, int family,
 		    (m->mode == NAT_B_AD) != (remote != NULL) ||
 		    (remote && !pt_addr_eq(&m->remote, remote)))
 			continue;
-		if (mapping_dead(m, now)) {
+		if (nat_mapping_reap(n, m, now)) {
 			n->stats.mappings_expired++;
-			mapping_free(n, m);
+			nat_mapping_free(n, m);
 			return NULL;
 		}
 		return m;
@@ -417,9 +435,9 @@ struct nat_mapping *nat_mapping_find_ext(struct nat_table *n, int family,
 		if (m->family != family || m->l4proto != l4proto || m->ext_port != port ||
 		    m->zone != zone || !pt_addr_eq(&m->ext_addr, a))
 			continue;
-		if (mapping_dead(m, now)) {
+		if (nat_mapping_reap(n, m, now)) {
 			n->stats.mappings_expired++;
-			mapping_free(n, m);
+			nat_mapping_free(n, m);
 			return NULL;
 		}
 		return m;
@@ -437,7 +455,7 @@ struct nat_mapping *nat_mapping_new(struct nat_table *n, struct nat_pool *pl, ui
 
 	if (n->stats.mappings >= n->cfg.max_mappings) {
 		/* room only by removing a mapping whose time is up */
-		if (!n->oldest || !mapping_dead(n->oldest, now) || nat_sweep(n, now, 8) == 0) {
+		if (!n->oldest || !nat_mapping_reap(n, n->oldest, now) || nat_sweep(n, now, 8) == 0) {
 			n->stats.table_full++;
 			return NULL;
 		}
@@ -516,9 +534,9 @@ unsigned nat_sweep(struct nat_table *n, uint64_t now, unsigned max)
 
 	for (unsigned i = 0; m && i < max; i++, m = nx) {
 		nx = m->next;
-		if (mapping_dead(m, now)) {
+		if (nat_mapping_reap(n, m, now)) {
 			n->stats.mappings_expired++;
-			mapping_free(n, m);
+			nat_mapping_free(n, m);
 			gone++;
 		}
 	}
@@ -526,6 +544,37 @@ unsigned nat_sweep(struct nat_table *n, uint64_t now, unsigned max)
 }
 
 /* ---- conntrack events: a mapping's connections ------------------------------------------- */
+
+static void conn_link(struct nat_binding *b, struct nat_mapping *m, int k)
+{
+	struct ct_entry *head;
+
+	if (!m)
+		return;
+	head = m->conn_head[k];
+	b->conn_link[k][0] = NULL;
+	b->conn_link[k][1] = head;
+	if (head)
+		((struct nat_binding *)ct_ext_find(head, CT_EXT_NAT))->conn_link[k][0] = b->entry;
+	m->conn_head[k] = b->entry;
+	m->conns++;
+}
+
+static void conn_unlink(struct nat_binding *b, struct nat_mapping *m, int k)
+{
+	struct ct_entry *prev = b->conn_link[k][0], *next = b->conn_link[k][1];
+
+	if (!m)
+		return;
+	if (prev)
+		((struct nat_binding *)ct_ext_find(prev, CT_EXT_NAT))->conn_link[k][1] = next;
+	else
+		m->conn_head[k] = next;
+	if (next)
+		((struct nat_binding *)ct_ext_find(next, CT_EXT_NAT))->conn_link[k][0] = prev;
+	b->conn_link[k][0] = b->conn_link[k][1] = NULL;
+	m->conns--;
+}
 
 static void ct_event(void *priv, uint32_t events, const struct ct_entry *e,
 		     enum ct_destroy_reason why)
@@ -537,18 +586,85 @@ static void ct_event(void *priv, uint32_t events, const struct ct_entry *e,
 	if (!b)
 		return;
 	if ((events & CT_EV_NEW) && !b->counted) {
-		if (b->map)
-			b->map->conns++;
-		if (b->inmap)
-			b->inmap->conns++;
+		conn_link(b, b->map, 0);
+		conn_link(b, b->inmap, 1);
 		b->counted = true;
 	}
 	if ((events & CT_EV_DESTROY) && b->counted) {
 		/* the timer (last refresh + timeout) decides from now on */
-		if (b->map)
-			b->map->conns--;
-		if (b->inmap)
-			b->inmap->conns--;
+		conn_unlink(b, b->map, 0);
+		conn_unlink(b, b->inmap, 1);
 		b->counted = false;
 	}
+}
+
+/* ---- TCP transitory states (RFC 5382 REQ-5) ---------------------------------------------- */
+
+void nat_tcp_hold(struct nat_table *n, struct pkt *p, uint64_t now)
+{
+	struct ct_entry *e = ct_pkt_entry(p);
+	const struct nat_binding *b = e ? ct_ext_find(e, CT_EXT_NAT) : NULL;
+	uint64_t hold = n->cfg.tcp_transitory_timeout;
+
+	if (!b || !hold || (!b->map && !b->inmap) || e->th[0].tuple.l4proto != 6 ||
+	    (e->status & CT_S_DYING) || ct_entry_tcp_state(e) == CT_TCP_ESTABLISHED)
+		return;
+	if (e->expires < now + hold)
+		e->expires = now + hold;
+}
+
+/* ---- an address went away (MASQUERADE) --------------------------------------------------- */
+
+struct addr_gone {
+	int ifindex, family;
+	union pt_addr addr;
+	unsigned killed;
+};
+
+static enum ct_walk_action masq_conn_gone(void *priv, struct ct_entry *e)
+{
+	struct addr_gone *g = priv;
+	const struct nat_binding *b = ct_ext_find(e, CT_EXT_NAT);
+	const struct ct_tuple *reply = &e->th[CT_DIR_REPLY].tuple;
+
+	if (!b || !(b->status & NAT_ST_SRC) || b->masq_if != g->ifindex ||
+	    reply->family != g->family || !pt_addr_eq(&reply->dst, &g->addr))
+		return CT_WALK_NEXT;
+	g->killed++;
+	return CT_WALK_KILL;
+}
+
+unsigned nat_addr_removed(struct nat_table *n, int ifindex, int family, const union pt_addr *a,
+			  uint64_t now)
+{
+	struct addr_gone g = {.ifindex = ifindex, .family = family, .addr = *a};
+	uint32_t cursor = 0;
+
+	while (!ct_walk(n->ct, &cursor, 1024, now, masq_conn_gone, &g))
+		;
+	for (struct nat_mapping *m = n->oldest, *nx; m; m = nx) {
+		nx = m->next;
+		if (!(m->range.flags & NAT_R_MASQUERADE) || m->out != ifindex ||
+		    m->family != family || !pt_addr_eq(&m->ext_addr, a))
+			continue;
+		/* inbound connections admitted to it, and any the walk did not see */
+		for (int k = 0; k < 2; k++) {
+			struct ct_entry *e;
+
+			while ((e = m->conn_head[k])) {
+				ct_kill(n->ct, e); /* its destroy event unlinks it */
+				g.killed++;
+				if (m->conn_head[k] == e)
+					break;
+			}
+		}
+		g.killed++;
+		if (m->conns) {
+			m->expires = now; /* the next lookup or sweep takes it */
+			continue;
+		}
+		nat_mapping_free(n, m); /* killing entries never touches the age list: nx stays */
+	}
+	n->stats.masq_flushed += g.killed;
+	return g.killed;
 }

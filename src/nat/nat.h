@@ -30,6 +30,7 @@
 #include "pkt/pkt.h"
 
 struct ct_table;
+struct ct_entry;
 
 enum nat_manip { NAT_MANIP_SRC = 0, NAT_MANIP_DST = 1 };
 
@@ -80,6 +81,12 @@ struct nat_config {
 	uint64_t tcp_timeout;	    /* TCP: 7440 s (RFC 5382 REQ-5: 2 h 4 min) */
 	uint64_t icmp_timeout;	    /* ICMP query: 60 s (RFC 5508 REQ-2) */
 	uint64_t other_timeout;	    /* SCTP, DCCP, UDP-Lite: 300 s */
+	/* A TCP connection bound through a mapping (EI/AD source mapping, or inbound to one)
+	 * outside ESTABLISHED lives at least this long after its last packet, whatever the
+	 * conntrack timeout of its state (SYN_SENT is 120 s): 240 s (RFC 5382 REQ-5). 0: the
+	 * conntrack timeouts only. Per-tuple bindings (the Linux-compatible mode, DNAT) always
+	 * keep the conntrack timeouts. */
+	uint64_t tcp_transitory_timeout;
 };
 
 struct nat_stats {
@@ -94,6 +101,7 @@ struct nat_stats {
 	uint64_t inbound_filtered;  /* refused by the mapping's filtering */
 	uint64_t hairpinned;
 	uint64_t icmp_errors;	    /* ICMP errors whose quoted datagram was translated */
+	uint64_t masq_flushed;	    /* connections and mappings ended: their address went away */
 	uint32_t mappings, pools;   /* now */
 };
 
@@ -153,6 +161,24 @@ int nat_inbound(struct nat_table *n, struct pkt *p, const struct nat_where *w, u
  * Refreshes the mapping. 0; -EINVAL when the packet cannot be rewritten (truncated).
  */
 int nat_translate(struct nat_table *n, struct pkt *p, unsigned hook, uint64_t now);
+
+/*
+ * After nat_translate: a TCP connection bound through a mapping, not ESTABLISHED, is kept for
+ * at least tcp_transitory_timeout after this packet (its conntrack timeout is raised).
+ */
+void nat_tcp_hold(struct nat_table *n, struct pkt *p, uint64_t now);
+
+/*
+ * An address left interface `ifindex`: the connections MASQUERADE gave that address on that
+ * interface are killed and its MASQUERADE mappings removed (the kernel does the same when an
+ * address is deleted), so they come back with the new address. Returns how many went.
+ */
+unsigned nat_addr_removed(struct nat_table *n, int ifindex, int family, const union pt_addr *a,
+			  uint64_t now);
+
+/* NAT_STATUS_*: which manips of the entry's binding change the tuple (ctstate SNAT/DNAT). */
+enum { NAT_STATUS_SRC = 1 << NAT_MANIP_SRC, NAT_STATUS_DST = 1 << NAT_MANIP_DST };
+unsigned nat_entry_status(const struct ct_entry *e);
 
 /* The external endpoint of a connection's source mapping (tests, listings). */
 bool nat_entry_mapping(const struct pkt *p, union pt_addr *ext_addr, uint16_t *ext_port);

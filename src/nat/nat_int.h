@@ -49,6 +49,9 @@ struct nat_mapping {
 	bool hairpin;
 	int in, out; /* where the internal side came from and the mapping goes out */
 	uint32_t conns;
+	/* the confirmed entries counted in conns: [0] bound through map, [1] through inmap
+	 * (linked by their bindings' conn_link), so an expired one can be reaped on the spot */
+	struct ct_entry *conn_head[2];
 	uint64_t expires, timeout;
 	struct nat_range range; /* the rule that made it (a hairpin maps its sender alike) */
 	struct nat_peer peer[NAT_MAP_PEERS];
@@ -56,7 +59,7 @@ struct nat_mapping {
 };
 
 /* The conntrack extension CT_EXT_NAT. */
-enum { NAT_ST_SRC = 1 << NAT_MANIP_SRC, NAT_ST_DST = 1 << NAT_MANIP_DST };
+enum { NAT_ST_SRC = NAT_STATUS_SRC, NAT_ST_DST = NAT_STATUS_DST };
 
 struct nat_binding {
 	struct nat_mapping *map;   /* source mapping (EI/AD), NULL for per-tuple bindings */
@@ -66,6 +69,9 @@ struct nat_binding {
 	uint8_t done_mask;    /* 1 << manip: decided (maybe as null) */
 	uint8_t status;	      /* NAT_ST_*: the translation changes something */
 	bool counted;	      /* the mappings' conns include this entry */
+	int masq_if;	      /* MASQUERADE: the interface whose address the source took */
+	struct ct_entry *entry;		  /* the entry this binding belongs to */
+	struct ct_entry *conn_link[2][2]; /* [map, inmap][prev, next] in the mapping's list */
 };
 
 _Static_assert(sizeof(struct nat_binding) <= CT_EXT_NAT_SIZE, "CT_EXT_NAT_SIZE too small");
@@ -106,6 +112,11 @@ struct nat_mapping *nat_mapping_new(struct nat_table *n, struct nat_pool *pl, ui
 				    enum nat_behave_mode mode, const struct nat_where *w,
 				    uint64_t now);
 void nat_mapping_refresh(struct nat_table *n, struct nat_mapping *m, uint64_t now);
+/* Can the mapping go? Its timer ran out and none of its connections lives: connections past
+ * their timeout that the conntrack sweep has not reached yet are killed here. */
+bool nat_mapping_reap(struct nat_table *n, struct nat_mapping *m, uint64_t now);
+/* Remove a mapping (after nat_mapping_reap said yes, or when its address went away). */
+void nat_mapping_free(struct nat_table *n, struct nat_mapping *m);
 void nat_mapping_peer(struct nat_mapping *m, const union pt_addr *a, uint16_t port,
 		      uint64_t now);
 uint64_t nat_timeout(const struct nat_table *n, uint8_t l4proto);

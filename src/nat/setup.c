@@ -57,8 +57,18 @@ static struct nat_binding *binding(const struct pkt *p)
 static struct nat_binding *binding_add(struct pkt *p)
 {
 	struct ct_entry *e = ct_pkt_entry(p);
+	struct nat_binding *b = e ? ct_ext_add(e, CT_EXT_NAT) : NULL;
 
-	return e ? ct_ext_add(e, CT_EXT_NAT) : NULL;
+	if (b)
+		b->entry = e;
+	return b;
+}
+
+unsigned nat_entry_status(const struct ct_entry *e)
+{
+	const struct nat_binding *b = e ? ct_ext_find(e, CT_EXT_NAT) : NULL;
+
+	return b ? b->status : 0;
 }
 
 int nat_request(struct pkt *p, enum nat_manip m, const struct nat_range *r)
@@ -148,6 +158,34 @@ static bool tuple_taken(struct nat_table *n, const struct ct_tuple *cand, uint64
 	if (ct_tuple_invert(cand, &reply))
 		return false;
 	return ct_lookup(n->ct, &reply, now, NULL) != NULL;
+}
+
+/*
+ * Is the port of pool pl free? A set bit whose mapping can go (nat_mapping_reap) is freed on
+ * the spot. The caller holds a reference on pl (pool_hold), so freeing a mapping never frees
+ * the pool under it.
+ */
+static bool port_free(struct nat_table *n, struct nat_pool *pl, uint16_t port, uint64_t now)
+{
+	if (!nat_pool_test(pl, port))
+		return true;
+	nat_mapping_find_ext(n, pl->family, &pl->addr, port, pl->l4proto, pl->zone, now);
+	return !nat_pool_test(pl, port);
+}
+
+/* A pool's `used` doubles as its reference count while a binding is being decided. */
+static void pool_hold(struct nat_pool *pl)
+{
+	if (pl)
+		pl->used++;
+}
+
+static void pool_release(struct nat_table *n, struct nat_pool *pl)
+{
+	if (pl) {
+		pl->used--;
+		nat_pool_put(n, pl);
+	}
 }
 
 static void apply(struct nat_table *n, struct ct_entry *e, struct nat_binding *b,
@@ -340,13 +378,15 @@ static int bind_mapping(struct nat_table *n, struct ct_entry *e, struct nat_bind
 		pl = nat_pool_get(n, cur.family, &ext, cur.l4proto, cur.zone, true);
 		if (!pl)
 			return -ENOSPC;
-		if (keep && want >= lo && want <= hi && !nat_pool_test(pl, want)) {
+		pool_hold(pl);
+		if (keep && want >= lo && want <= hi && port_free(n, pl, want, now)) {
 			cand->s.port = want;
 			if (!tuple_taken(n, cand, now))
 				port = want;
 		}
 		if (port < 0) {
 			uint16_t start = probe_start(n, r, &cur, lo, hi);
+			bool reaped = false;
 
 			/* a few tries: a free bit can still be a per-tuple binding's tuple */
 			for (int t = 0; t < 8 && port < 0; t++) {
@@ -354,6 +394,13 @@ static int bind_mapping(struct nat_table *n, struct ct_entry *e, struct nat_bind
 
 				if (f < 0)
 					f = nat_pool_find(pl, lo, hi, start, -1);
+				if (f < 0 && !reaped) {
+					/* full: first free the mappings whose time is up */
+					reaped = true;
+					nat_sweep(n, now, n->stats.mappings);
+					t--;
+					continue;
+				}
 				if (f < 0)
 					break;
 				cand->s.port = (uint16_t)f;
@@ -363,6 +410,7 @@ static int bind_mapping(struct nat_table *n, struct ct_entry *e, struct nat_bind
 					start = (uint16_t)(f == hi ? lo : f + 1);
 			}
 		}
+		pl->used--; /* the hold: the new mapping takes the port's reference */
 		if (port >= 0) {
 			mp = nat_mapping_new(n, pl, (uint16_t)port, &cur, r, mode, w, now);
 			if (!mp) {
@@ -410,11 +458,13 @@ static int bind_tuple(struct nat_table *n, struct ct_entry *e, enum nat_manip m,
 	}
 	pl = m == NAT_MANIP_SRC ? nat_pool_get(n, cur.family, &a, cur.l4proto, cur.zone, false)
 				: NULL;
-	if (keep && want >= lo && want <= hi && !nat_pool_test(pl, want)) {
+	pool_hold(pl);
+	if (keep && want >= lo && want <= hi && (!pl || port_free(n, pl, want, now))) {
 		tuple_set(cand, m, &a, want);
 		if (!tuple_taken(n, cand, now)) {
 			if (m == NAT_MANIP_SRC)
 				n->stats.port_preserved++;
+			pool_release(n, pl);
 			return 0;
 		}
 	}
@@ -426,16 +476,18 @@ static int bind_tuple(struct nat_table *n, struct ct_entry *e, enum nat_manip m,
 		for (uint32_t i = 0; i < tries; i++) {
 			uint16_t port = (uint16_t)(lo + ((uint32_t)start - lo + i) % size);
 
-			if (nat_pool_test(pl, port))
+			if (pl && !port_free(n, pl, port, now))
 				continue;
 			tuple_set(cand, m, &a, port);
 			if (!tuple_taken(n, cand, now)) {
 				if (m == NAT_MANIP_SRC)
 					n->stats.port_changed++;
+				pool_release(n, pl);
 				return 0;
 			}
 		}
 	}
+	pool_release(n, pl);
 	n->stats.exhausted++;
 	return -ENOSPC;
 }
@@ -462,6 +514,8 @@ int nat_setup(struct nat_table *n, struct pkt *p, enum nat_manip m, const struct
 		err = bind_tuple(n, e, m, r, now, &cand);
 	if (err < 0)
 		return err;
+	if (m == NAT_MANIP_SRC && (r->flags & NAT_R_MASQUERADE) && w)
+		b->masq_if = w->out;
 	apply(n, e, b, m, &cand);
 	return 0;
 }
