@@ -52,8 +52,11 @@ static int serve(struct sim *s, const struct serve_spec *sv, unsigned n, const c
 	FILE *f;
 
 	for (unsigned i = 0; i < n; i++) {
-		if (sim_ctl_listen(s, sv[i].box, sv[i].spec, paths[i], sizeof(paths[i])) < 0)
+		if (sim_ctl_listen(s, sv[i].box, sv[i].spec, paths[i], sizeof(paths[i])) < 0) {
+			fprintf(stderr, "sim: --serve %s%s%s: not served\n",
+				sv[i].box ? sv[i].box : "", sv[i].box ? "=" : "", sv[i].spec);
 			return 2;
+		}
 		printf("serving %s\n", paths[i]);
 	}
 	fflush(stdout);

@@ -44,7 +44,7 @@ static struct sim_box *ctl_box(struct sim *s, const char *name)
 	return s->cur;
 }
 
-int sim_ctl_listen(struct sim *s, const char *box, const char *spec, char *path, size_t len)
+static int ctl_listen(struct sim *s, const char *box, const char *spec, char *path, size_t len)
 {
 	struct sim_box *sb = ctl_box(s, box);
 	char dir[256], p[sizeof(sb->ctl_path)];
@@ -73,6 +73,13 @@ done:
 	if (path)
 		snprintf(path, len, "%s", sb->ctl_path);
 	return 0;
+}
+
+/* From outside a script (sim --serve): messages without a script line. */
+int sim_ctl_listen(struct sim *s, const char *box, const char *spec, char *path, size_t len)
+{
+	s->file = NULL;
+	return ctl_listen(s, box, spec, path, len);
 }
 
 static int ctl_close(struct sim *s, const char *box)
@@ -180,8 +187,8 @@ int sim_cmd_ctl(struct sim *s, int argc, char **argv)
 	int r;
 
 	if (argc >= 3 && argc <= 4 && !strcmp(argv[1], "listen")) {
-		if (sim_ctl_listen(s, argc == 4 ? argv[2] : NULL, argv[argc - 1], path,
-				   sizeof(path)) < 0)
+		if (ctl_listen(s, argc == 4 ? argv[2] : NULL, argv[argc - 1], path, sizeof(path)) <
+		    0)
 			return -1;
 		if (s->flags & SIM_INTERACTIVE)
 			fprintf(s->out, "serving %s\n", path);
