@@ -187,8 +187,15 @@ int sim_cmd_ctl(struct sim *s, int argc, char **argv)
 	int r;
 
 	if (argc >= 3 && argc <= 4 && !strcmp(argv[1], "listen")) {
-		if (ctl_listen(s, argc == 4 ? argv[2] : NULL, argv[argc - 1], path, sizeof(path)) <
-		    0)
+		const char *spec = argv[argc - 1];
+		char rel[sizeof(path)];
+
+		/* a path in a script is the script's (relative to it, or @tmp/); a name is not */
+		if (strchr(spec, '/')) {
+			sim_path(s, spec, rel, sizeof(rel));
+			spec = rel;
+		}
+		if (ctl_listen(s, argc == 4 ? argv[2] : NULL, spec, path, sizeof(path)) < 0)
 			return -1;
 		if (s->flags & SIM_INTERACTIVE)
 			fprintf(s->out, "serving %s\n", path);

@@ -53,6 +53,9 @@ static const char *const keywords[] = {
     "policy",
     "malformed",
     "<<EOF",
+    "listen",
+    "serve",
+    "close",
     /* tables */
     "raw",
     "mangle",
