@@ -7,6 +7,7 @@ int cmd_parse(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_ct(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@ static const struct command commands[] = {
 	{ "replay", cmd_replay, "run a pcap/pcapng capture through a ruleset" },
 	{ "sim", cmd_sim, "the simulator: a shell, or a regression test given a script" },
 	{ "run", cmd_run, "live: forward between real interfaces (AF_PACKET) with a ruleset" },
+	{ "ct", cmd_ct, "conntrack(8) against a running box: list, get, create, delete, events" },
 	{ "rules", cmd_rules, "a running box's ruleset: save, restore (atomic), zero, policy" },
 };
 

@@ -31,6 +31,8 @@
 #include <linux/netlink.h>
 
 #include "ctl/msg.h"
+#include "ct/expect.h"
+#include "ct/helper.h"
 
 /* ---- validation tables ------------------------------------------------------------------- */
 
@@ -131,11 +133,17 @@ static const struct ctl_pol filter_pol[] = {
 };
 static const struct ctl_level filter_level = LEVEL(filter_pol);
 
+static const struct ctl_pol help_pol[] = {
+	[CTA_HELP_NAME] = { MNL_TYPE_NUL_STRING, 0, "CTA_HELP_NAME", NULL },
+};
+static const struct ctl_level help_level = LEVEL(help_pol);
+
 static const struct ctl_pol ct_pol[CTL_A_MAX + 1] = {
 	[CTA_TUPLE_ORIG] = { MNL_TYPE_NESTED, 0, "CTA_TUPLE_ORIG", &tuple_level },
 	[CTA_TUPLE_REPLY] = { MNL_TYPE_NESTED, 0, "CTA_TUPLE_REPLY", &tuple_level },
 	[CTA_STATUS] = { MNL_TYPE_U32, 0, "CTA_STATUS", NULL },
 	[CTA_PROTOINFO] = { MNL_TYPE_NESTED, 0, "CTA_PROTOINFO", &protoinfo_level },
+	[CTA_HELP] = { MNL_TYPE_NESTED, 0, "CTA_HELP", &help_level },
 	[CTA_TIMEOUT] = { MNL_TYPE_U32, 0, "CTA_TIMEOUT", NULL },
 	[CTA_MARK] = { MNL_TYPE_U32, 0, "CTA_MARK", NULL },
 	[CTA_COUNTERS_ORIG] = { MNL_TYPE_NESTED, 0, "CTA_COUNTERS_ORIG", &counters_level },
@@ -592,6 +600,10 @@ void ctl_ct_from_entry(struct ctl_ct *c, const struct ct_entry *e, uint64_t now)
 				c->have |= CTL_C_PROTOINFO;
 			}
 	}
+	if (ct_entry_helper(e)) {
+		snprintf(c->helper, sizeof(c->helper), "%s", ct_entry_helper(e)->name);
+		c->have |= CTL_C_HELPER;
+	}
 	if (ct_entry_counters(e, CT_DIR_ORIGINAL, &c->packets[0], &c->bytes[0]))
 		c->have |= CTL_C_COUNTERS_ORIG;
 	if (ct_entry_counters(e, CT_DIR_REPLY, &c->packets[1], &c->bytes[1]))
@@ -609,12 +621,21 @@ void ctl_ct_from_entry(struct ctl_ct *c, const struct ct_entry *e, uint64_t now)
 /* ct_entry_format's line from the decoded attributes (the dump test compares them). */
 int ctl_ct_format(const struct ctl_ct *c, char *buf, size_t len)
 {
+	return ctl_ct_format_flags(c, 0, buf, len);
+}
+
+/* libnetfilter_conntrack's default output: the "ipv4     2 " of -o extended, the id= of
+ * -o id, and in events no use= (ctnetlink events carry no CTA_USE). */
+int ctl_ct_format_flags(const struct ctl_ct *c, unsigned flags, char *buf, size_t len)
+{
 	const struct proto_desc *pd = proto_desc(c->orig.l4proto);
 	size_t off = 0;
 	char tb[160];
 
 	if (len)
 		buf[0] = '\0';
+	if (flags & CTL_FMT_EXTENDED)
+		OUT("%-8s %u ", c->orig.family == AF_INET6 ? "ipv6" : "ipv4", c->orig.family);
 	OUT("%-8s %u %u ", pd->name, c->orig.l4proto, c->timeout);
 	if (pd->states && (c->have & CTL_C_PROTOINFO))
 		OUT("%s ", c->proto_state < pd->nstates ? pd->states[c->proto_state] : "?");
@@ -630,10 +651,15 @@ int ctl_ct_format(const struct ctl_ct *c, char *buf, size_t len)
 		    (unsigned long long)c->bytes[1]);
 	if (c->status & CT_S_ASSURED)
 		OUT("[ASSURED] ");
-	OUT("mark=%u ", c->mark);
+	OUT("mark=%u", c->mark);
 	if (c->zone)
-		OUT("zone=%u ", c->zone);
-	OUT("use=%u", c->use);
+		OUT(" zone=%u", c->zone);
+	if (c->have & CTL_C_HELPER)
+		OUT(" helper=%s", c->helper);
+	if (!(flags & CTL_FMT_EVENT))
+		OUT(" use=%u", c->use);
+	if ((flags & CTL_FMT_ID) && (c->have & CTL_C_ID))
+		OUT(" id=%u", c->id);
 	return (int)off;
 }
 
@@ -706,6 +732,15 @@ int ctl_put_ct(struct nlmsghdr *nlh, size_t room, const struct ctl_ct *c)
 		ok = ok && mnl_attr_put_u32_check(nlh, room, CTA_ID, htonl(c->id));
 	if (c->have & CTL_C_ZONE)
 		ok = ok && mnl_attr_put_u16_check(nlh, room, CTA_ZONE, htons(c->zone));
+	if (c->have & CTL_C_MARK_MASK)
+		ok = ok && mnl_attr_put_u32_check(nlh, room, CTA_MARK_MASK, htonl(c->mark_mask));
+	if (ok && (c->have & CTL_C_HELPER)) {
+		struct nlattr *n = mnl_attr_nest_start_check(nlh, room, CTA_HELP);
+
+		ok = n && mnl_attr_put_strz_check(nlh, room, CTA_HELP_NAME, c->helper);
+		if (ok)
+			mnl_attr_nest_end(nlh, n);
+	}
 	if (!ok) {
 		nlh->nlmsg_len = len0;
 		return -EMSGSIZE;
@@ -768,6 +803,20 @@ static int decode_ct(const struct nlattr *const *tb, uint8_t family, struct ctl_
 		c->zone = ntohs(mnl_attr_get_u16(tb[CTA_ZONE]));
 		c->have |= CTL_C_ZONE;
 	}
+	if (tb[CTA_MARK_MASK]) {
+		c->mark_mask = ntohl(mnl_attr_get_u32(tb[CTA_MARK_MASK]));
+		c->have |= CTL_C_MARK_MASK;
+	}
+	if (tb[CTA_HELP]) {
+		const struct nlattr *hb[CTA_HELP_MAX + 1];
+
+		validate_level(&help_level, tb[CTA_HELP], NULL, "", hb, err, 0);
+		if (hb[CTA_HELP_NAME]) {
+			snprintf(c->helper, sizeof(c->helper), "%s",
+				 mnl_attr_get_str(hb[CTA_HELP_NAME]));
+			c->have |= CTL_C_HELPER;
+		}
+	}
 	/* a zone is part of the tuple: from CTA_ZONE unless the tuple named its own */
 	if (c->have & CTL_C_ZONE) {
 		c->orig.zone = c->orig.zone ? c->orig.zone : c->zone;
@@ -803,6 +852,167 @@ static int decode_ct(const struct nlattr *const *tb, uint8_t family, struct ctl_
 		if (ctb[CTA_COUNTERS_BYTES])
 			c->bytes[d] = get_be64(ctb[CTA_COUNTERS_BYTES]);
 		c->have |= d ? CTL_C_COUNTERS_REPLY : CTL_C_COUNTERS_ORIG;
+	}
+	return 0;
+}
+
+/* ---- expectations ------------------------------------------------------------------------ */
+
+void ctl_exp_from_expect(struct ctl_exp *x, const struct ct_expect *e, uint64_t now)
+{
+	const struct ct_help *help = ct_entry_help(e->master);
+	bool v4 = e->tuple.family == AF_INET;
+
+	memset(x, 0, sizeof(*x));
+	x->master.t = *ct_entry_tuple(e->master, CT_DIR_ORIGINAL);
+	x->master.have = full_have(&x->master.t);
+	x->tuple.t = e->tuple;
+	x->tuple.have = full_have(&e->tuple);
+	/* the mask as ctnetlink sends it: the tuple's protocol, the destination half all ones */
+	ct_tuple_zero(&x->mask.t);
+	x->mask.t.family = e->tuple.family;
+	x->mask.t.l4proto = e->tuple.l4proto;
+	x->mask.t.src = e->mask_src;
+	memset(&x->mask.t.dst, 0xff, v4 ? 4 : 16);
+	x->mask.t.s.all = e->mask_sport;
+	x->mask.t.d.all = 0xffff;
+	x->mask.have = (full_have(&x->mask.t) & ~CTL_T_ZONE);
+	x->timeout = (uint32_t)(e->expires > now ? (e->expires - now) / CT_SEC : 0);
+	x->id = (uint32_t)e->id;
+	x->flags = e->flags;
+	x->class = e->class;
+	x->zone = e->tuple.zone;
+	x->have = CTL_X_MASTER | CTL_X_TUPLE | CTL_X_MASK | CTL_X_TIMEOUT | CTL_X_ID |
+		  CTL_X_FLAGS | CTL_X_CLASS | (x->zone ? CTL_X_ZONE : 0);
+	if (help && help->helper) {
+		snprintf(x->helper, sizeof(x->helper), "%s", help->helper->name);
+		x->have |= CTL_X_HELPER;
+	}
+}
+
+int ctl_exp_format(const struct ctl_exp *x, char *buf, size_t len)
+{
+	const struct ct_tuple *mt = &x->master.t;
+	char tu[160], ms[64], md[64], msrc[64], mdst[64];
+
+	ct_tuple_str(&x->tuple.t, tu, sizeof(tu));
+	pt_addr_str(x->tuple.t.family, &x->mask.t.src, ms, sizeof(ms));
+	pt_addr_str(x->tuple.t.family, &x->mask.t.dst, md, sizeof(md));
+	pt_addr_str(mt->family, &mt->src, msrc, sizeof(msrc));
+	pt_addr_str(mt->family, &mt->dst, mdst, sizeof(mdst));
+	return snprintf(buf, len,
+			"%u proto=%u %s mask-src=%s mask-dst=%s sport=%u dport=%u "
+			"master-src=%s master-dst=%s sport=%u dport=%u%s%s class=%u%s%s",
+			x->timeout, x->tuple.t.l4proto, tu, ms, md, x->mask.t.s.all,
+			x->mask.t.d.all, msrc, mdst, mt->s.port, mt->d.port,
+			(x->flags & CT_EXPECT_PERMANENT) ? " PERMANENT" : "",
+			(x->flags & CT_EXPECT_INACTIVE) ? " INACTIVE" : "", x->class,
+			(x->have & CTL_X_HELPER) ? " helper=" : "",
+			(x->have & CTL_X_HELPER) ? x->helper : "");
+}
+
+int ctl_put_exp(struct nlmsghdr *nlh, size_t room, const struct ctl_exp *x)
+{
+	uint32_t len0 = nlh->nlmsg_len;
+	bool ok = true;
+
+	if (x->have & CTL_X_MASTER)
+		ok = !ctl_put_tuple(nlh, room, CTA_EXPECT_MASTER, &x->master);
+	if (ok && (x->have & CTL_X_TUPLE))
+		ok = !ctl_put_tuple(nlh, room, CTA_EXPECT_TUPLE, &x->tuple);
+	if (ok && (x->have & CTL_X_MASK))
+		ok = !ctl_put_tuple(nlh, room, CTA_EXPECT_MASK, &x->mask);
+	if (ok && (x->have & CTL_X_TIMEOUT))
+		ok = mnl_attr_put_u32_check(nlh, room, CTA_EXPECT_TIMEOUT, htonl(x->timeout));
+	if (ok && (x->have & CTL_X_ID))
+		ok = mnl_attr_put_u32_check(nlh, room, CTA_EXPECT_ID, htonl(x->id));
+	if (ok && (x->have & CTL_X_HELPER))
+		ok = mnl_attr_put_strz_check(nlh, room, CTA_EXPECT_HELP_NAME, x->helper);
+	if (ok && (x->have & CTL_X_ZONE))
+		ok = mnl_attr_put_u16_check(nlh, room, CTA_EXPECT_ZONE, htons(x->zone));
+	if (ok && (x->have & CTL_X_FLAGS))
+		ok = mnl_attr_put_u32_check(nlh, room, CTA_EXPECT_FLAGS, htonl(x->flags));
+	if (ok && (x->have & CTL_X_CLASS))
+		ok = mnl_attr_put_u32_check(nlh, room, CTA_EXPECT_CLASS, htonl(x->class));
+	if (!ok) {
+		nlh->nlmsg_len = len0;
+		return -EMSGSIZE;
+	}
+	return 0;
+}
+
+static int decode_exp(const struct nlattr *const *tb, uint8_t family, struct ctl_exp *x,
+		      struct ctl_error *err)
+{
+	static const struct {
+		uint16_t type;
+		uint32_t bit;
+		const char *name;
+		size_t off;
+	} tuples[] = {
+		{ CTA_EXPECT_MASTER, CTL_X_MASTER, "CTA_EXPECT_MASTER", offsetof(struct ctl_exp, master) },
+		{ CTA_EXPECT_TUPLE, CTL_X_TUPLE, "CTA_EXPECT_TUPLE", offsetof(struct ctl_exp, tuple) },
+		{ CTA_EXPECT_MASK, CTL_X_MASK, "CTA_EXPECT_MASK", offsetof(struct ctl_exp, mask) },
+	};
+	int r;
+
+	memset(x, 0, sizeof(*x));
+	for (size_t i = 0; i < sizeof(tuples) / sizeof(tuples[0]); i++) {
+		struct ctl_tuple *t = (struct ctl_tuple *)((char *)x + tuples[i].off);
+
+		if (!tb[tuples[i].type])
+			continue;
+		if ((r = decode_tuple(tb[tuples[i].type], t, family, tuples[i].name, err)) < 0)
+			return r;
+		/* master and tuple name connections; the mask may be partial */
+		if (tuples[i].type != CTA_EXPECT_MASK && !ctl_tuple_complete(t))
+			return fail(err, -EINVAL, tb[tuples[i].type], "%s: incomplete",
+				    tuples[i].name);
+		x->have |= tuples[i].bit;
+	}
+#define U32(a, f, bit)                                                                             \
+	do {                                                                                       \
+		if (tb[a]) {                                                                       \
+			x->f = ntohl(mnl_attr_get_u32(tb[a]));                                     \
+			x->have |= bit;                                                            \
+		}                                                                                  \
+	} while (0)
+	U32(CTA_EXPECT_TIMEOUT, timeout, CTL_X_TIMEOUT);
+	U32(CTA_EXPECT_ID, id, CTL_X_ID);
+	U32(CTA_EXPECT_FLAGS, flags, CTL_X_FLAGS);
+	U32(CTA_EXPECT_CLASS, class, CTL_X_CLASS);
+#undef U32
+	if (tb[CTA_EXPECT_ZONE]) {
+		x->zone = ntohs(mnl_attr_get_u16(tb[CTA_EXPECT_ZONE]));
+		x->have |= CTL_X_ZONE;
+	}
+	if (tb[CTA_EXPECT_HELP_NAME]) {
+		snprintf(x->helper, sizeof(x->helper), "%s", mnl_attr_get_str(tb[CTA_EXPECT_HELP_NAME]));
+		x->have |= CTL_X_HELPER;
+	}
+	return 0;
+}
+
+static int decode_exp_request(const struct nlattr *const *tb, struct ctl_request *req,
+			      struct ctl_error *err)
+{
+	int r;
+
+	if ((r = decode_exp(tb, req->family, &req->exp, err)) < 0)
+		return r;
+	switch (CTL_MSG(req->type)) {
+	case CTL_EXP_NEW:
+		if (!(req->exp.have & CTL_X_MASTER))
+			return missing(err, CTA_EXPECT_MASTER, NULL, "CTA_EXPECT_MASTER");
+		/* fall through */
+	case CTL_EXP_DELETE:
+		if (!(req->exp.have & CTL_X_TUPLE))
+			return missing(err, CTA_EXPECT_TUPLE, NULL, "CTA_EXPECT_TUPLE");
+		break;
+	case CTL_EXP_GET:
+		if (!(req->flags & NLM_F_DUMP) && !(req->exp.have & CTL_X_TUPLE))
+			return missing(err, CTA_EXPECT_TUPLE, NULL, "CTA_EXPECT_TUPLE (or NLM_F_DUMP)");
+		break;
 	}
 	return 0;
 }
@@ -1213,8 +1423,23 @@ int ctl_parse_request(const struct nlmsghdr *nlh, struct ctl_request *req, struc
 	case CTL_SUBSYS_RULES:
 		return decode_rules(nlh, tb, req, err);
 	default:
-		return 0; /* expectations: validated; the server says what it does with them */
+		return decode_exp_request(tb, req, err);
 	}
+}
+
+int ctl_parse_exp(const struct nlmsghdr *nlh, struct ctl_exp *x, struct ctl_error *err)
+{
+	const struct nlattr *tb[CTL_A_MAX + 1];
+	int r;
+
+	memset(err, 0, sizeof(*err));
+	if ((r = check_message(nlh, tb, err)) < 0)
+		return r;
+	if (CTL_SUBSYS(nlh->nlmsg_type) != CTL_SUBSYS_EXP ||
+	    (CTL_MSG(nlh->nlmsg_type) != CTL_EXP_NEW && CTL_MSG(nlh->nlmsg_type) != CTL_EXP_DELETE))
+		return fail(err, -EINVAL, NULL, "%s carries no expectation",
+			    ctl_msg_name(nlh->nlmsg_type));
+	return decode_exp(tb, msg_family(nlh), x, err);
 }
 
 int ctl_parse_ct(const struct nlmsghdr *nlh, struct ctl_ct *c, struct ctl_error *err)

@@ -146,6 +146,8 @@ enum {
 	CTL_C_PROTOINFO = 1 << 8,
 	CTL_C_COUNTERS_ORIG = 1 << 9,
 	CTL_C_COUNTERS_REPLY = 1 << 10,
+	CTL_C_MARK_MASK = 1 << 11, /* CT_NEW update: the bits of the mark cleared before ^ mark */
+	CTL_C_HELPER = 1 << 12,
 };
 struct ctl_ct {
 	uint32_t have; /* CTL_C_* */
@@ -154,6 +156,29 @@ struct ctl_ct {
 	uint16_t zone;
 	uint8_t proto_state; /* TCP/SCTP/DCCP state number (CTA_PROTOINFO_*_STATE) */
 	uint64_t packets[2], bytes[2];
+	uint32_t mark_mask;
+	char helper[16]; /* CTA_HELP.CTA_HELP_NAME */
+};
+
+/* One expectation (CTA_EXPECT_*). The mask is a tuple of the bits compared: src address and
+ * source port (the destination half is always compared whole). */
+enum {
+	CTL_X_MASTER = 1 << 0,
+	CTL_X_TUPLE = 1 << 1,
+	CTL_X_MASK = 1 << 2,
+	CTL_X_TIMEOUT = 1 << 3,
+	CTL_X_ID = 1 << 4,
+	CTL_X_HELPER = 1 << 5,
+	CTL_X_ZONE = 1 << 6,
+	CTL_X_FLAGS = 1 << 7,
+	CTL_X_CLASS = 1 << 8,
+};
+struct ctl_exp {
+	uint32_t have; /* CTL_X_* */
+	struct ctl_tuple master, tuple, mask;
+	uint32_t timeout, id, flags, class; /* flags: CT_EXPECT_* (ctnetlink's NF_CT_EXPECT_*) */
+	uint16_t zone;
+	char helper[16];
 };
 
 struct ctl_filter {
@@ -182,6 +207,7 @@ struct ctl_request {
 	uint32_t version;
 	bool has_ct, has_filter;
 	struct ctl_ct ct; /* GET/DELETE/NEW: the tuple(s) and attributes given */
+	struct ctl_exp exp; /* expectation requests */
 	struct ctl_filter filter;
 	uint32_t event_mask;
 	/* rules */
@@ -222,7 +248,19 @@ int ctl_put_error(void *buf, size_t room, const struct nlmsghdr *req, const stru
 /* NLMSG_DONE closing a dump. */
 struct nlmsghdr *ctl_put_done(void *buf, size_t room, uint32_t seq);
 
+/* An expectation's attributes (master, tuple and mask as their `have` parts say). */
+int ctl_put_exp(struct nlmsghdr *nlh, size_t room, const struct ctl_exp *x);
+
 /* ---- conversion -------------------------------------------------------------------------- */
+
+/* ctl_ct_format_flags: -o extended (family before the line), -o id (id= after it), events
+ * (no use=, which ctnetlink events do not carry). */
+enum { CTL_FMT_EXTENDED = 1 << 0, CTL_FMT_ID = 1 << 1, CTL_FMT_EVENT = 1 << 2 };
+int ctl_ct_format_flags(const struct ctl_ct *c, unsigned flags, char *buf, size_t len);
+struct ct_expect;
+void ctl_exp_from_expect(struct ctl_exp *x, const struct ct_expect *e, uint64_t now);
+/* The `conntrack -L expect` line (ct_expect_format's, byte for byte). */
+int ctl_exp_format(const struct ctl_exp *x, char *buf, size_t len);
 
 /* An entry of the table, as the protocol carries it. */
 void ctl_ct_from_entry(struct ctl_ct *c, const struct ct_entry *e, uint64_t now);
@@ -245,6 +283,8 @@ int ctl_parse_request(const struct nlmsghdr *nlh, struct ctl_request *req, struc
 /* Decode a reply or event carrying an entry (CTL_CT_NEW / CTL_CT_DELETE). */
 int ctl_parse_ct(const struct nlmsghdr *nlh, struct ctl_ct *c, struct ctl_error *err);
 int ctl_parse_stats(const struct nlmsghdr *nlh, struct ctl_stats *s, struct ctl_error *err);
+/* Decode an expectation reply or event (CTL_EXP_NEW / CTL_EXP_DELETE). */
+int ctl_parse_exp(const struct nlmsghdr *nlh, struct ctl_exp *x, struct ctl_error *err);
 /* An NLMSG_ERROR: its code (0 for an ACK), message text and line (msg may be empty). */
 int ctl_parse_error(const struct nlmsghdr *nlh, int *code, char *msg, size_t len, uint32_t *line);
 /* Copy the CTL_RA_TEXT payloads of a message, concatenated, into dst (req->text_len bytes). */

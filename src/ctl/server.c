@@ -35,6 +35,9 @@
 
 #include "ctl/msg.h"
 #include "ctl/server.h"
+#include "ct/create.h"
+#include "ct/expect.h"
+#include "ct/helper.h"
 #include "engine/box.h"
 #include "rules/rules.h"
 
@@ -387,6 +390,98 @@ static struct ct_entry *find_entry(struct ctl_server *s, const struct ctl_reques
 	return t ? ct_lookup(t, tu, box_now(s->box), NULL) : NULL;
 }
 
+/* The request's entry attributes for ct_entry_create / ct_entry_change. */
+static void entry_attrs(const struct ctl_ct *cc, struct ct_entry_attrs *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->orig = cc->orig;
+	a->reply = cc->reply;
+	if ((cc->have & (CTL_C_ORIG | CTL_C_REPLY)) == (CTL_C_ORIG | CTL_C_REPLY))
+		a->have |= CT_ATTR_REPLY;
+	if (cc->have & CTL_C_STATUS) {
+		a->have |= CT_ATTR_STATUS;
+		a->status = cc->status;
+	}
+	if (cc->have & CTL_C_MARK) {
+		a->have |= CT_ATTR_MARK;
+		a->mark = cc->mark;
+		/* as ctnetlink: CTA_MARK_MASK names the bits cleared before ^ CTA_MARK; without
+		 * it the mark is replaced */
+		a->mark_mask = (cc->have & CTL_C_MARK_MASK) ? cc->mark_mask : 0xffffffffu;
+	}
+	if (cc->have & CTL_C_TIMEOUT) {
+		a->have |= CT_ATTR_TIMEOUT;
+		a->timeout = (uint64_t)cc->timeout * CT_SEC;
+	}
+	if (cc->have & CTL_C_PROTOINFO) {
+		a->have |= CT_ATTR_PROTO_STATE;
+		a->proto_state = cc->proto_state;
+	}
+}
+
+/* CT_NEW: update the entry the tuple names, or create it (NLM_F_CREATE), as ctnetlink. */
+static void do_ct_new(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh,
+		      const struct ctl_request *req)
+{
+	struct ct_table *t = box_ct(s->box);
+	struct ct_entry_attrs a;
+	struct ct_entry *e = find_entry(s, req);
+	int r;
+
+	entry_attrs(&req->ct, &a);
+	if (!e && (req->ct.have & (CTL_C_ORIG | CTL_C_REPLY)) == (CTL_C_ORIG | CTL_C_REPLY))
+		e = ct_lookup(t, &req->ct.reply, box_now(s->box), NULL);
+	if (e) {
+		if (req->flags & NLM_F_EXCL) {
+			reply_error(c, nlh, -EEXIST, "conntrack entry exists");
+			return;
+		}
+		if ((r = ct_entry_change(t, e, &a, box_now(s->box))) < 0) {
+			reply_error(c, nlh, r, "CTA_STATUS: SEEN_REPLY and ASSURED cannot be cleared");
+			return;
+		}
+		send_ack(c, nlh);
+		return;
+	}
+	if (!(req->flags & NLM_F_CREATE)) {
+		reply_error(c, nlh, -ENOENT, "no such conntrack entry");
+		return;
+	}
+	if (!t) {
+		reply_error(c, nlh, -EOPNOTSUPP, "connection tracking is off in this box");
+		return;
+	}
+	if (!(req->ct.have & CTL_C_ORIG)) {
+		struct ctl_error err = { .code = -EINVAL, .missing = CTA_TUPLE_ORIG };
+
+		snprintf(err.msg, sizeof(err.msg), "CTA_TUPLE_ORIG: required to create an entry");
+		send_error(c, nlh, &err);
+		return;
+	}
+	if (!(req->ct.have & CTL_C_TIMEOUT)) {
+		struct ctl_error err = { .code = -EINVAL, .missing = CTA_TIMEOUT };
+
+		snprintf(err.msg, sizeof(err.msg), "CTA_TIMEOUT: required to create an entry");
+		send_error(c, nlh, &err);
+		return;
+	}
+	if (req->ct.have & CTL_C_HELPER) {
+		if (!(a.helper = ct_helper_find(t, req->ct.helper))) {
+			reply_error(c, nlh, -EOPNOTSUPP, "CTA_HELP: no helper '%s' in this box",
+				    req->ct.helper);
+			return;
+		}
+		a.have |= CT_ATTR_HELPER;
+	}
+	r = ct_entry_create(t, &a, box_now(s->box), NULL);
+	if (r == -EINVAL)
+		reply_error(c, nlh, r, "CTA_TUPLE_REPLY: does not answer CTA_TUPLE_ORIG");
+	else if (r < 0)
+		reply_error(c, nlh, r, "cannot create the entry: %s", strerror(-r));
+	else
+		send_ack(c, nlh);
+}
+
 static void do_ct(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh,
 		  const struct ctl_request *req)
 {
@@ -425,23 +520,7 @@ static void do_ct(struct ctl_server *s, struct client *c, const struct nlmsghdr 
 		job_start(c, JOB_DELETE, req);
 		return;
 	case CTL_CT_NEW:
-		if (!(e = find_entry(s, req))) {
-			if (req->flags & NLM_F_CREATE)
-				reply_error(c, nlh, -EOPNOTSUPP,
-					    "creating conntrack entries is not supported yet");
-			else
-				reply_error(c, nlh, -ENOENT, "no such conntrack entry");
-			return;
-		}
-		if (req->flags & NLM_F_EXCL) {
-			reply_error(c, nlh, -EEXIST, "conntrack entry exists");
-			return;
-		}
-		if (req->ct.have & CTL_C_MARK)
-			ct_entry_set_mark(e, req->ct.mark);
-		if (req->ct.have & CTL_C_TIMEOUT)
-			ct_entry_set_timeout(e, box_now(s->box), (uint64_t)req->ct.timeout * CT_SEC);
-		send_ack(c, nlh);
+		do_ct_new(s, c, nlh, req);
 		return;
 	case CTL_CT_GET_STATS_CPU:
 	case CTL_CT_GET_STATS:
@@ -491,6 +570,127 @@ static void do_ct(struct ctl_server *s, struct client *c, const struct nlmsghdr 
 		return;
 	default:
 		reply_error(c, nlh, -EOPNOTSUPP, "%s: not supported", ctl_msg_name(req->type));
+	}
+}
+
+/* ---- requests: expectations -------------------------------------------------------------- */
+
+static int queue_exp(struct client *c, const struct ct_expect *x, uint32_t seq, uint16_t flags)
+{
+	struct ctl_exp ce;
+	struct nlmsghdr *nlh;
+	size_t room;
+	void *p = out_room(c, MSG_ROOM, &room);
+
+	if (!p)
+		return -ENOMEM;
+	ctl_exp_from_expect(&ce, x, box_now(c->srv->box));
+	nlh = ctl_msg_start(p, room, CTL_TYPE(CTL_SUBSYS_EXP, CTL_EXP_NEW), flags, seq,
+			    x->tuple.family, false);
+	if (!nlh || ctl_put_exp(nlh, room, &ce) < 0)
+		return -EMSGSIZE;
+	out_commit(c, nlh);
+	return 0;
+}
+
+/* The expectation registered for exactly this tuple (compared under its own mask). */
+static struct ct_expect *find_exp(struct ct_table *t, const struct ctl_exp *q)
+{
+	struct ct_tuple want = q->tuple.t;
+
+	if (q->have & CTL_X_ZONE)
+		want.zone = q->zone;
+	for (struct ct_expect *x = ct_expect_next(t, NULL); x; x = ct_expect_next(t, x)) {
+		struct ct_tuple m = want;
+
+		for (int w = 0; w < 4; w++)
+			m.src.w[w] &= x->mask_src.w[w];
+		m.s.all &= x->mask_sport;
+		if (ct_tuple_eq(&m, &x->tuple))
+			return x;
+	}
+	return NULL;
+}
+
+static void do_exp_new(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh,
+		       const struct ctl_exp *q)
+{
+	struct ct_table *t = box_ct(s->box);
+	const struct ct_tuple *tu = &q->tuple.t;
+	struct ct_entry *master;
+	struct ct_expect x;
+	int r;
+
+	if (!(master = ct_lookup(t, &q->master.t, box_now(s->box), NULL))) {
+		reply_error(c, nlh, -ENOENT, "CTA_EXPECT_MASTER: no such conntrack entry");
+		return;
+	}
+	ct_expect_init(&x, (q->have & CTL_X_CLASS) ? q->class : CT_EXPECT_CLASS_DEFAULT,
+		       tu->family, &tu->src, &tu->dst, tu->l4proto, &tu->s.port, tu->d.port);
+	if (q->have & CTL_X_MASK) {
+		x.mask_src = q->mask.t.src;
+		x.mask_sport = (q->mask.have & CTL_T_SPORT) ? q->mask.t.s.all : 0xffff;
+	}
+	if (q->have & CTL_X_FLAGS)
+		x.flags = (uint8_t)(q->flags & (CT_EXPECT_PERMANENT | CT_EXPECT_INACTIVE));
+	r = ct_expect_create(t, master, &x, (uint64_t)q->timeout * CT_SEC, box_now(s->box));
+	switch (r) {
+	case 0:
+		send_ack(c, nlh);
+		break;
+	case -ESHUTDOWN: /* as ctnetlink: an expectation needs a master with a helper */
+		reply_error(c, nlh, -EOPNOTSUPP, "CTA_EXPECT_MASTER: the entry has no helper");
+		break;
+	case -EBUSY:
+		reply_error(c, nlh, -EBUSY, "CTA_EXPECT_TUPLE: clashes with another expectation");
+		break;
+	default:
+		reply_error(c, nlh, r, "cannot create the expectation: %s", strerror(-r));
+	}
+}
+
+static void do_exp(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh,
+		   const struct ctl_request *req)
+{
+	struct ct_table *t = box_ct(s->box);
+	struct ct_expect *x;
+
+	if (!t) {
+		if (CTL_MSG(req->type) == CTL_EXP_GET && (req->flags & NLM_F_DUMP))
+			send_done(c, req->seq);
+		else
+			reply_error(c, nlh, -ENOENT, "connection tracking is off in this box");
+		return;
+	}
+	ct_expect_sweep(t, box_now(s->box));
+	switch (CTL_MSG(req->type)) {
+	case CTL_EXP_GET:
+		if (req->flags & NLM_F_DUMP) {
+			/* a table of at most nf_conntrack_expect_max (a few hundred): at once */
+			for (x = ct_expect_next(t, NULL); x; x = ct_expect_next(t, x))
+				if (!req->family || req->family == x->tuple.family)
+					queue_exp(c, x, req->seq, NLM_F_MULTI);
+			send_done(c, req->seq);
+			return;
+		}
+		if (!(x = find_exp(t, &req->exp))) {
+			reply_error(c, nlh, -ENOENT, "no such expectation");
+			return;
+		}
+		queue_exp(c, x, req->seq, 0);
+		send_ack(c, nlh);
+		return;
+	case CTL_EXP_DELETE:
+		if (!(x = find_exp(t, &req->exp))) {
+			reply_error(c, nlh, -ENOENT, "no such expectation");
+			return;
+		}
+		ct_expect_remove(t, x);
+		send_ack(c, nlh);
+		return;
+	case CTL_EXP_NEW:
+		do_exp_new(s, c, nlh, &req->exp);
+		return;
 	}
 }
 
@@ -667,8 +867,7 @@ static void handle_message(struct ctl_server *s, struct client *c, const struct 
 		do_rules(s, c, nlh, &req);
 		break;
 	default:
-		reply_error(c, nlh, -EOPNOTSUPP, "%s: expectations are not served yet",
-			    ctl_msg_name(req.type));
+		do_exp(s, c, nlh, &req);
 	}
 }
 

@@ -51,10 +51,10 @@ static struct ct_tuple tuple_of(const char *text)
 
 static void test_udp_created_then_packets(void **state)
 {
-	struct evs v = { 0 };
+	struct evs v = {0};
 	struct ct_table *t = table(&v);
-	struct ct_entry_attrs a = { .have = CT_ATTR_TIMEOUT | CT_ATTR_MARK, .timeout = S(30),
-				    .mark = 9 };
+	struct ct_entry_attrs a = {
+	    .have = CT_ATTR_TIMEOUT | CT_ATTR_MARK, .timeout = S(30), .mark = 9};
 	struct ct_entry *e;
 	char line[256];
 
@@ -84,25 +84,24 @@ static void test_udp_created_then_packets(void **state)
 static void test_tcp_established_picked_up(void **state)
 {
 	struct ct_table *t = table(NULL);
-	struct ct_entry_attrs a = { .have = CT_ATTR_TIMEOUT | CT_ATTR_STATUS | CT_ATTR_PROTO_STATE,
-				    .timeout = S(300),
-				    .status = CT_S_SEEN_REPLY | CT_S_ASSURED | CT_S_EXPECTED,
-				    .proto_state = CT_TCP_ESTABLISHED };
+	struct ct_entry_attrs a = {.have = CT_ATTR_TIMEOUT | CT_ATTR_STATUS | CT_ATTR_PROTO_STATE,
+				   .timeout = S(300),
+				   .status = CT_S_SEEN_REPLY | CT_S_ASSURED | CT_S_EXPECTED,
+				   .proto_state = CT_TCP_ESTABLISHED};
 	struct ct_entry *e;
 
 	a.orig = tuple_of("tcp 10.0.0.2:1234 > 192.0.2.1:80 ack");
 	assert_int_equal(ct_entry_create(t, &a, 0, &e), 0);
 	/* only the bits a client may set, and confirmed */
-	assert_int_equal(ct_entry_status(e),
-			 CT_S_SEEN_REPLY | CT_S_ASSURED | CT_S_CONFIRMED);
+	assert_int_equal(ct_entry_status(e), CT_S_SEEN_REPLY | CT_S_ASSURED | CT_S_CONFIRMED);
 	assert_string_equal(ct_entry_proto_state(e), "ESTABLISHED");
 	/* mid-stream segments in both directions are accepted (no window history) */
-	assert_int_equal(ct_test_feed(t, "tcp 10.0.0.2:1234 > 192.0.2.1:80 ack seq=1000 ack=5000",
-				      S(1)),
-			 CT_STATE_ESTABLISHED);
-	assert_int_equal(ct_test_feed(t, "tcp 192.0.2.1:80 > 10.0.0.2:1234 ack seq=5000 ack=1000",
-				      S(1)),
-			 CT_STATE_ESTABLISHED);
+	assert_int_equal(
+	    ct_test_feed(t, "tcp 10.0.0.2:1234 > 192.0.2.1:80 ack seq=1000 ack=5000", S(1)),
+	    CT_STATE_ESTABLISHED);
+	assert_int_equal(
+	    ct_test_feed(t, "tcp 192.0.2.1:80 > 10.0.0.2:1234 ack seq=5000 ack=1000", S(1)),
+	    CT_STATE_ESTABLISHED);
 	assert_int_equal(ct_table_stats(t)->count, 1);
 	/* a FIN moves the tracker on */
 	ct_test_feed(t, "tcp 10.0.0.2:1234 > 192.0.2.1:80 fin,ack seq=1000 ack=5000", S(2));
@@ -113,7 +112,7 @@ static void test_tcp_established_picked_up(void **state)
 static void test_reply_given_and_icmp(void **state)
 {
 	struct ct_table *t = table(NULL);
-	struct ct_entry_attrs a = { .have = CT_ATTR_TIMEOUT | CT_ATTR_REPLY, .timeout = S(30) };
+	struct ct_entry_attrs a = {.have = CT_ATTR_TIMEOUT | CT_ATTR_REPLY, .timeout = S(30)};
 	struct ct_entry *e;
 
 	/* a reply that is not the inverse (a NAT-ed connection, as conntrack -I -r -q) */
@@ -136,11 +135,11 @@ static void test_reply_given_and_icmp(void **state)
 
 static void test_change(void **state)
 {
-	struct evs v = { 0 };
+	struct evs v = {0};
 	struct ct_table *t = table(&v);
-	struct ct_entry_attrs a = { .have = CT_ATTR_TIMEOUT | CT_ATTR_MARK, .timeout = S(30),
-				    .mark = 7 };
-	struct ct_entry_attrs ch = { 0 };
+	struct ct_entry_attrs a = {
+	    .have = CT_ATTR_TIMEOUT | CT_ATTR_MARK, .timeout = S(30), .mark = 7};
+	struct ct_entry_attrs ch = {0};
 	struct ct_entry *e;
 
 	a.orig = tuple_of("udp 10.0.0.2:5000 > 192.0.2.1:53");
@@ -172,8 +171,8 @@ static void test_full(void **state)
 {
 	struct ct_config c;
 	struct ct_table *t;
-	struct ct_entry_attrs a = { .have = CT_ATTR_TIMEOUT | CT_ATTR_STATUS, .timeout = S(30),
-				    .status = CT_S_ASSURED };
+	struct ct_entry_attrs a = {
+	    .have = CT_ATTR_TIMEOUT | CT_ATTR_STATUS, .timeout = S(30), .status = CT_S_ASSURED};
 
 	ct_config_default(&c);
 	c.max_entries = 1;
@@ -190,11 +189,11 @@ static void test_full(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_udp_created_then_packets),
-		cmocka_unit_test(test_tcp_established_picked_up),
-		cmocka_unit_test(test_reply_given_and_icmp),
-		cmocka_unit_test(test_change),
-		cmocka_unit_test(test_full),
+	    cmocka_unit_test(test_udp_created_then_packets),
+	    cmocka_unit_test(test_tcp_established_picked_up),
+	    cmocka_unit_test(test_reply_given_and_icmp),
+	    cmocka_unit_test(test_change),
+	    cmocka_unit_test(test_full),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `pkttables ct`: conntrack-tools' `conntrack` over the control socket, its options, output
+ * and exit statuses (0 done, 1 the operation failed, 2 a bad command line).
+ *
+ *   argv --ctl_ct_cli_parse--> struct ctl_ct_cli --ctl_ct_cli_run--> requests (client.h)
+ *                                                                     lines on out, summary on err
+ *
+ * Here, not in src/cmd, so the unit tests reach all of it; src/cmd/ct.c only adds signals.
+ */
+#ifndef CTL_CT_CLI_H
+#define CTL_CT_CLI_H
+
+#include <signal.h>
+#include <stdio.h>
+
+#include "ctl/msg.h"
+
+enum ctl_cli_cmd {
+	CTL_CLI_NONE,
+	CTL_CLI_LIST,	/* -L */
+	CTL_CLI_GET,	/* -G */
+	CTL_CLI_DELETE, /* -D */
+	CTL_CLI_CREATE, /* -I */
+	CTL_CLI_ADD,	/* -A: create, or update when it exists */
+	CTL_CLI_UPDATE, /* -U */
+	CTL_CLI_EVENT,	/* -E */
+	CTL_CLI_FLUSH,	/* -F */
+	CTL_CLI_COUNT,	/* -C */
+	CTL_CLI_STATS,	/* -S */
+	CTL_CLI_HELP,
+	CTL_CLI_VERSION,
+};
+
+struct ctl_ct_cli {
+	enum ctl_cli_cmd cmd;
+	bool expect;	    /* the expectation table ("-L expect") */
+	const char *socket; /* --socket PATH / --name BOX (NULL: the default box) */
+	unsigned fmt;	    /* CTL_FMT_* */
+	uint32_t event_mask;
+	uint8_t family;		      /* -f, or of the addresses given; 0 both */
+	uint64_t opts;		      /* CLI_O_* given (ct_cli.c) */
+	struct ctl_tuple orig, reply; /* -s -d -p --sport ...; -r -q --reply-port-* */
+	struct ctl_tuple tuple, mask; /* expectations: --tuple-*, --mask-* */
+	uint32_t mark, mark_mask, status, timeout;
+	uint16_t zone;
+	uint8_t state;	    /* --state, the kernel's TCP state number */
+	const char *helper; /* -I --helper NAME (pkttables' own: conntrack 1.4.7 has none) */
+};
+
+/* The summary prefix conntrack prints on stderr: "conntrack v1.4.7 (conntrack-tools): ". */
+#define CTL_CLI_PREFIX "conntrack v1.4.7 (conntrack-tools): "
+
+/* Fill o from argv (argv[0] is the command name). 0, or 2 with the message (no prefix) in err. */
+int ctl_ct_cli_parse(int argc, char **argv, struct ctl_ct_cli *o, char *err, size_t errlen);
+/* Do it. `stop` (may be NULL) ends -E when it becomes non-zero. The exit status. */
+int ctl_ct_cli_run(const struct ctl_ct_cli *o, FILE *out, FILE *err, volatile sig_atomic_t *stop);
+/* parse + run, with conntrack's messages for a bad command line. The exit status. */
+int ctl_ct_main(int argc, char **argv, FILE *out, FILE *err, volatile sig_atomic_t *stop);
+
+#endif
