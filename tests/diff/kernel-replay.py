@@ -17,7 +17,6 @@ capture is injected, in order, from the end namespace its source address routes 
 end namespaces are watched for what comes out during --gap seconds. See tests/diff/README.md.
 """
 import argparse
-import ctypes
 import ipaddress
 import os
 import select
@@ -28,6 +27,10 @@ import subprocess
 import sys
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from nsock import PACKET_OUTGOING, ns_socket  # noqa: E402
+
 # Addresses the harness gives the gateway and its neighbours. They never appear on the wire
 # except as Ethernet addresses: the gateway has no IP address at all (like the default box).
 GW_MAC = {"lan0": "02:6b:00:00:00:01", "wan0": "02:6b:00:00:00:02"}
@@ -36,12 +39,6 @@ NEXTHOP4 = {"lan0": "169.254.1.1", "wan0": "169.254.2.1"}
 NEXTHOP6 = "fe80::1"  # on each link
 INSIDE = [ipaddress.ip_network(n) for n in
           ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")]
-
-ETH_P_ALL = 0x0003
-PACKET_OUTGOING = 4
-CLONE_NEWNET = 0x40000000
-
-libc = ctypes.CDLL(None, use_errno=True)
 
 
 class Timeout(Exception):
@@ -60,24 +57,6 @@ def sh(ns, *cmd, stdin=None, check=True):
 def sysctl(ns, *pairs):
     for k, v in pairs:
         sh(ns, "sysctl", "-q", "-w", "%s=%s" % (k, v))
-
-
-def setns_socket(ns, ifname):
-    """An AF_PACKET socket opened inside namespace ns, bound to ifname."""
-    home = os.open("/proc/self/ns/net", os.O_RDONLY)
-    target = os.open("/var/run/netns/" + ns, os.O_RDONLY)
-    try:
-        if libc.setns(target, CLONE_NEWNET) != 0:
-            raise OSError(ctypes.get_errno(), "setns " + ns)
-        s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
-        s.bind((ifname, 0))
-        s.setblocking(False)
-    finally:
-        libc.setns(home, CLONE_NEWNET)
-        os.close(home)
-        os.close(target)
-    return s
 
 
 def read_pcap(path):
@@ -410,7 +389,7 @@ def main():
     out = []
     try:
         tools = setup(ns, rules_text, family, False if not a.legacy else True)
-        socks = {"lan0": setns_socket(ns[0], "eth0"), "wan0": setns_socket(ns[2], "eth0")}
+        socks = {"lan0": ns_socket(ns[0], "eth0"), "wan0": ns_socket(ns[2], "eth0")}
         time.sleep(a.settle)
         for side, fr in collect(socks, time.monotonic() + 0.05):
             if not is_mld(fr):
