@@ -18,13 +18,13 @@
  *             for --seconds without a client, then while the child dumps the table: packet
  *             rates, their ratio, and the longest process call in each
  *
- * Entries are made by feeding one reused UDP packet (new addresses and ports written into it)
- * through ct_in and ct_confirm of the box's own table.
+ * Entries are made in the box's own table with ct_entry_create (no packets).
  *
  * The box's table keeps the hash size it was made with (32768 buckets), whatever --entries
  * says: 1M entries make chains of 60 nodes, so the fill and the events part are slow.
  *
- * Usage: bench_ctl [--entries N] [--events N] [--pace N] [--seconds S] [--only PART]
+ * Usage: bench_ctl [--entries N] [--events N] [--pace N] [--batch N] [--seconds S] [--only PART]
+ * (--batch: the server's cfg.batch, dump entries per client per process call; default 256)
  * Prints "name value unit" lines.
  */
 #include <poll.h>
@@ -35,6 +35,7 @@
 #include <linux/netlink.h>
 
 #include "bench_common.h"
+#include "ct/create.h"
 #include "ct/ct.h"
 #include "ctl/client.h"
 #include "ctl/msg.h"
@@ -44,7 +45,7 @@
 #define DP_FLOWS 10000
 
 struct opts {
-	unsigned entries, events, pace;
+	unsigned entries, events, pace, batch;
 	double seconds;
 	const char *only;
 };
@@ -62,8 +63,7 @@ struct bench {
 	struct ct_table *ct;
 	struct ctl_server *srv;
 	char path[108];
-	struct pkt *filler; /* the packet entries are made with */
-	uint64_t made;	    /* entries made so far (distinct tuples) */
+	uint64_t made; /* entries made so far (distinct tuples) */
 	struct bench_set flows;
 	int lan;
 	uint64_t calls, slow_calls; /* ctl_server_process calls of the part, those over 1 ms */
@@ -78,26 +78,26 @@ static const struct box_ops ops = {
 /* ---- the table --------------------------------------------------------------------------- */
 
 /*
- * Entry number i: udp 10.0.0.0+i/8 -> 198.51.100.1:53, source port 1024 + i % 60000 (apart from
- * the data-path mix, which goes to 203.0.113.0/24 and 2001:db8::/32). Returns the entry.
+ * Entry number i, made with ct_entry_create (as conntrack -I makes one): udp 10.0.0.0+i:PORT >
+ * 198.51.100.1:53, PORT = 1024 + i % 60000, apart from the data-path mix (which goes to
+ * 203.0.113.0/24 and 2001:db8::/32). Returns the entry, NULL when the table refused it.
  */
 static struct ct_entry *make_entry(struct bench *bn, uint64_t i)
 {
-	uint32_t src = htonl(0x0a000000u + (uint32_t)(i & 0xffffff));
-	uint16_t sport = htons((uint16_t)(1024 + i % 60000));
-	struct pkt *p = bn->filler;
-	struct ct_entry *e;
+	struct ct_entry_attrs a;
+	struct ct_entry *e = NULL;
 
-	pkt_store(p, 12, &src, 4); /* IPv4 source; checksums are not verified from inside */
-	pkt_store(p, 20, &sport, 2);
-	pkt_parse(p, PKT_LINK_RAW, false);
-	if (ct_in(bn->ct, p, false, 0, box_now(bn->box)) < 0)
+	memset(&a, 0, sizeof(a));
+	a.orig.family = AF_INET;
+	a.orig.l4proto = IPPROTO_UDP;
+	a.orig.src.w[0] = htonl(0x0a000000u + (uint32_t)(i & 0xffffff));
+	a.orig.dst.w[0] = htonl(0xc6336401u); /* 198.51.100.1 */
+	a.orig.s.port = (uint16_t)(1024 + i % 60000);
+	a.orig.d.port = 53;
+	a.have = CT_ATTR_TIMEOUT; /* the clock never moves: nothing expires during the run */
+	a.timeout = 120 * CT_SEC;
+	if (ct_entry_create(bn->ct, &a, box_now(bn->box), &e) < 0)
 		return NULL;
-	ct_confirm(bn->ct, p, box_now(bn->box));
-	e = ct_pkt_entry(p);
-	ct_pkt_release(bn->ct, p);
-	p->ct = NULL;
-	p->ctinfo = 0;
 	return e;
 }
 
@@ -480,11 +480,8 @@ static int setup(struct bench *bn)
 {
 	struct ctl_server_config sc;
 	struct ct_config cc;
-	struct pkt_spec *s = calloc(1, sizeof(*s));
 	const char *dir = getenv("TMPDIR");
 
-	if (!s)
-		return -ENOMEM;
 	bn->box = box_new("bench", &ops, &bn->flows);
 	if (!bn->box || box_setup_default_gateway(bn->box) || box_set_conntrack(bn->box, true))
 		return -ENOMEM;
@@ -493,14 +490,11 @@ static int setup(struct bench *bn)
 	cc = *ct_table_config(bn->ct);
 	cc.max_entries = bn->o.entries + bn->o.events + DP_FLOWS + 1024;
 	ct_table_set_config(bn->ct, &cc);
-	pkt_spec_parse("udp 10.0.0.1:1024 > 198.51.100.1:53 len=32", s, NULL, 0);
-	bn->filler = pkt_build(s);
-	free(s);
-	if (!bn->filler)
-		return -ENOMEM;
 	snprintf(bn->path, sizeof(bn->path), "%s/pkttables-bench-ctl-%d.sock", dir ? dir : "/tmp",
 		 (int)getpid());
 	ctl_server_config_default(&sc);
+	if (bn->o.batch)
+		sc.batch = bn->o.batch;
 	bn->srv = ctl_server_new(bn->box, bn->path, &sc);
 	return bn->srv ? 0 : -errno;
 }
@@ -520,6 +514,8 @@ int main(int argc, char **argv)
 			bn.o.entries = (unsigned)strtoul(argv[i + 1], NULL, 10);
 		else if (!strcmp(argv[i], "--events"))
 			bn.o.events = (unsigned)strtoul(argv[i + 1], NULL, 10);
+		else if (!strcmp(argv[i], "--batch"))
+			bn.o.batch = (unsigned)strtoul(argv[i + 1], NULL, 10);
 		else if (!strcmp(argv[i], "--pace"))
 			bn.o.pace = (unsigned)strtoul(argv[i + 1], NULL, 10);
 		else if (!strcmp(argv[i], "--seconds"))
@@ -527,8 +523,9 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--only"))
 			bn.o.only = argv[i + 1];
 		else {
-			fprintf(stderr, "usage: bench_ctl [--entries N] [--events N] [--pace N] "
-					"[--seconds S] [--only dump|events|datapath]\n");
+			fprintf(stderr,
+				"usage: bench_ctl [--entries N] [--events N] [--pace N] "
+				"[--batch N] [--seconds S] [--only dump|events|datapath]\n");
 			return 2;
 		}
 	}
@@ -552,7 +549,6 @@ int main(int argc, char **argv)
 	if (rc)
 		fprintf(stderr, "bench_ctl: %s\n", strerror(-rc));
 	ctl_server_free(bn.srv);
-	pkt_free(bn.filler);
 	box_free(bn.box);
 	if (bn.flows.pkt)
 		bench_set_free(&bn.flows);
