@@ -607,8 +607,11 @@ void nat_tcp_hold(struct nat_table *n, struct pkt *p, uint64_t now)
 	uint64_t hold = n->cfg.tcp_transitory_timeout;
 
 	if (!b || !hold || (!b->map && !b->inmap) || e->th[0].tuple.l4proto != 6 ||
-	    (e->status & CT_S_DYING) || ct_entry_tcp_state(e) == CT_TCP_ESTABLISHED)
+	    (e->status & CT_S_DYING))
 		return;
+	/* ESTABLISHED is 5 days in Linux, but only 300 s with data unacknowledged */
+	if (ct_entry_tcp_state(e) == CT_TCP_ESTABLISHED)
+		hold = n->cfg.tcp_timeout;
 	if (e->expires < now + hold)
 		e->expires = now + hold;
 }

@@ -83,9 +83,10 @@ struct nat_config {
 	uint64_t other_timeout;	    /* SCTP, DCCP, UDP-Lite: 300 s */
 	/* A TCP connection bound through a mapping (EI/AD source mapping, or inbound to one)
 	 * outside ESTABLISHED lives at least this long after its last packet, whatever the
-	 * conntrack timeout of its state (SYN_SENT is 120 s): 240 s (RFC 5382 REQ-5). 0: the
-	 * conntrack timeouts only. Per-tuple bindings (the Linux-compatible mode, DNAT) always
-	 * keep the conntrack timeouts. */
+	 * conntrack timeout of its state (SYN_SENT is 120 s): 240 s (RFC 5382 REQ-5); in
+	 * ESTABLISHED at least tcp_timeout (Linux's 300 s with unacknowledged data is less
+	 * than 2 h 4 min). 0: the conntrack timeouts only. Per-tuple bindings (the
+	 * Linux-compatible mode, DNAT) always keep the conntrack timeouts. */
 	uint64_t tcp_transitory_timeout;
 };
 
@@ -163,8 +164,9 @@ int nat_inbound(struct nat_table *n, struct pkt *p, const struct nat_where *w, u
 int nat_translate(struct nat_table *n, struct pkt *p, unsigned hook, uint64_t now);
 
 /*
- * After nat_translate: a TCP connection bound through a mapping, not ESTABLISHED, is kept for
- * at least tcp_transitory_timeout after this packet (its conntrack timeout is raised).
+ * After nat_translate: a TCP connection bound through a mapping is kept for at least
+ * tcp_transitory_timeout after this packet (tcp_timeout when ESTABLISHED): its conntrack
+ * timeout is raised, never lowered.
  */
 void nat_tcp_hold(struct nat_table *n, struct pkt *p, uint64_t now);
 
