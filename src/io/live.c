@@ -22,7 +22,9 @@
 #include <time.h>
 
 #include <poll.h>
+#include <sys/random.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "ct/ct.h"
 #include "ctl/client.h"
@@ -741,6 +743,7 @@ int live_open(const char *config, FILE *err, struct live **out)
 	static const struct box_ops ops = {
 	    .xmit = live_xmit, .deliver = live_deliver, .log = live_log, .trace = live_trace};
 	struct live *l = calloc(1, sizeof(*l));
+	uint64_t seed;
 	int rc;
 
 	if (!l)
@@ -753,6 +756,11 @@ int live_open(const char *config, FILE *err, struct live **out)
 		return -ENOMEM;
 	}
 	box_set_time(l->box, monotonic_ns());
+	/* NAT ports and hash keys come from the box PRNG: not the same sequence at every start
+	 * (RFC 6056), as its fixed default seed would give */
+	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
+		seed = monotonic_ns() ^ (uint64_t)getpid() << 32;
+	box_seed(l->box, seed);
 	rc = read_config(l, config);
 	if (rc == 0)
 		rc = live_reload(l);
