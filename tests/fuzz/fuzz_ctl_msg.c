@@ -5,7 +5,7 @@
  * goes through ctl_parse_request, and an error is turned into the reply the server would send
  * (which must parse back with the same code); it also goes through the reply decoders
  * (ctl_parse_ct, ctl_parse_stats, ctl_parse_error). A decoded entry is re-encoded and must
- * decode to the same tuples.
+ * decode to the same tuples; so must a decoded expectation (ctl_parse_exp).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +14,30 @@
 #include "ctl/msg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* An expectation decoded is encoded again and must decode to the same tuples and print. */
+static void reencode_exp(const struct ctl_exp *x)
+{
+	static unsigned char b[4096];
+	struct nlmsghdr *nlh;
+	struct ctl_error err;
+	struct ctl_exp d;
+	char line[640];
+
+	nlh = ctl_msg_start(b, sizeof(b), CTL_TYPE(CTL_SUBSYS_EXP, CTL_EXP_NEW), 0, 0,
+			    x->tuple.t.family, false);
+	if (!nlh || ctl_put_exp(nlh, sizeof(b), x) < 0)
+		abort();
+	if (ctl_parse_exp(nlh, &d, &err) < 0) {
+		fprintf(stderr, "re-encoded expectation does not parse: %s\n", err.msg);
+		abort();
+	}
+	if ((x->have & CTL_X_TUPLE) && !ct_tuple_eq(&x->tuple.t, &d.tuple.t))
+		abort();
+	if ((x->have & CTL_X_MASTER) && !ct_tuple_eq(&x->master.t, &d.master.t))
+		abort();
+	ctl_exp_format(&d, line, sizeof(line));
+}
 
 static void reencode(const struct ctl_ct *c)
 {
@@ -54,6 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct ctl_error err;
 		struct ctl_stats st;
 		struct ctl_ct c;
+		struct ctl_exp x;
 		char msg[256];
 		uint32_t line;
 		int code;
@@ -81,6 +106,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (ctl_parse_ct(nlh, &c, &err) == 0)
 			reencode(&c);
+		if (ctl_parse_exp(nlh, &x, &err) == 0)
+			reencode_exp(&x);
 		memset(&st, 0, sizeof(st));
 		(void)ctl_parse_stats(nlh, &st, &err);
 		(void)ctl_parse_error(nlh, &code, msg, sizeof(msg), &line);
