@@ -50,8 +50,9 @@ static void usage(FILE *f)
 	      "The box is the one serving --socket PATH, or the box named BOX (pkttables run's\n"
 	      "`control NAME`, pkttables sim --serve NAME); default: the name \"default\".\n"
 	      "  -c   save: rule counters [pkts:bytes]; restore: keep the file's counters\n"
-	      "  -n   restore --noflush: tables the file does not name are kept\n"
-	      "  -T   restore only this table of the file (the others on the box are kept)\n"
+	      "  -n   restore --noflush: the tables the file names are added to, not replaced\n"
+	      "       (tables it does not name are never touched)\n"
+	      "  -T   restore only this table of the file\n"
 	      "  -t   restore --test: check the file here, change nothing\n"
 	      "Errors in a restored file are printed as FILE:LINE: message, and nothing is "
 	      "applied.\n",
@@ -278,47 +279,214 @@ static int test_text(const struct text *t, const char *name, const struct opts *
 	return 0;
 }
 
+/* The line at *p (its length in *n, without the newline), *p moved past it; NULL at the end. */
+static const char *next_line(const char **p, size_t *n)
+{
+	const char *l = *p, *e;
+
+	if (!*l)
+		return NULL;
+	e = strchr(l, '\n');
+	*n = e ? (size_t)(e - l) : strlen(l);
+	*p = l + *n + (e != NULL);
+	return l;
+}
+
+/* map[line] = v, the array grown as needed. */
+static int map_set(unsigned **map, unsigned *cap, unsigned line, unsigned v)
+{
+	if (line >= *cap) {
+		unsigned nc = (line + 1) * 2;
+		unsigned *nm = realloc(*map, nc * sizeof(*nm));
+
+		if (!nm)
+			return -ENOMEM;
+		*map = nm;
+		*cap = nc;
+	}
+	(*map)[line] = v;
+	return 0;
+}
+
+/*
+ * Without -c the file's counters are not taken (iptables-restore): "[p:b] -A ..." loses its
+ * prefix and ":CHAIN POLICY [p:b]" its counters, so new rules start at zero while the tables
+ * the file does not name keep theirs (the box is asked to keep counters, CTL_RF_COUNTERS).
+ */
+static int strip_counters(const struct text *in, struct text *out)
+{
+	const char *l, *at = in->buf;
+	size_t n;
+
+	while ((l = next_line(&at, &n))) {
+		const char *p = l, *end = l + n;
+
+		if (*l == '[' && (p = memchr(l, ']', n)) && p + 1 < end && p[1] == ' ')
+			p += 2;
+		else
+			p = l;
+		if (*l == ':') {
+			const char *b = memchr(l, '[', n);
+
+			if (b && memchr(b, ']', (size_t)(end - b)))
+				end = b;
+		}
+		if (text_add(out, p, (size_t)(end - p)) < 0 || text_add(out, "\n", 1) < 0)
+			return -ENOMEM;
+	}
+	return text_add(out, "", 0);
+}
+
+/* The section of table `name` in a dump: the lines after "*name" up to COMMIT. */
+static bool dump_section(const char *dump, const char *name, const char **from, size_t *len)
+{
+	const char *in = NULL, *l, *at = dump;
+	size_t n;
+
+	while ((l = next_line(&at, &n))) {
+		if (*l == '*' && n - 1 == strlen(name) && !strncmp(l + 1, name, n - 1))
+			in = l + n + 1;
+		else if (in && n == 6 && !strncmp(l, "COMMIT", 6)) {
+			*from = in;
+			*len = (size_t)(l - in);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * restore --noflush: the tables the file names keep what they hold and get the file's chains
+ * and rules added. The box's parser replaces a table it reads whole, so each "*TABLE" of the
+ * file is followed by the box's current lines of that table (with their counters).
+ * map[merged line] is the file's line (0: one of the box's), for error messages.
+ */
+static int merge_noflush(const struct text *file, const char *dump, struct text *out,
+			 unsigned **map)
+{
+	unsigned fl = 0, ml = 0, cap = 0;
+	const char *l, *at = file->buf;
+	size_t n;
+
+	*map = NULL;
+	while ((l = next_line(&at, &n))) {
+		const char *sec;
+		size_t slen;
+		char name[32];
+
+		if (text_add(out, l, n) < 0 || text_add(out, "\n", 1) < 0 ||
+		    map_set(map, &cap, ++ml, ++fl) < 0)
+			return -ENOMEM;
+		if (*l != '*' || n - 1 >= sizeof(name))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(n - 1), l + 1);
+		if (!dump || !dump_section(dump, name, &sec, &slen))
+			continue;
+		if (text_add(out, sec, slen) < 0)
+			return -ENOMEM;
+		for (size_t k = 0; k < slen; k++)
+			if (sec[k] == '\n' && map_set(map, &cap, ++ml, 0) < 0)
+				return -ENOMEM;
+	}
+	if (map_set(map, &cap, ++ml, 0) < 0) /* a last line without a newline */
+		return -ENOMEM;
+	return text_add(out, "", 0);
+}
+
+/* "NAME:LINE: rest" of a merged text told with the file's own line. */
+static void print_restore_error(const char *msg, const char *name, const unsigned *map,
+				unsigned nmap)
+{
+	char prefix[4200];
+	unsigned line;
+	int k;
+
+	if (map && sscanf(msg + strlen(name), ":%u: %n", &line, &k) == 1 &&
+	    !strncmp(msg, name, strlen(name)) && line < nmap) {
+		if (map[line])
+			snprintf(prefix, sizeof(prefix), "%s:%u: ", name, map[line]);
+		else
+			snprintf(prefix, sizeof(prefix),
+				 "%s: in the box's rules it is added to: ", name);
+		fprintf(stderr, "%s%s\n", prefix, msg + strlen(name) + (size_t)k);
+		return;
+	}
+	fprintf(stderr, "%s\n", msg);
+}
+
 static int do_restore(struct ctl_client *c, const struct opts *o)
 {
 	const char *name = strcmp(o->file, "-") ? o->file : "stdin";
-	struct text t = {0};
+	struct text t = {0}, s = {0}, m = {0}, dump = {0};
+	const struct text *send = &t;
+	unsigned *map = NULL, nmap = 0;
 	struct nlmsghdr *nlh;
-	uint32_t flags = 0;
+	char msg[1024];
 	size_t room;
 	char *buf;
-	int rc;
+	int rc, r;
 
 	if ((rc = read_input(o->file, &t)))
-		goto out_text;
+		goto out;
 	if (o->table)
 		keep_table(&t, o->table);
 	if (o->test) {
 		rc = test_text(&t, name, o);
-		goto out_text;
+		goto out;
 	}
-	room = t.len + t.len / TEXT_ATTR_MAX * 8 + strlen(name) + 256;
-	if (!(buf = malloc(room))) {
-		rc = 1;
-		goto out_text;
+	rc = 1;
+	if (!o->counters) {
+		if (strip_counters(&t, &s) < 0)
+			goto out;
+		send = &s;
 	}
-	nlh = start(buf, room, c, CTL_RULES_REPLACE, o);
-	if (o->noflush || o->table)
-		flags |= CTL_RF_NOFLUSH;
-	if (o->counters)
-		flags |= CTL_RF_COUNTERS;
-	mnl_attr_put_u32(nlh, CTL_RA_FLAGS, htonl(flags));
-	mnl_attr_put_strz(nlh, CTL_RA_NAME, name);
-	for (size_t off = 0; off < t.len || off == 0; off += TEXT_ATTR_MAX) {
-		size_t n = t.len - off < TEXT_ATTR_MAX ? t.len - off : TEXT_ATTR_MAX;
+	if (o->noflush) {
+		/* the box's current text (it may change before the replace: the replace is atomic,
+		 * the read-modify-write is not, as with iptables-restore -n) */
+		char dbuf[512];
+		struct nlmsghdr *d = start(dbuf, sizeof(dbuf), c, CTL_RULES_DUMP, o);
 
-		mnl_attr_put(nlh, CTL_RA_TEXT, n, t.buf + off);
-		if (!t.len)
+		mnl_attr_put_u32(d, CTL_RA_FLAGS, htonl(CTL_RF_COUNTERS));
+		d->nlmsg_flags &= (uint16_t)~NLM_F_ACK;
+		if (request(c, d, collect_text, &dump) ||
+		    merge_noflush(send, dump.buf, &m, &map) < 0)
+			goto out;
+		for (const char *p = m.buf; *p; p++)
+			nmap += *p == '\n';
+		nmap += 2; /* map has lines 1 .. newlines + 1 */
+		send = &m;
+	}
+	room = send->len + send->len / TEXT_ATTR_MAX * 8 + strlen(name) + 256;
+	if (!(buf = malloc(room)))
+		goto out;
+	nlh = start(buf, room, c, CTL_RULES_REPLACE, o);
+	/* iptables-restore: the tables the file does not name are left as they are, counters
+	 * and all; those it names are replaced (or, -n, added to) */
+	mnl_attr_put_u32(nlh, CTL_RA_FLAGS, htonl(CTL_RF_NOFLUSH | CTL_RF_COUNTERS));
+	mnl_attr_put_strz(nlh, CTL_RA_NAME, name);
+	for (size_t off = 0; off < send->len || off == 0; off += TEXT_ATTR_MAX) {
+		size_t n = send->len - off < TEXT_ATTR_MAX ? send->len - off : TEXT_ATTR_MAX;
+
+		mnl_attr_put(nlh, CTL_RA_TEXT, n, send->buf + off);
+		if (!send->len)
 			break;
 	}
-	rc = request(c, nlh, NULL, NULL);
+	r = ctl_client_request(c, nlh, NULL, NULL, msg, sizeof(msg), NULL);
 	free(buf);
-out_text:
+	rc = 0;
+	if (r) {
+		if (msg[0])
+			print_restore_error(msg, name, map, nmap);
+		else
+			fprintf(stderr, "rules restore: %s\n", strerror(-r));
+		rc = 1;
+	}
+out:
 	free(t.buf);
+	free(s.buf);
+	free(m.buf);
+	free(dump.buf);
+	free(map);
 	return rc;
 }
 

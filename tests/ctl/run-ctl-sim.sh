@@ -8,7 +8,8 @@
 #
 # Checks: save (text and -c counters, -t, -6, the iptables-save comments), restore of a good
 # file (save shows it, counters zero), of a broken one (FILE:LINE and the token, nothing
-# applied), -T TABLE, --noflush, --test; zero (a chain, a table); policy (and a refused one);
+# applied), -T TABLE, --noflush (added to, errors at the file's line), tables not named left
+# alone, counters (-c taken, else not; other tables keep theirs), --test; zero (a chain, a table); policy (and a refused one);
 # a missing socket; the script's own `ctl listen` + `ctl serve` (a policy set over the socket
 # during the serve decides the next packet); SIGTERM removes the socket. Every wait is bounded.
 # PT_BIN: the pkttables binary (default build/pkttables).
@@ -136,12 +137,27 @@ rules restore -T mangle "$D/two.rules" 2>"$D/err" && rules save -t mangle | grep
 rules restore -T filter "$D/two.rules" 2>"$D/err"
 grep -q "two.rules:13:" "$D/err" && ok "restore -T filter: error at the file's own line 13" ||
 	bad "restore -T line: $(cat "$D/err")"
+# iptables-restore: tables the file does not name are never touched; -n adds to those it names
+cat >"$D/add.rules" <<'EOF'
+*filter
+:LOGDROP - [0:0]
+-A FORWARD -p udp --dport 53 -j LOGDROP
+-A LOGDROP -j DROP
+COMMIT
+EOF
+rules restore -n "$D/add.rules" 2>"$D/err" && rules save -t filter | nocomments >"$D/out" &&
+	sed -n 7,9p "$D/out" | tr '\n' '|' | grep -q -- '^-A FORWARD .*--dport 443 -j ACCEPT|-A FORWARD -p udp -m udp --dport 53 -j LOGDROP|-A LOGDROP -j DROP|$' &&
+	rules save -t mangle | grep -q -- '--set-xmark 0x7/0xffffffff' &&
+	ok "restore --noflush: rules and a chain added after the running ones, mangle untouched" ||
+	{ bad "restore -n"; cat "$D/err" "$D/out"; }
+printf '*filter\n-A FORWARD -p tcp --dport 25 -j ACCEPT\n-A FORWARD -j NOSUCH\nCOMMIT\n' >"$D/addbad.rules"
+rules restore -n "$D/addbad.rules" 2>"$D/err"
+[ $? -eq 1 ] && grep -q "^$D/addbad.rules:3: .*NOSUCH" "$D/err" && ! rules save | grep -q -- '--dport 25' &&
+	ok "restore -n of a broken file: the file's own line 3, nothing applied" || bad "restore -n bad: $(cat "$D/err")"
 printf '*filter\n:INPUT ACCEPT [0:0]\n:FORWARD ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\nCOMMIT\n' >"$D/f.rules"
-rules restore -n "$D/f.rules" && rules save -t mangle | grep -q -- '--set-xmark 0x7/0xffffffff' &&
-	! rules save -t filter | grep -q -- '--dport 443' && ok "restore --noflush: tables not in the file kept" ||
-	{ bad "restore -n"; rules save; }
-rules restore "$D/f.rules" && ! rules save -t mangle >/dev/null 2>&1 &&
-	ok "restore without -n: the tables not in the file go" || bad "restore flush"
+rules restore "$D/f.rules" && rules save -t mangle | grep -q -- '--set-xmark 0x7/0xffffffff' &&
+	! rules save -t filter | grep -q -- '^-A' && ok "restore: the named table replaced, the others untouched" ||
+	{ bad "restore f.rules"; rules save; }
 
 # ---- zero, policy ----
 rules restore -c <<'EOF'
@@ -155,6 +171,10 @@ COMMIT
 EOF
 rules save -c | grep -q '^\[2:20\] -A FORWARD -j ACCEPT' && ok "restore -c keeps the file's counters" ||
 	{ bad "restore -c"; rules save -c; }
+printf '*raw\n:PREROUTING ACCEPT [9:9]\n:OUTPUT ACCEPT [0:0]\n[3:3] -A PREROUTING -j ACCEPT\nCOMMIT\n' |
+	rules restore && rules save -c >"$D/out" && grep -q '^\[2:20\] -A FORWARD -j ACCEPT' "$D/out" &&
+	grep -q '^:PREROUTING ACCEPT \[0:0\]' "$D/out" && grep -q '^\[0:0\] -A PREROUTING -j ACCEPT' "$D/out" &&
+	ok "restore without -c: the file's counters not taken, another table's kept" || { bad "counters kept"; cat "$D/out"; }
 rules zero FORWARD && rules save -c >"$D/out" && grep -q '^\[0:0\] -A FORWARD' "$D/out" &&
 	grep -q '^:FORWARD DROP \[0:0\]' "$D/out" && grep -q '^\[1:10\] -A INPUT' "$D/out" &&
 	ok "rules zero FORWARD: that chain only" || { bad "zero FORWARD"; cat "$D/out"; }
