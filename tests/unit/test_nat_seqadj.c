@@ -195,8 +195,8 @@ static void test_untouched(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_offsets),	  cmocka_unit_test(test_apply_both_directions),
-	    cmocka_unit_test(test_sack_edges),	  cmocka_unit_test(test_shrink_and_wrap),
+	    cmocka_unit_test(test_offsets),    cmocka_unit_test(test_apply_both_directions),
+	    cmocka_unit_test(test_sack_edges), cmocka_unit_test(test_shrink_and_wrap),
 	    cmocka_unit_test(test_untouched),
 	};
 
