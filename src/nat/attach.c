@@ -8,7 +8,7 @@
  *       NEW: a target's request -> nat_setup (MASQUERADE: the outgoing interface's first
  *            address of the family; REDIRECT: the incoming one's, loopback at OUTPUT);
  *            none -> nat_inbound at PREROUTING, else the null binding
- *       every packet: nat_translate, then nat_tcp_hold (RFC 5382 REQ-5 transitory timer)
+ *       every packet: nat_translate, then nat_hold (session timers, RFC 5382 REQ-5)
  *   an address removed from an interface (box_del_addr): nat_addr_removed (MASQUERADE)
  *   A request that cannot be bound (no free port) drops the packet, as the kernel does.
  */
@@ -93,7 +93,7 @@ static int nat_hook(void *priv, struct box_hook_state *st, struct pkt *p)
 		return drop(st);
 	if (nat_translate(n, p, st->hook, now) < 0)
 		return drop(st);
-	nat_tcp_hold(n, p, now);
+	nat_hold(n, p, now);
 	return EXT_ACCEPT;
 }
 

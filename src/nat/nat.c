@@ -598,21 +598,32 @@ static void ct_event(void *priv, uint32_t events, const struct ct_entry *e,
 	}
 }
 
-/* ---- TCP transitory states (RFC 5382 REQ-5) ---------------------------------------------- */
+/* ---- session timers of connections through mappings (RFC 5382 REQ-5, RFC 5508 REQ-2) ---- */
 
-void nat_tcp_hold(struct nat_table *n, struct pkt *p, uint64_t now)
+void nat_hold(struct nat_table *n, struct pkt *p, uint64_t now)
 {
 	struct ct_entry *e = ct_pkt_entry(p);
 	const struct nat_binding *b = e ? ct_ext_find(e, CT_EXT_NAT) : NULL;
-	uint64_t hold = n->cfg.tcp_transitory_timeout;
+	unsigned ci = ct_pkt_ctinfo(p);
+	uint8_t proto;
+	uint64_t hold;
 
-	if (!b || !hold || (!b->map && !b->inmap) || e->th[0].tuple.l4proto != 6 ||
-	    (e->status & CT_S_DYING))
+	/* an ICMP error about the connection refreshes nothing (RFC 5508 REQ-6) */
+	if (!b || (!b->map && !b->inmap) || (e->status & CT_S_DYING) || ci == CT_RELATED ||
+	    ci == CT_RELATED_REPLY)
 		return;
-	/* ESTABLISHED is 5 days in Linux, but only 300 s with data unacknowledged */
-	if (ct_entry_tcp_state(e) == CT_TCP_ESTABLISHED)
-		hold = n->cfg.tcp_timeout;
-	if (e->expires < now + hold)
+	proto = e->th[0].tuple.l4proto;
+	if (proto == 6) {
+		hold = n->cfg.tcp_transitory_timeout;
+		/* ESTABLISHED is 5 days in Linux, but only 300 s with data unacknowledged */
+		if (hold && ct_entry_tcp_state(e) == CT_TCP_ESTABLISHED)
+			hold = n->cfg.tcp_timeout;
+	} else if (nat_proto_has_id(proto)) {
+		hold = n->cfg.icmp_timeout; /* conntrack's ICMP timeout is 30 s */
+	} else {
+		return; /* UDP and the others: the mapping outlives the entry, inbound finds it */
+	}
+	if (hold && e->expires < now + hold)
 		e->expires = now + hold;
 }
 

@@ -79,7 +79,7 @@ struct nat_config {
 	uint32_t max_pools;	    /* port bitmaps (external address, protocol) at most (1024) */
 	uint64_t udp_timeout;	    /* UDP mapping after its last refresh: 300 s (at least 120) */
 	uint64_t tcp_timeout;	    /* TCP: 7440 s (RFC 5382 REQ-5: 2 h 4 min) */
-	uint64_t icmp_timeout;	    /* ICMP query: 60 s (RFC 5508 REQ-2) */
+	uint64_t icmp_timeout;	    /* ICMP query: 60 s (RFC 5508 REQ-2), also its session's */
 	uint64_t other_timeout;	    /* SCTP, DCCP, UDP-Lite: 300 s */
 	/* A TCP connection bound through a mapping (EI/AD source mapping, or inbound to one)
 	 * outside ESTABLISHED lives at least this long after its last packet, whatever the
@@ -164,11 +164,11 @@ int nat_inbound(struct nat_table *n, struct pkt *p, const struct nat_where *w, u
 int nat_translate(struct nat_table *n, struct pkt *p, unsigned hook, uint64_t now);
 
 /*
- * After nat_translate: a TCP connection bound through a mapping is kept for at least
- * tcp_transitory_timeout after this packet (tcp_timeout when ESTABLISHED): its conntrack
- * timeout is raised, never lowered.
+ * After nat_translate: a connection bound through a mapping is kept at least this long after
+ * its packet: TCP tcp_transitory_timeout (tcp_timeout when ESTABLISHED), ICMP queries
+ * icmp_timeout. Its conntrack timeout is raised, never lowered; ICMP errors change nothing.
  */
-void nat_tcp_hold(struct nat_table *n, struct pkt *p, uint64_t now);
+void nat_hold(struct nat_table *n, struct pkt *p, uint64_t now);
 
 /*
  * An address left interface `ifindex`: the connections MASQUERADE gave that address on that
