@@ -39,6 +39,7 @@
 #include "ct/expect.h"
 #include "ct/helper.h"
 #include "engine/box.h"
+#include "ext/ct_timeout.h"
 #include "rules/rules.h"
 
 #define REC_SIZE      32768u
@@ -731,6 +732,12 @@ static void do_replace(struct ctl_server *s, struct client *c, const struct nlms
 		else
 			snprintf(err.msg, sizeof(err.msg), "%s:%u: %s", re.file, re.line, re.msg);
 		send_error(c, nlh, &err);
+		return;
+	}
+	/* CT --timeout names a policy of this box: refused here as at a load from a file */
+	if (ext_ct_timeout_check(rs, box_ct(s->box), re.msg, sizeof(re.msg)) < 0) {
+		rules_ruleset_free(rs);
+		reply_error(c, nlh, -EINVAL, "%s: %s", name, re.msg);
 		return;
 	}
 	if (!(req->rflags & CTL_RF_COUNTERS))

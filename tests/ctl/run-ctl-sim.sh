@@ -114,6 +114,14 @@ rules restore --test "$D/bad.rules" 2>"$D/err"
 [ $? -eq 1 ] && grep -q "bad.rules:4:" "$D/err" && rules restore -t "$D/good.rules" &&
 	ok "restore --test: checked here, good and bad" || bad "restore --test: $(cat "$D/err")"
 
+# CT --timeout names one of the box's timeout policies (box.sim has "dns"), as at a file load
+ctrules() { printf '*raw\n:PREROUTING ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n-A PREROUTING -p udp -j CT --timeout %s\nCOMMIT\n' "$1"; }
+ctrules nosuch | rules restore 2>"$D/err"
+[ $? -eq 1 ] && grep -q 'timeout policy "nosuch" not found' "$D/err" && ! rules save -t raw >/dev/null 2>&1 &&
+	ok "restore with CT --timeout of an unknown policy: refused, nothing applied" || bad "CT --timeout nosuch: $(cat "$D/err")"
+ctrules dns | rules restore 2>"$D/err" && rules save -t raw | grep -q -- '-j CT --timeout dns' &&
+	ok "restore with CT --timeout of the box's policy" || bad "CT --timeout dns: $(cat "$D/err")"
+
 # -T: only one table of a file; the line numbers stay the file's
 cat >"$D/two.rules" <<'EOF'
 *mangle
