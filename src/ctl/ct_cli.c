@@ -68,6 +68,9 @@ enum {
 	O_ICMP_TYPE,
 	O_ICMP_CODE,
 	O_ICMP_ID,
+	O_ICMP6_TYPE,
+	O_ICMP6_CODE,
+	O_ICMP6_ID,
 	O_TUPLE_SPORT,
 	O_TUPLE_DPORT,
 	O_MASK_SPORT,
@@ -76,7 +79,8 @@ enum {
 };
 #define OB(o) (1ull << (o))
 
-enum { P_ANY, P_PORTS, P_TCP, P_ICMP };
+enum { P_ANY, P_PORTS, P_TCP, P_ICMP, P_ICMP6 };
+#define ICMPISH(k) ((k) == P_ICMP || (k) == P_ICMP6)
 
 struct cli_opt {
 	const char *name; /* as conntrack's messages name it */
@@ -119,6 +123,9 @@ static const struct cli_opt opts[O_NUM] = {
 	[O_ICMP_TYPE]  = { "icmp-type", { "icmp-type" }, 0, true, P_ICMP },
 	[O_ICMP_CODE]  = { "icmp-code", { "icmp-code" }, 0, true, P_ICMP },
 	[O_ICMP_ID]    = { "icmp-id", { "icmp-id" }, 0, true, P_ICMP },
+	[O_ICMP6_TYPE] = { "icmpv6-type", { "icmpv6-type" }, 0, true, P_ICMP6 },
+	[O_ICMP6_CODE] = { "icmpv6-code", { "icmpv6-code" }, 0, true, P_ICMP6 },
+	[O_ICMP6_ID]   = { "icmpv6-id", { "icmpv6-id" }, 0, true, P_ICMP6 },
 	[O_TUPLE_SPORT]= { "tuple-port-src", { "tuple-port-src" }, 0, true, P_PORTS },
 	[O_TUPLE_DPORT]= { "tuple-port-dst", { "tuple-port-dst" }, 0, true, P_PORTS },
 	[O_MASK_SPORT] = { "mask-port-src", { "mask-port-src" }, 0, true, P_PORTS },
@@ -144,7 +151,7 @@ static const struct cli_cmd cmds[] = {
 #define TUPLE_OPTS                                                                                 \
 	(OB(O_SRC) | OB(O_DST) | OB(O_REPLY_SRC) | OB(O_REPLY_DST) | OB(O_PROTO) | OB(O_SPORT) |   \
 	 OB(O_DPORT) | OB(O_REPLY_SPORT) | OB(O_REPLY_DPORT) | OB(O_ICMP_TYPE) | OB(O_ICMP_CODE) | \
-	 OB(O_ICMP_ID) | OB(O_FAMILY) | OB(O_ZONE) | OB(O_ORIG_ZONE) | OB(O_REPLY_ZONE))
+	 OB(O_ICMP_ID) | OB(O_ICMP6_TYPE) | OB(O_ICMP6_CODE) | OB(O_ICMP6_ID) | OB(O_FAMILY) | OB(O_ZONE) | OB(O_ORIG_ZONE) | OB(O_REPLY_ZONE))
 #define ALWAYS (OB(O_SOCKET) | OB(O_NAME))
 
 /* What each command takes (conntrack's commands_v_options, in spirit). */
@@ -201,7 +208,7 @@ static const struct cli_proto protos[] = {
     {"tcp", IPPROTO_TCP, P_TCP},	   {"udp", IPPROTO_UDP, P_PORTS},
     {"udplite", IPPROTO_UDPLITE, P_PORTS}, {"sctp", IPPROTO_SCTP, P_PORTS},
     {"dccp", IPPROTO_DCCP, P_PORTS},	   {"icmp", IPPROTO_ICMP, P_ICMP},
-    {"icmpv6", IPPROTO_ICMPV6, P_ICMP},	   {"gre", IPPROTO_GRE, P_ANY},
+    {"icmpv6", IPPROTO_ICMPV6, P_ICMP6},	   {"gre", IPPROTO_GRE, P_ANY},
 };
 
 static const char *const tcp_states[] = {
@@ -450,6 +457,11 @@ static int take(struct ctl_ct_cli *o, int id, const char *v, char *err, size_t l
 			return bad(err, len, "Bad parameter `%s'", v);
 		o->state = (uint8_t)(i == 9 ? 0 : i); /* LISTEN is the kernel's NONE slot */
 		return 0;
+	case O_ICMP6_TYPE:
+	case O_ICMP6_CODE:
+	case O_ICMP6_ID:
+		id -= O_ICMP6_TYPE - O_ICMP_TYPE; /* the same fields, other names (conntrack's) */
+		/* fall through */
 	case O_ICMP_TYPE:
 	case O_ICMP_CODE:
 	case O_ICMP_ID:
@@ -522,7 +534,7 @@ static int check(struct ctl_ct_cli *o, char *err, size_t len)
 	}
 	if (o->reply.have & (CTL_T_SRC | CTL_T_DST | CTL_T_SPORT | CTL_T_DPORT))
 		o->reply.have |= o->orig.have & CTL_T_PROTO;
-	if (kind == P_ICMP && (o->cmd == CTL_CLI_CREATE || o->cmd == CTL_CLI_ADD ||
+	if (ICMPISH(kind) && (o->cmd == CTL_CLI_CREATE || o->cmd == CTL_CLI_ADD ||
 			       o->cmd == CTL_CLI_GET || (o->expect && o->cmd == CTL_CLI_DELETE)))
 		o->orig.have |= CTL_T_SPORT; /* the id is optional: 0 */
 	if (o->cmd == CTL_CLI_CREATE || o->cmd == CTL_CLI_ADD) {
@@ -534,7 +546,10 @@ static int check(struct ctl_ct_cli *o, char *err, size_t len)
 				       ? "state"
 				   : (kind == P_ICMP && !(o->opts & OB(O_ICMP_TYPE))) ? "icmp-type"
 				   : (kind == P_ICMP && !(o->opts & OB(O_ICMP_CODE))) ? "icmp-code"
-										      : NULL;
+				   : (kind == P_ICMP6 && !(o->opts & OB(O_ICMP6_TYPE)))
+				       ? "icmpv6-type"
+				   : (kind == P_ICMP6 && !(o->opts & OB(O_ICMP6_CODE))) ? "icmpv6-code"
+											: NULL;
 
 		if (!need && o->expect)
 			need = !(o->tuple.have & CTL_T_SRC)   ? "tuple-src"
@@ -756,7 +771,7 @@ static struct ctl_tuple key(const struct ct_tuple *t)
 
 	if (kind == P_PORTS || kind == P_TCP)
 		k.have |= CTL_T_SPORT | CTL_T_DPORT;
-	else if (kind == P_ICMP)
+	else if (ICMPISH(kind))
 		k.have |= CTL_T_SPORT | CTL_T_ICMP_TYPE | CTL_T_ICMP_CODE;
 	if (t->zone)
 		k.have |= CTL_T_ZONE;
@@ -917,8 +932,7 @@ static int do_create(struct run *r)
 		ctl_put_exp(nlh, sizeof(buf), &x);
 		if ((e = request_msg(r, nlh, NULL, msg, sizeof(msg))) < 0)
 			return fail_op(r, e, NULL);
-		fprintf(r->err, CTL_CLI_PREFIX "1 expectations have been created.\n");
-		return 0;
+		return 0; /* conntrack 1.4.7 says nothing when it made one */
 	} else {
 		struct ctl_ct c;
 
