@@ -468,6 +468,11 @@ static int bind_tuple(struct nat_table *n, struct ct_entry *e, enum nat_manip m,
 			return 0;
 		}
 	}
+	if (!(r->flags & NAT_R_PROTO) && !nat_proto_has_id(cur.l4proto) && want < 1024) {
+		/* per connection, as Linux searches: 1-511 for ports under 512, else 600-1023 */
+		lo = want < 512 ? 1 : 600;
+		hi = want < 512 ? 511 : 1023;
+	}
 	size = (uint32_t)hi - lo + 1;
 	tries = size < 128 ? size : 128;
 	{
