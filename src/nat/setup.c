@@ -548,6 +548,16 @@ int nat_setup_null(struct nat_table *n, struct pkt *p, enum nat_manip m)
 
 /* ---- inbound connections to a mapping ---------------------------------------------------- */
 
+static bool addr_is_multicast(int family, const union pt_addr *a)
+{
+	return family == AF_INET ? (a->b[0] & 0xf0) == 0xe0 : a->b[0] == 0xff;
+}
+
+/*
+ * A peer that is a multicast group stands for its members, who answer from their own
+ * addresses: address-dependent filtering admits any address after a packet to a group, and
+ * address-and-port-dependent any address from the group's port (SSDP, mDNS queries).
+ */
 static bool filter_admits(const struct nat_mapping *mp, const struct ct_tuple *cur, uint64_t now)
 {
 	if (mp->filtering == NAT_B_EI)
@@ -555,7 +565,9 @@ static bool filter_admits(const struct nat_mapping *mp, const struct ct_tuple *c
 	for (unsigned i = 0; i < mp->npeers; i++) {
 		const struct nat_peer *pe = &mp->peer[i];
 
-		if (pe->last + mp->timeout <= now || !pt_addr_eq(&pe->addr, &cur->src))
+		if (pe->last + mp->timeout <= now)
+			continue;
+		if (!pt_addr_eq(&pe->addr, &cur->src) && !addr_is_multicast(mp->family, &pe->addr))
 			continue;
 		if (mp->filtering == NAT_B_AD || pe->port == cur->s.port)
 			return true;
