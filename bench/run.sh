@@ -116,24 +116,33 @@ if [ -x "$C" ]; then
 	echo "control socket (bench_ctl, one run, ${BENCH_CTL_ENTRIES:-1000000} entries):"
 	"$C" --entries "${BENCH_CTL_ENTRIES:-1000000}" --seconds "$SECONDS_PER" > build/bench-ctl.txt ||
 		echo "bench: bench_ctl failed" >&2
+	# instructions per dumped entry, server and client (user space only), from callgrind
+	if command -v valgrind >/dev/null 2>&1; then
+		ci=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+			--toggle-collect=part_dump_inproc "$C" --entries 20000 --only dump-inproc 2>&1 |
+			sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' | awk '{ printf "%.0f", $1 / 20000 }')
+		echo "ctl_dump_instructions_per_entry $ci instructions" >> build/bench-ctl.txt
+	fi
 	sed 's/^/  /' build/bench-ctl.txt
 	awk -v out="$OUT" '
 		{ v[$1] = $2 }
-		function row(name, n, rate, ratio) {
-			printf "%s,%s,%.1f,%.3f,%s,\n", name, n, 1e9 / rate, rate / 1e6, ratio >> out
+		function row(name, n, rate, ratio, ip) {
+			printf "%s,%s,%.1f,%.3f,%s,%s\n", name, n, 1e9 / rate, rate / 1e6, ratio, ip >> out
 		}
 		END {
 			if (v["ctl_dump_entries_per_s"] > 0)
-				row("ctl-dump", v["ctl_dump_entries"], v["ctl_dump_entries_per_s"], "")
+				row("ctl-dump", v["ctl_dump_entries"], v["ctl_dump_entries_per_s"], "",
+				    v["ctl_dump_instructions_per_entry"])
 			if (v["ctl_events_per_s"] > 0)
-				row("ctl-events", v["ctl_events_received"], v["ctl_events_per_s"], "")
+				row("ctl-events", v["ctl_events_received"], v["ctl_events_per_s"], "", "")
 			if (v["datapath_pps_idle"] > 0) {
-				row("ctl-datapath-idle", "", v["datapath_pps_idle"], "1.000")
+				row("ctl-datapath-idle", "", v["datapath_pps_idle"], "1.000", "")
 				row("ctl-datapath-during-dump", "", v["datapath_pps_during_dump"],
-				    v["datapath_ratio_during_dump"])
+				    v["datapath_ratio_during_dump"], "")
 			}
-			printf "  summary: dump %.0f entries/s, events %.0f/s (%d lost), data path during a dump %.3f of its rate, longest process call %s us, peak RSS growth %s kB\n",
-			    v["ctl_dump_entries_per_s"], v["ctl_events_per_s"], v["ctl_events_lost"],
+			printf "  summary: dump %.0f entries/s (%s instructions/entry), events %.0f/s (%d lost), data path during a dump %.3f of its rate, longest process call %s us, peak RSS growth %s kB\n",
+			    v["ctl_dump_entries_per_s"], v["ctl_dump_instructions_per_entry"],
+			    v["ctl_events_per_s"], v["ctl_events_lost"],
 			    v["datapath_ratio_during_dump"], v["datapath_during_dump_max_process_us"],
 			    v["ctl_dump_peak_rss_growth_kb"]
 		}' build/bench-ctl.txt
