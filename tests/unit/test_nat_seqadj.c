@@ -7,6 +7,7 @@
 #include "ct_test.h"
 
 #include "ct/ct_int.h"
+#include "nat/helper.h"
 #include "nat/seqadj.h"
 
 #define CLIENT "tcp 10.0.0.2:40000 > 192.0.2.1:21"
@@ -192,12 +193,52 @@ static void test_untouched(void **state)
 	ct_table_free(t);
 }
 
+/* nat_mangle_tcp on a packet in many small segments: resized, lengths and checksums right,
+ * the change recorded; then the next segment of that direction is shifted. */
+static void test_mangle_nonlinear(void **state)
+{
+	static const char port[] = "PORT 10,0,0,2,19,137\r\n", text[] = "203,0,113,100,19,137";
+	struct ct_table *t = ct_test_table(64);
+	struct ct_entry *e = handshake(t);
+	struct pkt *b, *p;
+	uint8_t ip[4], out[64];
+
+	(void)state;
+	b = ct_test_pkt(CLIENT " ack,psh seq=1011 ack=5001 payload=\"PORT 10,0,0,2,19,137\\r\\n\"");
+	p = pkt_from_bytes_split(pkt_linear_data(b), b->len, 7);
+	assert_non_null(p);
+	assert_true(p->nsegs > 1);
+	assert_int_equal(pkt_parse(p, PKT_LINK_RAW, true), 0);
+	assert_int_equal(ct_in(t, p, true, 0, 0), 0);
+	assert_ptr_equal(ct_pkt_entry(p), e);
+	/* "10,0,0,2,19,137" at payload offset 5 becomes 5 bytes longer */
+	assert_int_equal(nat_mangle_tcp(p, e, CT_DIR_ORIGINAL, p->info.payload_off + 5, 15, text,
+					(uint32_t)strlen(text)),
+			 0);
+	assert_int_equal(p->len, b->len + 5);
+	assert_int_equal(p->info.l3len, 40 + sizeof(port) - 1 + 5);
+	assert_int_equal(pkt_copy_out(p, 2, ip, 2), 0);
+	assert_int_equal(ip[0] << 8 | ip[1], 40 + sizeof(port) - 1 + 5);
+	assert_int_equal(pkt_copy_out(p, p->info.payload_off, out, 27), 0);
+	assert_memory_equal(out, "PORT 203,0,113,100,19,137\r\n", 27);
+	assert_true(pkt_l4_csum_ok(p));
+	assert_int_equal(pkt_parse(p, PKT_LINK_RAW, true), 0); /* the IPv4 header checksum too */
+	/* the segment itself keeps its number; the next one moves by 5 */
+	assert_int_equal(nat_seqadj_apply(p), 0);
+	assert_int_equal(rd32(p, p->info.l4off + 4), 1011);
+	assert_int_equal(nat_seqadj_offset(e, CT_DIR_ORIGINAL, 1033), 5);
+	ct_pkt_release(t, p);
+	pkt_free(p);
+	pkt_free(b);
+	ct_table_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_offsets),    cmocka_unit_test(test_apply_both_directions),
 	    cmocka_unit_test(test_sack_edges), cmocka_unit_test(test_shrink_and_wrap),
-	    cmocka_unit_test(test_untouched),
+	    cmocka_unit_test(test_untouched),  cmocka_unit_test(test_mangle_nonlinear),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
