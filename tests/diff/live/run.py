@@ -772,7 +772,7 @@ def compare(case, results, verbose, pklog):
         if st.expect and st.expect != kout:
             expect_bad.append("%s:%d: the kernel's outcome is '%s', the case expects '%s'" %
                               (case.path, st.line, kout, st.expect))
-        if verbose or not ok or st.masks:
+        if verbose or not ok or st.masks or st.xfail:
             tag = ("XPASS" if st.xfail else "ok  ") if ok else ("xfail" if st.xfail else "DIFF")
             lines.append("  %s line %d %s: %s  [kernel: %s]" % (tag, st.line, st.side, st.shown,
                                                               kout))
