@@ -409,6 +409,11 @@ int box_watch_addr_gone(struct box *b, box_addr_gone_fn fn, void *priv)
 	return -ENOSPC;
 }
 
+void box_send_icmp_error(struct box *b, const struct pkt *orig, uint8_t type, uint8_t code)
+{
+	box_icmp_error(b, orig, type, code);
+}
+
 int box_unwatch_addr_gone(struct box *b, box_addr_gone_fn fn, void *priv)
 {
 	for (unsigned k = 0; k < BOX_MAX_ADDR_WATCHERS; k++)

@@ -170,6 +170,9 @@ typedef void (*box_addr_gone_fn)(void *priv, struct box *b, int ifindex, int fam
 				 const union pt_addr *a);
 int box_watch_addr_gone(struct box *b, box_addr_gone_fn fn, void *priv);
 int box_unwatch_addr_gone(struct box *b, box_addr_gone_fn fn, void *priv);
+/* From a hook: send the ICMP / ICMPv6 error `type`/`code` about packet `orig` from the box
+ * (the source the box uses for its own errors), if the RFCs allow one for it. */
+void box_send_icmp_error(struct box *b, const struct pkt *orig, uint8_t type, uint8_t code);
 int box_add_route(struct box *b, const struct box_route *r);
 int box_del_route(struct box *b, int family, const union pt_addr *net, int plen);
 /* Longest-prefix match; NULL when there is no route. */

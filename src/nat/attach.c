@@ -10,7 +10,9 @@
  *            none -> nat_inbound at PREROUTING, else the null binding
  *       every packet: nat_translate, then nat_hold (session timers, RFC 5382 REQ-5)
  *   an address removed from an interface (box_del_addr): nat_addr_removed (MASQUERADE)
- *   A request that cannot be bound (no free port) drops the packet, as the kernel does.
+ *   A request that cannot be bound (no free port) drops the packet, as the kernel does; a rule
+ *   with a BEHAVE mapping (not the Linux-compatible mode) also tells the sender with
+ *   "communication administratively prohibited" (RFC 5508 REQ-8).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -89,8 +91,17 @@ static int nat_hook(void *priv, struct box_hook_state *st, struct pkt *p)
 
 	if (!p->ct)
 		return EXT_ACCEPT;
-	if (ct_pkt_ctinfo(p) == CT_NEW && !nat_bound(p, m) && bind_new(n, st, p, m, now) < 0)
-		return drop(st);
+	if (ct_pkt_ctinfo(p) == CT_NEW && !nat_bound(p, m)) {
+		const struct nat_range *req = nat_pending(p, m);
+		bool behave = req && nat_range_mapping(req) != NAT_B_APD;
+		int err = bind_new(n, st, p, m, now);
+
+		if (err == -ENOSPC && behave) /* RFC 5508 REQ-8; Linux drops silently */
+			box_send_icmp_error(st->box, p, st->family == AF_INET ? 3 : 1,
+					    st->family == AF_INET ? 13 : 1);
+		if (err < 0)
+			return drop(st);
+	}
 	if (nat_translate(n, p, st->hook, now) < 0)
 		return drop(st);
 	nat_hold(n, p, now);
