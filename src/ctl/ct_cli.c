@@ -580,6 +580,8 @@ static int check(struct ctl_ct_cli *o, char *err, size_t len)
 		return bad(err, len, "Can't update expectations");
 	if (o->expect && o->cmd == CTL_CLI_STATS)
 		return bad(err, len, "Invalid commands combination");
+	if (o->expect && o->cmd == CTL_CLI_EVENT)
+		return bad(err, len, "expectation events are not served by pkttables");
 	return 0;
 }
 
