@@ -236,10 +236,9 @@ static const struct cli_bit event_bits[] = {
 static const struct cli_bit output_bits[] = {
     {"extended", CTL_FMT_EXTENDED},
     {"id", CTL_FMT_ID},
+    /* what these add is never there in a box: no label, no event caused by a netlink port */
     {"userspace", 0},
     {"labels", 0},
-    {"timestamp", 0},
-    {"ktimestamp", 0},
 };
 
 __attribute__((format(printf, 3, 4))) static int bad(char *err, size_t len, const char *fmt, ...)
@@ -429,8 +428,8 @@ static int take(struct ctl_ct_cli *o, int id, const char *v, char *err, size_t l
 	case O_NAME:
 		o->socket = v;
 		return 0;
-	case O_ZERO:
-		return 0;
+	case O_ZERO: /* CT_GET_CTRZERO is not served: saying so beats listing without zeroing */
+		return bad(err, len, "`--zero' is not supported by pkttables");
 	case O_HELPER:
 		o->helper = v;
 		return 0;
@@ -601,6 +600,9 @@ int ctl_ct_cli_parse(int argc, char **argv, struct ctl_ct_cli *o, char *err, siz
 			if (i + 1 < argc && argv[i + 1][0] != '-') {
 				if (!strcmp(argv[i + 1], "expect"))
 					o->expect = true;
+				else if (!strcmp(argv[i + 1], "dying") ||
+					 !strcmp(argv[i + 1], "unconfirmed"))
+					o->empty_table = true;
 				else if (strcmp(argv[i + 1], "conntrack"))
 					return bad(err, len, "Bad parameter `%s'", argv[i + 1]);
 				i++;
@@ -795,6 +797,11 @@ static int do_list(struct run *r)
 {
 	int e;
 
+	/* a box's data path runs between requests: no entry is half made or half gone then */
+	if (r->o->empty_table) {
+		fprintf(r->err, CTL_CLI_PREFIX "0 flow entries have been shown.\n");
+		return 0;
+	}
 	if (r->o->expect) {
 		char buf[256];
 

@@ -35,6 +35,7 @@ enum ctl_cli_cmd {
 struct ctl_ct_cli {
 	enum ctl_cli_cmd cmd;
 	bool expect;	    /* the expectation table ("-L expect") */
+	bool empty_table;   /* -L dying / unconfirmed: always empty between two requests */
 	const char *socket; /* --socket PATH / --name BOX (NULL: the default box) */
 	unsigned fmt;	    /* CTL_FMT_* */
 	uint32_t event_mask;

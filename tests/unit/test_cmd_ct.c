@@ -211,6 +211,9 @@ static void test_parse_errors(void **state)
 	    {"-L -p udp --state ESTABLISHED", "unknown option `--state'"},
 	    {"-C -p tcp", "Illegal option `--protonum' with this command"},
 	    {"-L -G", "Invalid commands combination"},
+	    {"-L -z", "`--zero' is not supported by pkttables"},
+	    {"-L -o xml", "output format `xml' is not supported"},
+	    {"-E expect", "expectation events are not served by pkttables"},
 	    {"-E -e FOO", "Bad parameter `FOO'"},
 	    {"-L -s 10.0.0.2 -f ipv6", "mismatched address family"},
 	    {"-I -p udp -s 10.0.0.2 -d 192.0.2.1 --sport 1 --dport 2",
@@ -286,6 +289,7 @@ static void test_create_list_get(void **state)
 	expect_run(&c, "-G -p udp -s 10.0.0.2 -d 192.0.2.1 --sport 5001 --dport 53", 1, "",
 		   P "Operation failed: such conntrack doesn't exist\n");
 	expect_run(&c, "-C", 0, "4\n", "");
+	expect_run(&c, "-L dying", 0, "", P "0 flow entries have been shown.\n");
 	r = run_ct(&c, "-S", NULL);
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.out, "cpu=0   \tfound=0 invalid=0 insert=4 insert_failed=0 drop=0 "
