@@ -860,7 +860,7 @@ static int decode_ct(const struct nlattr *const *tb, uint8_t family, struct ctl_
 
 void ctl_exp_from_expect(struct ctl_exp *x, const struct ct_expect *e, uint64_t now)
 {
-	const struct ct_help *help = ct_entry_help(e->master);
+	const struct ct_helper *h = ct_entry_helper(e->master);
 	bool v4 = e->tuple.family == AF_INET;
 
 	memset(x, 0, sizeof(*x));
@@ -884,8 +884,8 @@ void ctl_exp_from_expect(struct ctl_exp *x, const struct ct_expect *e, uint64_t 
 	x->zone = e->tuple.zone;
 	x->have = CTL_X_MASTER | CTL_X_TUPLE | CTL_X_MASK | CTL_X_TIMEOUT | CTL_X_ID |
 		  CTL_X_FLAGS | CTL_X_CLASS | (x->zone ? CTL_X_ZONE : 0);
-	if (help && help->helper) {
-		snprintf(x->helper, sizeof(x->helper), "%s", help->helper->name);
+	if (h) {
+		snprintf(x->helper, sizeof(x->helper), "%s", h->name);
 		x->have |= CTL_X_HELPER;
 	}
 }

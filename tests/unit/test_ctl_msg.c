@@ -10,6 +10,8 @@
 #include <linux/netfilter.h>
 #include <linux/netlink.h>
 
+#include "ct/create.h"
+#include "ct/helper.h"
 #include "ctl/msg.h"
 
 static unsigned char buf[8192];
@@ -416,12 +418,103 @@ static void test_unknown_ignored(void **state)
 	assert_true(ct_tuple_eq(&r.ct.orig, &tu.t));
 }
 
+/* An expectation through the wire prints as the table prints it; a request decodes. */
+static void test_expect_roundtrip(void **state)
+{
+	struct ct_config cfg;
+	struct ct_table *t;
+	struct pkt *p;
+	struct ct_expect x, *e;
+	struct ctl_exp ce, d;
+	struct ctl_error err;
+	struct ctl_request rq;
+	struct nlmsghdr *nlh;
+	union pt_addr src, dst;
+	uint16_t sport = 0;
+	char want[640], got[640];
+
+	ct_config_default(&cfg);
+	t = ct_table_new(&cfg);
+	p = ct_test_pkt("tcp 10.0.0.2:40000 > 192.0.2.1:21 syn");
+	ct_pkt_set_helper(p, &ct_helper_ftp);
+	ct_in(t, p, true, 0, 0);
+	ct_confirm(t, p, 0);
+	inet_pton(AF_INET, "192.0.2.1", &src);
+	inet_pton(AF_INET, "10.0.0.2", &dst);
+	ct_expect_init(&x, 0, AF_INET, &src, &dst, IPPROTO_TCP, &sport, 5001);
+	x.mask_sport = 0;
+	assert_int_equal(ct_expect_create(t, ct_pkt_entry(p), &x, 200 * CT_SEC, 0), 0);
+	e = ct_expect_next(t, NULL);
+	assert_non_null(e);
+	assert_null(ct_expect_next(t, e));
+	ct_expect_format(e, S(1), want, sizeof(want));
+	ctl_exp_from_expect(&ce, e, S(1));
+	nlh = ctl_msg_start(buf, sizeof(buf), CTL_TYPE(CTL_SUBSYS_EXP, CTL_EXP_NEW), NLM_F_MULTI, 1,
+			    AF_INET, false);
+	assert_int_equal(ctl_put_exp(nlh, sizeof(buf), &ce), 0);
+	assert_int_equal(ctl_parse_exp(nlh, &d, &err), 0);
+	ctl_exp_format(&d, got, sizeof(got));
+	assert_string_equal(got, want);
+	assert_string_equal(got, "199 proto=6 src=192.0.2.1 dst=10.0.0.2 sport=0 dport=5001 "
+				 "mask-src=255.255.255.255 mask-dst=255.255.255.255 sport=0 "
+				 "dport=65535 master-src=10.0.0.2 master-dst=192.0.2.1 sport=40000 "
+				 "dport=21 class=0 helper=ftp");
+	/* as a request: EXP_NEW needs its master, EXP_DELETE its tuple */
+	nlh = req(CTL_SUBSYS_EXP, CTL_EXP_NEW, NLM_F_REQUEST | NLM_F_CREATE, AF_INET);
+	ce.have &= ~(uint32_t)CTL_X_MASTER;
+	assert_int_equal(ctl_put_exp(nlh, sizeof(buf), &ce), 0);
+	assert_int_equal(ctl_parse_request(nlh, &rq, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "CTA_EXPECT_MASTER"));
+	nlh = req(CTL_SUBSYS_EXP, CTL_EXP_DELETE, NLM_F_REQUEST, AF_INET);
+	assert_int_equal(ctl_put_exp(nlh, sizeof(buf), &ce), 0);
+	assert_int_equal(ctl_parse_request(nlh, &rq, &err), 0);
+	assert_true(ct_tuple_eq(&rq.exp.tuple.t, &e->tuple));
+	ct_pkt_release(t, p);
+	pkt_free(p);
+	ct_table_free(t);
+}
+
+/* -o extended, -o id and the event form of a line; CTA_HELP and CTA_MARK_MASK round trip. */
+static void test_format_flags(void **state)
+{
+	struct ctl_ct c, d;
+	struct ctl_error err;
+	struct nlmsghdr *nlh;
+	char line[640];
+
+	memset(&c, 0, sizeof(c));
+	c.have = CTL_C_ORIG | CTL_C_REPLY | CTL_C_STATUS | CTL_C_TIMEOUT | CTL_C_MARK | CTL_C_USE |
+		 CTL_C_ID | CTL_C_HELPER | CTL_C_MARK_MASK;
+	c.orig = v4_tcp().t;
+	ct_tuple_invert(&c.orig, &c.reply);
+	c.status = CT_S_SEEN_REPLY;
+	c.timeout = 50;
+	c.use = 1;
+	c.id = 77;
+	c.mark_mask = 0xf0;
+	snprintf(c.helper, sizeof(c.helper), "ftp");
+	nlh = ctl_msg_start(buf, sizeof(buf), CTL_TYPE(CTL_SUBSYS_CT, CTL_CT_NEW), 0, 1, AF_INET,
+			    false);
+	assert_int_equal(ctl_put_ct(nlh, sizeof(buf), &c), 0);
+	assert_int_equal(ctl_parse_ct(nlh, &d, &err), 0);
+	assert_string_equal(d.helper, "ftp");
+	assert_int_equal(d.mark_mask, 0xf0);
+	ctl_ct_format_flags(&d, CTL_FMT_EXTENDED | CTL_FMT_ID, line, sizeof(line));
+	assert_string_equal(line, "ipv4     2 tcp      6 50 src=10.0.0.2 dst=192.0.2.1 sport=1234 "
+				  "dport=80 src=192.0.2.1 dst=10.0.0.2 sport=80 dport=1234 mark=0 "
+				  "helper=ftp use=1 id=77");
+	ctl_ct_format_flags(&d, CTL_FMT_EVENT, line, sizeof(line));
+	assert_string_equal(line, "tcp      6 50 src=10.0.0.2 dst=192.0.2.1 sport=1234 dport=80 "
+				  "src=192.0.2.1 dst=10.0.0.2 sport=80 dport=1234 mark=0 helper=ftp");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_entry_roundtrip), cmocka_unit_test(test_tuple_kinds),
 		cmocka_unit_test(test_requests),	cmocka_unit_test(test_stats_error_done),
 		cmocka_unit_test(test_malformed),	cmocka_unit_test(test_tuple_zone_roundtrip),	cmocka_unit_test(test_unknown_ignored),
+		cmocka_unit_test(test_expect_roundtrip), cmocka_unit_test(test_format_flags),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
