@@ -534,6 +534,97 @@ static void test_mapping_held_by_connection(void **state)
 	env_free(e);
 }
 
+/* An expired connection frees its mapping's port at once, before any sweep reaches it. */
+static void test_expired_connection_frees_port(void **state)
+{
+	struct env *e = env_new(NULL);
+	struct nat_range r = snat("203.0.113.1");
+
+	(void)state;
+	r.flags |= NAT_R_PROTO;
+	r.min_port = r.max_port = 2000;
+	assert_int_equal(out_port(e, "udp 10.0.0.2:4000 > 198.51.100.1:53", &r, 0), 2000);
+	/* at 299 s the mapping still owns the only port */
+	{
+		int err;
+		struct pkt *p = route(e, ct_test_pkt("udp 10.0.0.3:4000 > 198.51.100.1:53"), LAN,
+				      WAN, &r, S(299), &err);
+
+		assert_int_equal(err, -ENOSPC);
+		done(e, p);
+	}
+	/* at 300 s its timer is out and its connection (30 s) too, never swept: free */
+	assert_int_equal(out_port(e, "udp 10.0.0.3:4000 > 198.51.100.1:53", &r, S(300)), 2000);
+	assert_int_equal(ct_table_stats(e->ct)->count, 1);
+	assert_int_equal(nat_table_stats(e->nat)->mappings_expired, 1);
+	env_free(e);
+}
+
+/* nat_entry_status: what --ctstate SNAT/DNAT read. */
+static void test_entry_status(void **state)
+{
+	struct env *e = env_new(NULL);
+	struct nat_range r = snat("203.0.113.1"), same = snat("10.0.0.2");
+	struct pkt *p;
+
+	(void)state;
+	p = route(e, ct_test_pkt("udp 10.0.0.2:4000 > 198.51.100.1:53"), LAN, WAN, &r, 0, NULL);
+	assert_int_equal(nat_entry_status(ct_pkt_entry(p)), NAT_STATUS_SRC);
+	done(e, p);
+	/* a binding that changes nothing is not SNAT */
+	p = route(e, ct_test_pkt("udp 10.0.0.2:4001 > 198.51.100.1:53"), LAN, WAN, &same, 0,
+		  NULL);
+	assert_int_equal(nat_entry_status(ct_pkt_entry(p)), 0);
+	done(e, p);
+	assert_int_equal(nat_entry_status(NULL), 0);
+	env_free(e);
+}
+
+/* MASQUERADE's connections and mappings go with their address; SNAT's stay. */
+static void test_addr_removed(void **state)
+{
+	struct env *e = env_new(NULL);
+	struct nat_range m = snat("203.0.113.1"), s = snat("203.0.113.9");
+	union pt_addr a;
+
+	(void)state;
+	m.flags |= NAT_R_MASQUERADE;
+	out_port(e, "udp 10.0.0.2:4000 > 198.51.100.1:53", &m, 0);
+	out_port(e, "tcp 10.0.0.2:4000 > 198.51.100.1:80 syn", &m, 0);
+	out_port(e, "udp 10.0.0.3:4000 > 198.51.100.1:53", &s, 0);
+	assert_int_equal(ct_table_stats(e->ct)->count, 3);
+	pt_addr_parse("203.0.113.1", &a);
+	assert_int_equal(nat_addr_removed(e->nat, LAN, AF_INET, &a, S(1)), 0); /* not its iface */
+	assert_int_equal(nat_addr_removed(e->nat, WAN, AF_INET, &a, S(1)), 4); /* 2 + 2 */
+	assert_int_equal(ct_table_stats(e->ct)->count, 1);
+	assert_int_equal(nat_table_stats(e->nat)->mappings, 1);
+	/* the port is free on the old address again */
+	assert_int_equal(out_port(e, "udp 10.0.0.4:4000 > 198.51.100.1:53", &m, S(2)), 4000);
+	env_free(e);
+}
+
+/* nat_hold: transitory TCP through a mapping lives 240 s; Linux mode keeps conntrack's. */
+static void test_hold(void **state)
+{
+	struct env *e = env_new(NULL);
+	struct nat_range r = snat("203.0.113.1"), lin = snat("203.0.113.1");
+	struct pkt *p;
+
+	(void)state;
+	lin.mapping = NAT_B_APD;
+	p = route(e, ct_test_pkt("tcp 10.0.0.2:4000 > 198.51.100.1:80 syn"), LAN, WAN, &r, 0, NULL);
+	assert_int_equal(ct_entry_expires_in(ct_pkt_entry(p), 0), S(120));
+	nat_hold(e->nat, p, 0);
+	assert_int_equal(ct_entry_expires_in(ct_pkt_entry(p), 0), S(240));
+	done(e, p);
+	p = route(e, ct_test_pkt("tcp 10.0.0.3:4000 > 198.51.100.1:80 syn"), LAN, WAN, &lin, 0,
+		  NULL);
+	nat_hold(e->nat, p, 0);
+	assert_int_equal(ct_entry_expires_in(ct_pkt_entry(p), 0), S(120));
+	done(e, p);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -550,6 +641,10 @@ int main(void)
 	    cmocka_unit_test(test_filtering),
 	    cmocka_unit_test(test_mapping_timeout),
 	    cmocka_unit_test(test_mapping_held_by_connection),
+	    cmocka_unit_test(test_expired_connection_frees_port),
+	    cmocka_unit_test(test_entry_status),
+	    cmocka_unit_test(test_addr_removed),
+	    cmocka_unit_test(test_hold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
