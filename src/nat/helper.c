@@ -50,6 +50,25 @@ void nat_follow_master(struct ct_table *t, struct ct_entry *child, const struct 
 	nat_setup(n, &p, NAT_MANIP_DST, &r, NULL, now);
 }
 
+int nat_expect_port(struct nat_table *n, struct ct_table *t, struct ct_entry *e,
+		    struct ct_expect *x, uint16_t port, uint64_t now)
+{
+	const struct nat_pool *pl = nat_pool_get(n, x->tuple.family, &x->tuple.dst,
+						 x->tuple.l4proto, ct_entry_zone(e), false);
+	int r = -EBUSY;
+
+	for (uint32_t q = port; q && q <= 65535; q++) {
+		/* a mapping's inbound traffic must not be taken for a data connection */
+		if (nat_pool_test(pl, (uint16_t)q))
+			continue;
+		x->tuple.d.port = (uint16_t)q;
+		r = ct_expect_related(t, e, x, now);
+		if (r != -EBUSY)
+			break;
+	}
+	return r;
+}
+
 static int get16(const struct pkt *p, uint32_t off, uint16_t *v)
 {
 	uint8_t b[2];

@@ -3,7 +3,7 @@
  * The NAT helpers and sequence adjustment hooked into a box (with attach.c, the files of
  * src/nat that know the engine). nat_attach calls nat_helpers_attach:
  *
- *   ct_helper_set_nat(ftp, tftp)   the conntrack helpers hand their findings to NAT
+ *   ct_helper_set_nat(ftp, tftp, irc)  the conntrack helpers hand their findings to NAT
  *   POSTROUTING, INPUT  301        nat_seqadj_apply: after the conntrack helpers (300, which
  *                                  may resize the segment and record it), before confirm
  *                                  (INT_MAX); the last hook either direction passes
@@ -46,6 +46,8 @@ int nat_helpers_attach(struct box *b, struct nat_table *n, struct ct_table *ct)
 	if (!r)
 		r = ct_helper_set_nat(ct, CT_HELPER_TFTP, nat_helper_tftp, n);
 	if (!r)
+		r = ct_helper_set_nat(ct, CT_HELPER_IRC, nat_helper_irc, n);
+	if (!r)
 		return 0;
 fail:
 	nat_helpers_detach(b, n, ct);
@@ -58,6 +60,7 @@ void nat_helpers_detach(struct box *b, struct nat_table *n, struct ct_table *ct)
 		return;
 	ct_helper_set_nat(ct, CT_HELPER_FTP, NULL, NULL);
 	ct_helper_set_nat(ct, CT_HELPER_TFTP, NULL, NULL);
+	ct_helper_set_nat(ct, CT_HELPER_IRC, NULL, NULL);
 	for (unsigned i = 0; i < sizeof(seqadj_hooks) / sizeof(seqadj_hooks[0]); i++)
 		box_unregister_hook(b, 0, seqadj_hooks[i], seqadj_hook, n);
 }

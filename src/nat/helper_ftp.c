@@ -59,12 +59,11 @@ int nat_helper_ftp(void *priv, struct ct_table *t, struct ct_entry *e, struct pk
 	struct nat_table *n = priv;
 	enum ct_dir dir = ctinfo >= CT_IS_REPLY ? CT_DIR_REPLY : CT_DIR_ORIGINAL;
 	const struct ct_tuple *other = ct_entry_tuple(e, !dir);
-	const struct nat_pool *pl;
 	union pt_addr addr = other->dst; /* what the other side calls the sender */
-	uint32_t port;
 	char text[96], delim = '|';
+	uint16_t port;
 	uint32_t tlen;
-	int r = -ENOSPC;
+	int r;
 
 	if (!nat_entry_translated(e))
 		return 1;
@@ -78,20 +77,13 @@ int nat_helper_ftp(void *priv, struct ct_table *t, struct ct_entry *e, struct pk
 	x->saved_port = m->port;
 	x->dir = (uint8_t)dir;
 	x->expectfn = nat_follow_master;
-	pl = nat_pool_get(n, other->family, &addr, IPPROTO_TCP, ct_entry_zone(e), false);
-	for (port = m->port; port && port <= 65535; port++) {
-		if (nat_pool_test(pl, (uint16_t)port))
-			continue;
-		x->tuple.d.port = (uint16_t)port;
-		r = ct_expect_related(t, e, x, now);
-		if (r != -EBUSY)
-			break;
-	}
+	r = nat_expect_port(n, t, e, x, m->port, now);
 	if (r < 0)
 		return r;
+	port = x->tuple.d.port;
 	if (port == m->port && pt_addr_eq(&addr, &m->addr))
 		return 0; /* the other side can use it as it is */
-	tlen = format(m, delim, other->family, &addr, (uint16_t)port, text, sizeof(text));
+	tlen = format(m, delim, other->family, &addr, port, text, sizeof(text));
 	if (!tlen)
 		return -EINVAL;
 	return nat_mangle_tcp(p, e, dir, m->off, m->len, text, tlen);
