@@ -26,8 +26,8 @@
 #include "rules/ext.h"
 #include "rules/rules.h"
 
-#define TEXT_ATTR_MAX 65000u /* payload of one CTL_RA_TEXT (nla_len is 16 bits) */
-#define MAX_TEXT      (1000u * 1000u)
+#define TEXT_ATTR_MAX 65000u		  /* payload of one CTL_RA_TEXT (nla_len is 16 bits) */
+#define MAX_TEXT      ((1u << 20) - 4096) /* a request is at most 1 MiB (docs/ctl.md) */
 
 struct opts {
 	const char *socket, *name;
@@ -215,7 +215,10 @@ static int read_input(const char *file, struct text *t)
 	}
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		if (text_add(t, chunk, n) < 0 || t->len > MAX_TEXT) {
-			fprintf(stderr, "rules restore: %s: more than %u bytes\n", file, MAX_TEXT);
+			fprintf(stderr,
+				"rules restore: %s: more than %u bytes (one request of the control "
+				"socket carries at most 1 MiB)\n",
+				file, MAX_TEXT);
 			if (f != stdin)
 				fclose(f);
 			return 1;
@@ -455,6 +458,13 @@ static int do_restore(struct ctl_client *c, const struct opts *o)
 			nmap += *p == '\n';
 		nmap += 2; /* map has lines 1 .. newlines + 1 */
 		send = &m;
+	}
+	if (send->len > MAX_TEXT) { /* the file with the box's rules it is added to (-n) */
+		fprintf(stderr,
+			"rules restore: %s: the ruleset would be %zu bytes, more than %u (one "
+			"request carries at most 1 MiB)\n",
+			name, send->len, MAX_TEXT);
+		goto out;
 	}
 	room = send->len + send->len / TEXT_ATTR_MAX * 8 + strlen(name) + 256;
 	if (!(buf = malloc(room)))

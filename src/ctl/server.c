@@ -890,8 +890,12 @@ static bool client_read(struct ctl_server *s, struct client *c)
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR;
 	if ((size_t)n > MAX_REQUEST) {
-		(void)recv(c->fd, s->rx, 0, MSG_DONTWAIT); /* drop it */
-		reply_error(c, NULL, -EMSGSIZE, "request of %zd bytes (at most %u)", n,
+		/* dropped, but its header kept: the answer carries the request's seq, which is
+		 * what the client waits for */
+		struct nlmsghdr h;
+		bool whole = recv(c->fd, &h, sizeof(h), MSG_DONTWAIT) == (ssize_t)sizeof(h);
+
+		reply_error(c, whole ? &h : NULL, -EMSGSIZE, "request of %zd bytes (at most %u)", n,
 			    MAX_REQUEST);
 		return true;
 	}
