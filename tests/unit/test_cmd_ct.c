@@ -13,6 +13,8 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -97,11 +99,16 @@ static void child_start(struct child *c, bool with_ftp)
 	int fds[2];
 	char x;
 
-	snprintf(c->path, sizeof(c->path), "/tmp/pt-cmd-ct-%d.sock", (int)getpid());
+	if (!c->path[0])
+		snprintf(c->path, sizeof(c->path), "/tmp/pt-cmd-ct-%d.sock", (int)getpid());
 	assert_int_equal(pipe(fds), 0);
 	c->pid = fork();
 	assert_true(c->pid >= 0);
 	if (c->pid == 0) {
+		/* a failed test never reaches child_stop: the box goes with its test */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() == 1)
+			_exit(0);
 		close(fds[0]);
 		_exit(serve(c->path, fds[1], with_ftp));
 	}
@@ -254,7 +261,7 @@ static void test_parse_errors(void **state)
 /* Timeouts count down in seconds: a line made just now shows timeout - 1, as the kernel's. */
 static void test_create_list_get(void **state)
 {
-	struct child c;
+	struct child c = {0};
 	struct result r;
 
 	child_start(&c, false);
@@ -301,7 +308,7 @@ static void test_create_list_get(void **state)
 
 static void test_update_delete_flush(void **state)
 {
-	struct child c;
+	struct child c = {0};
 
 	child_start(&c, false);
 	expect_run(&c, "-I " UDP_I " -t 30", 0, "", NULL);
@@ -327,7 +334,7 @@ static void test_update_delete_flush(void **state)
 
 static void test_expect(void **state)
 {
-	struct child c;
+	struct child c = {0};
 	const char *line = "199 proto=6 src=192.0.2.1 dst=10.0.0.2 sport=0 dport=5001 "
 			   "mask-src=255.255.255.255 mask-dst=255.255.255.255 sport=0 dport=65535 "
 			   "master-src=10.0.0.2 master-dst=192.0.2.1 sport=40000 dport=21 "
@@ -374,7 +381,7 @@ static void *ev_thread(void *arg)
 
 static void test_events(void **state)
 {
-	struct child c;
+	struct child c = {0};
 	struct ev_run e = {.c = &c};
 	pthread_t th;
 	struct result cnt;
@@ -408,6 +415,28 @@ static void test_events(void **state)
 	child_stop(&c);
 }
 
+/* --name BOX finds the socket where a named box serves; -A creates, then updates. */
+static void test_name_and_add(void **state)
+{
+	struct child c = {0};
+	char dir[64];
+
+	snprintf(dir, sizeof(dir), "/tmp/pt-cmd-ct-dir-%d", (int)getpid());
+	assert_int_equal(mkdir(dir, 0700), 0);
+	setenv("PKTTABLES_RUNDIR", dir, 1);
+	snprintf(c.path, sizeof(c.path), "%s/edge.ctl", dir);
+	child_start(&c, false);
+	expect_run(NULL, "--name edge -A " UDP_I " -t 30", 0, "",
+		   P "1 flow entries have been created.\n");
+	expect_run(NULL, "--name edge -A " UDP_I " -t 30 -m 9", 0, "",
+		   P "1 flow entries have been created.\n");
+	expect_run(NULL, "--name edge -L -m 9", 0, NULL, P "1 flow entries have been shown.\n");
+	expect_run(NULL, "--name nosuch -C", 1, "", NULL);
+	child_stop(&c);
+	unsetenv("PKTTABLES_RUNDIR");
+	rmdir(dir);
+}
+
 static void test_no_box(void **state)
 {
 	struct child c = {.path = "/tmp/pt-cmd-ct-nobody.sock"};
@@ -424,7 +453,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_parse),	    cmocka_unit_test(test_parse_errors),
 	    cmocka_unit_test(test_create_list_get), cmocka_unit_test(test_update_delete_flush),
 	    cmocka_unit_test(test_expect),	    cmocka_unit_test(test_events),
-	    cmocka_unit_test(test_no_box),
+	    cmocka_unit_test(test_name_and_add), cmocka_unit_test(test_no_box),
 	};
 
 	if (argc == 3 && !strcmp(argv[1], "--serve"))
