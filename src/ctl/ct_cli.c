@@ -151,7 +151,8 @@ static const struct cli_cmd cmds[] = {
 #define TUPLE_OPTS                                                                                 \
 	(OB(O_SRC) | OB(O_DST) | OB(O_REPLY_SRC) | OB(O_REPLY_DST) | OB(O_PROTO) | OB(O_SPORT) |   \
 	 OB(O_DPORT) | OB(O_REPLY_SPORT) | OB(O_REPLY_DPORT) | OB(O_ICMP_TYPE) | OB(O_ICMP_CODE) | \
-	 OB(O_ICMP_ID) | OB(O_ICMP6_TYPE) | OB(O_ICMP6_CODE) | OB(O_ICMP6_ID) | OB(O_FAMILY) | OB(O_ZONE) | OB(O_ORIG_ZONE) | OB(O_REPLY_ZONE))
+	 OB(O_ICMP_ID) | OB(O_ICMP6_TYPE) | OB(O_ICMP6_CODE) | OB(O_ICMP6_ID) | OB(O_FAMILY) |     \
+	 OB(O_ZONE) | OB(O_ORIG_ZONE) | OB(O_REPLY_ZONE))
 #define ALWAYS (OB(O_SOCKET) | OB(O_NAME))
 
 /* What each command takes (conntrack's commands_v_options, in spirit). */
@@ -208,7 +209,7 @@ static const struct cli_proto protos[] = {
     {"tcp", IPPROTO_TCP, P_TCP},	   {"udp", IPPROTO_UDP, P_PORTS},
     {"udplite", IPPROTO_UDPLITE, P_PORTS}, {"sctp", IPPROTO_SCTP, P_PORTS},
     {"dccp", IPPROTO_DCCP, P_PORTS},	   {"icmp", IPPROTO_ICMP, P_ICMP},
-    {"icmpv6", IPPROTO_ICMPV6, P_ICMP6},	   {"gre", IPPROTO_GRE, P_ANY},
+    {"icmpv6", IPPROTO_ICMPV6, P_ICMP6},   {"gre", IPPROTO_GRE, P_ANY},
 };
 
 static const char *const tcp_states[] = {
@@ -460,7 +461,7 @@ static int take(struct ctl_ct_cli *o, int id, const char *v, char *err, size_t l
 	case O_ICMP6_CODE:
 	case O_ICMP6_ID:
 		id -= O_ICMP6_TYPE - O_ICMP_TYPE; /* the same fields, other names (conntrack's) */
-		/* fall through */
+						  /* fall through */
 	case O_ICMP_TYPE:
 	case O_ICMP_CODE:
 	case O_ICMP_ID:
@@ -534,21 +535,20 @@ static int check(struct ctl_ct_cli *o, char *err, size_t len)
 	if (o->reply.have & (CTL_T_SRC | CTL_T_DST | CTL_T_SPORT | CTL_T_DPORT))
 		o->reply.have |= o->orig.have & CTL_T_PROTO;
 	if (ICMPISH(kind) && (o->cmd == CTL_CLI_CREATE || o->cmd == CTL_CLI_ADD ||
-			       o->cmd == CTL_CLI_GET || (o->expect && o->cmd == CTL_CLI_DELETE)))
+			      o->cmd == CTL_CLI_GET || (o->expect && o->cmd == CTL_CLI_DELETE)))
 		o->orig.have |= CTL_T_SPORT; /* the id is optional: 0 */
 	if (o->cmd == CTL_CLI_CREATE || o->cmd == CTL_CLI_ADD) {
-		const char *need = !(o->opts & OB(O_PROTO))	 ? "protonum"
-				   : !(o->orig.have & CTL_T_SRC) ? "src"
-				   : !(o->orig.have & CTL_T_DST) ? "dst"
-				   : !(o->opts & OB(O_TIMEOUT))	 ? "timeout"
-				   : (kind == P_TCP && !o->expect && !(o->opts & OB(O_STATE)))
-				       ? "state"
-				   : (kind == P_ICMP && !(o->opts & OB(O_ICMP_TYPE))) ? "icmp-type"
-				   : (kind == P_ICMP && !(o->opts & OB(O_ICMP_CODE))) ? "icmp-code"
-				   : (kind == P_ICMP6 && !(o->opts & OB(O_ICMP6_TYPE)))
-				       ? "icmpv6-type"
-				   : (kind == P_ICMP6 && !(o->opts & OB(O_ICMP6_CODE))) ? "icmpv6-code"
-											: NULL;
+		const char *need =
+		    !(o->opts & OB(O_PROTO))					? "protonum"
+		    : !(o->orig.have & CTL_T_SRC)				? "src"
+		    : !(o->orig.have & CTL_T_DST)				? "dst"
+		    : !(o->opts & OB(O_TIMEOUT))				? "timeout"
+		    : (kind == P_TCP && !o->expect && !(o->opts & OB(O_STATE))) ? "state"
+		    : (kind == P_ICMP && !(o->opts & OB(O_ICMP_TYPE)))		? "icmp-type"
+		    : (kind == P_ICMP && !(o->opts & OB(O_ICMP_CODE)))		? "icmp-code"
+		    : (kind == P_ICMP6 && !(o->opts & OB(O_ICMP6_TYPE)))	? "icmpv6-type"
+		    : (kind == P_ICMP6 && !(o->opts & OB(O_ICMP6_CODE)))	? "icmpv6-code"
+										: NULL;
 
 		if (!need && o->expect)
 			need = !(o->tuple.have & CTL_T_SRC)   ? "tuple-src"

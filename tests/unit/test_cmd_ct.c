@@ -453,7 +453,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_parse),	    cmocka_unit_test(test_parse_errors),
 	    cmocka_unit_test(test_create_list_get), cmocka_unit_test(test_update_delete_flush),
 	    cmocka_unit_test(test_expect),	    cmocka_unit_test(test_events),
-	    cmocka_unit_test(test_name_and_add), cmocka_unit_test(test_no_box),
+	    cmocka_unit_test(test_name_and_add),    cmocka_unit_test(test_no_box),
 	};
 
 	if (argc == 3 && !strcmp(argv[1], "--serve"))
