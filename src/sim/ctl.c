@@ -139,13 +139,14 @@ static int serve_until(struct sim *s, int fd, int tfd)
 				continue;
 			return -errno;
 		}
-		for (unsigned i = 0; i < n && r > 0; i++) {
-			if (!p[i].revents)
-				continue;
-			if (!who[i])
+		/* every server that is ready first: a deadline that comes with requests still
+		 * answers them (ctl serve 0) */
+		for (unsigned i = 0; i < n && r > 0; i++)
+			if (p[i].revents && who[i])
+				ctl_server_process(who[i]->ctl);
+		for (unsigned i = 0; i < n && r > 0; i++)
+			if (p[i].revents && !who[i])
 				return p[i].fd == fd ? 1 : 0;
-			ctl_server_process(who[i]->ctl);
-		}
 	}
 }
 
