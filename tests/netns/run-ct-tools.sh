@@ -195,11 +195,11 @@ kern $T conntrack -E -p udp >"$D/k.events.out" 2>"$D/k.events.err" &
 KEV=$!
 $T "$BIN" ct --socket "$SOCK" -E -p udp >"$D/p.events.out" 2>"$D/p.events.err" &
 PEV=$!
-sleep 0.5
+sleep 1 # both subscribed (neither says when it is)
 both ev-create -I -p udp -s 10.0.0.9 -d 192.0.2.1 --sport 6000 --dport 53 -t 30
 both ev-update -U -p udp -s 10.0.0.9 -d 192.0.2.1 --sport 6000 --dport 53 -m 3
 both ev-delete -D -p udp -s 10.0.0.9 -d 192.0.2.1 --sport 6000 --dport 53
-sleep 0.5
+sleep 1 # the events printed
 # conntrack -E ends on SIGINT; its parent here is `ip netns exec` under timeout
 ip netns pids "$NS" | while read -r p; do
 	[ "$(cat /proc/$p/comm 2>/dev/null)" = conntrack ] && kill -INT "$p"
