@@ -147,7 +147,9 @@ struct ct_timeouts {
 
 struct ct_config {
 	uint32_t max_entries;	 /* nf_conntrack_max; at least 1 */
-	uint32_t buckets;	 /* hash size, rounded up to a power of two; 0: from max_entries */
+	uint32_t buckets;	 /* nf_conntrack_buckets, rounded up to a power of two (a table's
+				  * config: its size); 0 at ct_table_new: max_entries / 2, and
+				  * grown with max_entries until set explicitly */
 	uint64_t seed[2];	 /* hash key: per instance, random (e.g. from box_random) */
 	bool tcp_loose;		 /* nf_conntrack_tcp_loose: pick up connections mid-stream (on) */
 	bool tcp_be_liberal;	 /* nf_conntrack_tcp_be_liberal: only RST is window-checked (off) */
@@ -175,8 +177,28 @@ struct ct_table *ct_table_new(const struct ct_config *c);
  * entries must not be used with this table afterwards. */
 void ct_table_free(struct ct_table *t);
 const struct ct_config *ct_table_config(const struct ct_table *t);
-/* Change the settings that are not structural (loose, liberal, retrans, checksum, timeouts). */
-void ct_table_set_config(struct ct_table *t, const struct ct_config *c);
+/*
+ * Change the settings (loose, liberal, retrans, checksum, timeouts, max_entries) and the hash
+ * size: c->buckets other than the table's resizes it (ct_table_resize) and stops the automatic
+ * growth; a table never sized explicitly grows to max_entries / 2 buckets when max_entries is
+ * raised above twice its size. 0, or ct_table_resize's error (the other settings are applied).
+ */
+int ct_table_set_config(struct ct_table *t, const struct ct_config *c);
+
+#define CT_BUCKETS_MIN 16u
+#define CT_BUCKETS_MAX (1u << 30)
+/*
+ * Give the hash `buckets` buckets (rounded up to a power of two, at least CT_BUCKETS_MIN), with
+ * every entry kept. The new array is used at once; entries move from the old one a bounded
+ * number at a time, at inserts and at ct_sweep, until it is empty (ct_table_resizing). A resize
+ * asked for while one is going on finishes that one first, in one go. 0, -EINVAL (0 or over
+ * CT_BUCKETS_MAX), -ENOMEM (the table keeps its size).
+ */
+int ct_table_resize(struct ct_table *t, uint32_t buckets);
+/* True while entries are still moving to the new array of a resize. */
+bool ct_table_resizing(const struct ct_table *t);
+/* Move the rest of a resize now, in one go (tests, benchmarks). */
+void ct_table_rehash_finish(struct ct_table *t);
 const struct ct_stats *ct_table_stats(const struct ct_table *t);
 
 /*
@@ -277,7 +299,9 @@ typedef enum ct_walk_action (*ct_walk_fn)(void *priv, struct ct_entry *e);
 /*
  * Visit confirmed, unexpired entries bucket by bucket from *cursor (0 to start), whole buckets
  * until at least `max` were visited; CT_WALK_KILL removes the entry (reason CT_GONE_KILLED).
- * *cursor is left at the next bucket. Returns true when the walk reached the end.
+ * *cursor (opaque: a position in hash order, not a bucket index) is left where the next call
+ * goes on. Returns true when the walk reached the end. An entry in the table for the whole
+ * walk is visited exactly once, also when the table is resized between calls (walk.c).
  */
 bool ct_walk(struct ct_table *t, uint32_t *cursor, unsigned max, uint64_t now, ct_walk_fn fn,
 	     void *priv);
@@ -288,9 +312,11 @@ void ct_entry_set_timeout(struct ct_entry *e, uint64_t now, uint64_t timeout);
 
 /*
  * NAME is a sysctl without "net.netfilter.nf_conntrack_" (the prefix is accepted too): max,
- * tcp_loose, tcp_be_liberal, tcp_max_retrans, checksum, acct, dccp_loose, and every timeout
- * (tcp_timeout_established, udp_timeout, udp_timeout_stream, icmp_timeout, ...), values in
- * seconds as sysctl takes them. 0; -ENOENT (no such setting), -EINVAL (bad value).
+ * buckets (also by the module parameter's name, hashsize; 1 .. CT_BUCKETS_MAX, applied by
+ * ct_table_set_config), tcp_loose, tcp_be_liberal, tcp_max_retrans, checksum, acct, dccp_loose,
+ * and every timeout (tcp_timeout_established, udp_timeout, udp_timeout_stream, icmp_timeout,
+ * ...), values in seconds as sysctl takes them. 0; -ENOENT (no such setting), -EINVAL (bad
+ * value).
  */
 int ct_config_set(struct ct_config *c, const char *name, const char *value);
 /* Every setting, "name = value" per line, in ct_config_set's names. */

@@ -148,6 +148,7 @@ struct ct_thash {
 	struct ct_thash *next;
 	struct ct_tuple tuple;
 	uint8_t dir;
+	uint32_t hash; /* ct_hash_tuple's low 32 bits, set by ct_hash_insert (in the padding) */
 };
 
 enum ct_list_id { CT_LIST_NONE, CT_LIST_UNCONFIRMED, CT_LIST_UNASSURED, CT_LIST_ASSURED };
@@ -178,6 +179,12 @@ struct ct_table {
 	struct ct_config cfg;
 	struct ct_thash **bucket;
 	uint32_t mask; /* buckets - 1 */
+	/* A resize in progress (table.c): the previous array, emptied bucket by bucket. */
+	struct ct_thash **old_bucket; /* NULL: none */
+	uint32_t old_mask;
+	uint32_t rehash_next; /* old buckets below it are empty (moved) */
+	bool buckets_auto;    /* never set explicitly: grows with max_entries */
+	bool walking;	      /* inside ct_walk's callbacks: nothing moves between chains */
 	uint32_t sweep_next;
 	struct ct_list lists[4]; /* by enum ct_list_id (NONE unused) */
 	uint64_t next_id;

@@ -70,7 +70,7 @@ static const struct ct_tmo_name tmo_names[] = {
     {IPPROTO_GRE, "replied", "gre_timeout_stream", TO(gre_replied)},
 };
 
-enum set_kind { K_MAX, K_BOOL, K_U8 };
+enum set_kind { K_MAX, K_BUCKETS, K_BOOL, K_U8 };
 
 static const struct {
 	const char *name;
@@ -78,6 +78,7 @@ static const struct {
 	uint16_t off; /* in struct ct_config */
 } plain_settings[] = {
     {"max", K_MAX, offsetof(struct ct_config, max_entries)},
+    {"buckets", K_BUCKETS, offsetof(struct ct_config, buckets)},
     {"tcp_loose", K_BOOL, offsetof(struct ct_config, tcp_loose)},
     {"tcp_be_liberal", K_BOOL, offsetof(struct ct_config, tcp_be_liberal)},
     {"tcp_max_retrans", K_U8, offsetof(struct ct_config, tcp_max_retrans)},
@@ -141,6 +142,8 @@ int ct_config_set(struct ct_config *c, const char *name, const char *value)
 		name += 14;
 	if (!strncmp(name, "nf_conntrack_", 13))
 		name += 13;
+	if (!strcmp(name, "hashsize")) /* the module parameter: the same hash size */
+		name = "buckets";
 	for (unsigned i = 0; i < NELEM(tmo_names); i++) {
 		if (tmo_names[i].sysctl && !strcmp(tmo_names[i].sysctl, name)) {
 			uint64_t ns;
@@ -170,6 +173,11 @@ int ct_config_set(struct ct_config *c, const char *name, const char *value)
 				return -EINVAL;
 			*(uint32_t *)f = (uint32_t)v;
 			break;
+		case K_BUCKETS: /* rounded up to a power of two by ct_table_set_config */
+			if (v == 0 || v > CT_BUCKETS_MAX)
+				return -EINVAL;
+			*(uint32_t *)f = (uint32_t)v;
+			break;
 		case K_BOOL:
 			*(bool *)f = v != 0;
 			break;
@@ -188,9 +196,10 @@ void ct_config_print(const struct ct_config *c, FILE *f)
 {
 	for (unsigned i = 0; i < NELEM(plain_settings); i++) {
 		const void *p = (const char *)c + plain_settings[i].off;
-		unsigned long v = plain_settings[i].kind == K_MAX    ? *(const uint32_t *)p
-				  : plain_settings[i].kind == K_BOOL ? *(const bool *)p
-								     : *(const uint8_t *)p;
+		enum set_kind k = plain_settings[i].kind;
+		unsigned long v = k == K_MAX || k == K_BUCKETS ? *(const uint32_t *)p
+				  : k == K_BOOL		       ? *(const bool *)p
+							       : *(const uint8_t *)p;
 
 		fprintf(f, "%s = %lu\n", plain_settings[i].name, v);
 	}

@@ -6,6 +6,15 @@
  *
  *   bucket[h(tuple) & mask] -> ct_thash(dir 0 of e1) -> ct_thash(dir 1 of e7) -> NULL
  *   each entry is in two chains: th[0] (original tuple) and th[1] (reply tuple)
+ *
+ * Resizing (nf_conntrack_buckets) is incremental: the new array takes over at once and the old
+ * one is emptied in index order, a bounded number of nodes per insert and per ct_sweep call, so
+ * no packet waits for the whole table to move (a one-shot rehash of 1M entries measured 60-100
+ * ms, bench_ct's rehash_oneshot_ms). Each node keeps its hash, so moving it needs no SipHash.
+ * Where a tuple's node is follows from its hash alone, so a lookup still reads one chain:
+ *
+ *   resizing and (hash & old_mask) >= rehash_next:  old_bucket[hash & old_mask]
+ *   otherwise:                                       bucket[hash & mask]
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -71,9 +80,41 @@ uint64_t ct_hash_tuple(const struct ct_table *t, const struct ct_tuple *tuple)
 
 /* ---- hash chains ------------------------------------------------------------------------- */
 
-static struct ct_thash **bucket_of(struct ct_table *t, const struct ct_tuple *tuple)
+/* Work per step of a resize: whole old buckets until this many nodes moved or buckets seen. */
+#define CT_REHASH_INSERT_NODES	 64
+#define CT_REHASH_INSERT_BUCKETS 64
+#define CT_REHASH_SWEEP_NODES	 1024 /* ct_sweep: also at most its `buckets` */
+
+static struct ct_thash **chain_of(struct ct_table *t, uint32_t hash)
 {
-	return &t->bucket[ct_hash_tuple(t, tuple) & t->mask];
+	if (t->old_bucket && (hash & t->old_mask) >= t->rehash_next)
+		return &t->old_bucket[hash & t->old_mask];
+	return &t->bucket[hash & t->mask];
+}
+
+/* Move old buckets (whole) to the new array until max_nodes moved or max_buckets emptied. */
+static void rehash_step(struct ct_table *t, uint32_t max_buckets, uint32_t max_nodes)
+{
+	uint32_t moved = 0;
+
+	while (t->old_bucket && max_buckets-- && moved < max_nodes) {
+		struct ct_thash *h = t->old_bucket[t->rehash_next];
+
+		t->old_bucket[t->rehash_next++] = NULL;
+		while (h) {
+			struct ct_thash *next = h->next, **b = &t->bucket[h->hash & t->mask];
+
+			h->next = *b;
+			*b = h;
+			h = next;
+			moved++;
+		}
+		if (t->rehash_next > t->old_mask) {
+			free(t->old_bucket);
+			t->old_bucket = NULL;
+			t->old_mask = t->rehash_next = 0;
+		}
+	}
 }
 
 static inline struct ct_entry *thash_entry(struct ct_thash *h)
@@ -83,8 +124,13 @@ static inline struct ct_entry *thash_entry(struct ct_thash *h)
 
 void ct_hash_insert(struct ct_table *t, struct ct_entry *e)
 {
+	if (t->old_bucket && !t->walking)
+		rehash_step(t, CT_REHASH_INSERT_BUCKETS, CT_REHASH_INSERT_NODES);
 	for (int d = 0; d < 2; d++) {
-		struct ct_thash **b = bucket_of(t, &e->th[d].tuple);
+		struct ct_thash **b;
+
+		e->th[d].hash = (uint32_t)ct_hash_tuple(t, &e->th[d].tuple);
+		b = chain_of(t, e->th[d].hash);
 
 		e->th[d].next = *b;
 		*b = &e->th[d];
@@ -94,7 +140,7 @@ void ct_hash_insert(struct ct_table *t, struct ct_entry *e)
 void ct_hash_remove(struct ct_table *t, struct ct_entry *e)
 {
 	for (int d = 0; d < 2; d++) {
-		struct ct_thash **pp = bucket_of(t, &e->th[d].tuple);
+		struct ct_thash **pp = chain_of(t, e->th[d].hash);
 
 		while (*pp && *pp != &e->th[d])
 			pp = &(*pp)->next;
@@ -190,10 +236,12 @@ static inline bool expired(const struct ct_entry *e, uint64_t now)
 struct ct_entry *ct_find(struct ct_table *t, const struct ct_tuple *tuple, uint64_t now,
 			 enum ct_dir *dir)
 {
-	for (struct ct_thash *h = *bucket_of(t, tuple); h; h = h->next) {
+	uint32_t hash = (uint32_t)ct_hash_tuple(t, tuple);
+
+	for (struct ct_thash *h = *chain_of(t, hash); h; h = h->next) {
 		struct ct_entry *e;
 
-		if (!ct_tuple_eq(&h->tuple, tuple))
+		if (h->hash != hash || !ct_tuple_eq(&h->tuple, tuple))
 			continue;
 		e = thash_entry(h);
 		if (expired(e, now)) {
@@ -218,6 +266,8 @@ unsigned ct_sweep(struct ct_table *t, uint64_t now, unsigned buckets)
 {
 	unsigned removed = 0;
 
+	if (t->old_bucket)
+		rehash_step(t, buckets, CT_REHASH_SWEEP_NODES);
 	if (buckets > t->mask + 1)
 		buckets = t->mask + 1;
 	while (buckets--) {
@@ -262,12 +312,24 @@ void ct_flush(struct ct_table *t)
 
 /* ---- the table --------------------------------------------------------------------------- */
 
+/* The power of two at or above n, within CT_BUCKETS_MIN .. CT_BUCKETS_MAX. */
+static uint32_t bucket_count(uint32_t n)
+{
+	if (n < CT_BUCKETS_MIN)
+		n = CT_BUCKETS_MIN;
+	if (n > CT_BUCKETS_MAX)
+		n = CT_BUCKETS_MAX;
+	n--;
+	n |= n >> 1, n |= n >> 2, n |= n >> 4, n |= n >> 8, n |= n >> 16;
+	return n + 1;
+}
+
 struct ct_table *ct_table_new(const struct ct_config *c)
 {
 	struct ct_table *t;
 	uint32_t n = c->buckets ? c->buckets : c->max_entries / 2;
 
-	if (c->max_entries == 0 || n > (1u << 30)) {
+	if (c->max_entries == 0 || n > CT_BUCKETS_MAX) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -275,18 +337,53 @@ struct ct_table *ct_table_new(const struct ct_config *c)
 	if (!t)
 		return NULL;
 	t->cfg = *c;
-	if (n < 16)
-		n = 16;
-	n--;
-	n |= n >> 1, n |= n >> 2, n |= n >> 4, n |= n >> 8, n |= n >> 16;
-	t->mask = n;
-	t->bucket = calloc((size_t)n + 1, sizeof(*t->bucket));
+	t->buckets_auto = !c->buckets;
+	n = bucket_count(n);
+	t->cfg.buckets = n;
+	t->mask = n - 1;
+	t->bucket = calloc(n, sizeof(*t->bucket));
 	if (!t->bucket) {
 		free(t);
 		return NULL;
 	}
 	t->next_id = 1;
 	return t;
+}
+
+void ct_table_rehash_finish(struct ct_table *t)
+{
+	while (t->old_bucket)
+		rehash_step(t, UINT32_MAX, UINT32_MAX);
+}
+
+bool ct_table_resizing(const struct ct_table *t)
+{
+	return t->old_bucket != NULL;
+}
+
+int ct_table_resize(struct ct_table *t, uint32_t buckets)
+{
+	uint32_t n;
+	struct ct_thash **nb;
+
+	if (!buckets || buckets > CT_BUCKETS_MAX)
+		return -EINVAL;
+	n = bucket_count(buckets);
+	if (n == t->mask + 1)
+		return 0;
+	/* a second resize before the first one is done: the first finishes now */
+	ct_table_rehash_finish(t);
+	nb = calloc(n, sizeof(*nb));
+	if (!nb)
+		return -ENOMEM;
+	t->old_bucket = t->bucket;
+	t->old_mask = t->mask;
+	t->rehash_next = 0;
+	t->bucket = nb;
+	t->mask = n - 1;
+	t->sweep_next &= t->mask;
+	t->cfg.buckets = n;
+	return 0;
 }
 
 void ct_table_free(struct ct_table *t)
@@ -306,6 +403,7 @@ void ct_table_free(struct ct_table *t)
 	}
 	ct_expect_table_free(t);
 	free(t->policies);
+	free(t->old_bucket);
 	free(t->bucket);
 	free(t);
 }
@@ -315,7 +413,7 @@ const struct ct_config *ct_table_config(const struct ct_table *t)
 	return &t->cfg;
 }
 
-void ct_table_set_config(struct ct_table *t, const struct ct_config *c)
+int ct_table_set_config(struct ct_table *t, const struct ct_config *c)
 {
 	t->cfg.tcp_loose = c->tcp_loose;
 	t->cfg.tcp_be_liberal = c->tcp_be_liberal;
@@ -326,6 +424,16 @@ void ct_table_set_config(struct ct_table *t, const struct ct_config *c)
 	t->cfg.timeouts = c->timeouts;
 	if (c->max_entries)
 		t->cfg.max_entries = c->max_entries;
+	if (c->buckets && c->buckets != t->cfg.buckets) {
+		t->buckets_auto = false; /* the admin's choice from now on */
+		return ct_table_resize(t, c->buckets);
+	}
+	/* Automatic size: Linux sizes the hash once (max = buckets since 5.15) and never again;
+	 * here a raised max also grows it, keeping max <= 2 * buckets as the defaults have it
+	 * (chains of at most ~4 nodes when full). Never shrunk automatically. */
+	if (t->buckets_auto && t->cfg.max_entries / 2 > t->mask + 1)
+		return ct_table_resize(t, t->cfg.max_entries / 2);
+	return 0;
 }
 
 const struct ct_stats *ct_table_stats(const struct ct_table *t)
