@@ -150,6 +150,8 @@ struct ct_config {
 	uint32_t buckets;	 /* nf_conntrack_buckets, rounded up to a power of two (a table's
 				  * config: its size); 0 at ct_table_new: max_entries / 2, and
 				  * grown with max_entries until set explicitly */
+	bool buckets_set;	 /* buckets was set (ct_config_set, or non-zero at ct_table_new):
+				  * no automatic growth any more */
 	uint64_t seed[2];	 /* hash key: per instance, random (e.g. from box_random) */
 	bool tcp_loose;		 /* nf_conntrack_tcp_loose: pick up connections mid-stream (on) */
 	bool tcp_be_liberal;	 /* nf_conntrack_tcp_be_liberal: only RST is window-checked (off) */

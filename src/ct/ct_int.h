@@ -183,7 +183,6 @@ struct ct_table {
 	struct ct_thash **old_bucket; /* NULL: none */
 	uint32_t old_mask;
 	uint32_t rehash_next; /* old buckets below it are empty (moved) */
-	bool buckets_auto;    /* never set explicitly: grows with max_entries */
 	bool walking;	      /* inside ct_walk's callbacks: nothing moves between chains */
 	uint32_t sweep_next;
 	struct ct_list lists[4]; /* by enum ct_list_id (NONE unused) */

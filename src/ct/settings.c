@@ -177,6 +177,7 @@ int ct_config_set(struct ct_config *c, const char *name, const char *value)
 			if (v == 0 || v > CT_BUCKETS_MAX)
 				return -EINVAL;
 			*(uint32_t *)f = (uint32_t)v;
+			c->buckets_set = true;
 			break;
 		case K_BOOL:
 			*(bool *)f = v != 0;

@@ -337,7 +337,7 @@ struct ct_table *ct_table_new(const struct ct_config *c)
 	if (!t)
 		return NULL;
 	t->cfg = *c;
-	t->buckets_auto = !c->buckets;
+	t->cfg.buckets_set = c->buckets_set || c->buckets;
 	n = bucket_count(n);
 	t->cfg.buckets = n;
 	t->mask = n - 1;
@@ -424,14 +424,16 @@ int ct_table_set_config(struct ct_table *t, const struct ct_config *c)
 	t->cfg.timeouts = c->timeouts;
 	if (c->max_entries)
 		t->cfg.max_entries = c->max_entries;
+	if (c->buckets_set)
+		t->cfg.buckets_set = true; /* the admin's choice from now on, even an unchanged size */
 	if (c->buckets && c->buckets != t->cfg.buckets) {
-		t->buckets_auto = false; /* the admin's choice from now on */
+		t->cfg.buckets_set = true;
 		return ct_table_resize(t, c->buckets);
 	}
 	/* Automatic size: Linux sizes the hash once (max = buckets since 5.15) and never again;
 	 * here a raised max also grows it, keeping max <= 2 * buckets as the defaults have it
 	 * (chains of at most ~4 nodes when full). Never shrunk automatically. */
-	if (t->buckets_auto && t->cfg.max_entries / 2 > t->mask + 1)
+	if (!t->cfg.buckets_set && t->cfg.max_entries / 2 > t->mask + 1)
 		return ct_table_resize(t, t->cfg.max_entries / 2);
 	return 0;
 }

@@ -319,6 +319,21 @@ static void test_buckets_setting(void **state)
 	assert_int_equal(ct_config_set(&c, "buckets", "1073741825"), -EINVAL);
 	assert_int_equal(ct_config_set(&c, "buckets", "12x"), -EINVAL);
 
+	/* set to the size it has: still explicit (bench_ctl --buckets 32768 grew without this) */
+	ct_table_free(t);
+	ct_config_default(&c);
+	t = ct_table_new(&c);
+	assert_non_null(t);
+	c = *ct_table_config(t);
+	assert_int_equal(ct_config_set(&c, "buckets", "32768"), 0);
+	assert_int_equal(ct_config_set(&c, "max", "1000000"), 0);
+	assert_int_equal(ct_table_set_config(t, &c), 0);
+	assert_int_equal(ct_table_config(t)->buckets, 32768);
+	assert_false(ct_table_resizing(t));
+	c = *ct_table_config(t);
+	assert_int_equal(ct_config_set(&c, "buckets", "4096"), 0);
+	assert_int_equal(ct_table_set_config(t, &c), 0);
+
 	f = fmemopen(buf, sizeof(buf), "w");
 	assert_non_null(f);
 	ct_config_print(ct_table_config(t), f);
