@@ -310,7 +310,12 @@ int box_setup_command(struct box *b, int argc, char **argv, char *err, size_t er
 				 argv[2], argv[3]);
 			return -1;
 		}
-		ct_table_set_config(box_ct(b), &c);
+		rc = ct_table_set_config(box_ct(b), &c); /* buckets: -ENOMEM keeps the old size */
+		if (rc < 0) {
+			snprintf(err, errlen, "conntrack set %s %s: %s", argv[2], argv[3],
+				 strerror(-rc));
+			return -1;
+		}
 		return 0;
 	}
 	if (!strcmp(argv[0], "ct-timeout")) {
