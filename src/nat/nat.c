@@ -455,7 +455,8 @@ struct nat_mapping *nat_mapping_new(struct nat_table *n, struct nat_pool *pl, ui
 
 	if (n->stats.mappings >= n->cfg.max_mappings) {
 		/* room only by removing a mapping whose time is up */
-		if (!n->oldest || !nat_mapping_reap(n, n->oldest, now) || nat_sweep(n, now, 8) == 0) {
+		if (!n->oldest || !nat_mapping_reap(n, n->oldest, now) ||
+		    nat_sweep(n, now, 8) == 0) {
 			n->stats.table_full++;
 			return NULL;
 		}
