@@ -227,6 +227,7 @@ struct ct_table;
 struct ct_stats;
 struct ct_defrag;
 struct ct_defrag_stats;
+struct nat_stats;
 
 /* On: make the table (hash key from box_random) and the defragmenter if needed, register the
  * hooks. Off: unregister, free both (the entries are gone). 0 or -ENOMEM/-ENOSPC. Call from
@@ -239,6 +240,8 @@ struct ct_defrag *box_defrag(struct box *b);
 /* Their counters, NULL while tracking is off (ct_table_stats / ct_defrag_stats). */
 const struct ct_stats *box_ct_stats(const struct box *b);
 const struct ct_defrag_stats *box_defrag_stats(const struct box *b);
+/* NAT's counters (attached with tracking), NULL while tracking is off (nat_table_stats). */
+const struct nat_stats *box_nat_stats(const struct box *b);
 /* Does a ruleset need tracking (a rule with a needs_conntrack match or target)? */
 bool box_ruleset_needs_conntrack(const struct rules_ruleset *rs);
 /* Drop the conntrack reference a packet holds. The box does it for every packet it finishes

@@ -139,6 +139,11 @@ const struct ct_defrag_stats *box_defrag_stats(const struct box *b)
 	return b->ct_on ? ct_defrag_stats(b->defrag) : NULL;
 }
 
+const struct nat_stats *box_nat_stats(const struct box *b)
+{
+	return b->ct_on && b->nat ? nat_table_stats(b->nat) : NULL;
+}
+
 bool box_ruleset_needs_conntrack(const struct rules_ruleset *rs)
 {
 	/* Rules decide, not tables: an empty nat table does nothing stateful here (the NAT

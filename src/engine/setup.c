@@ -23,6 +23,7 @@
 #include "ct/defrag.h"
 #include "engine/box.h"
 #include "engine/setup.h"
+#include "nat/nat.h"
 #include "pkt/pkt.h"
 
 static int parse_mac(const char *s, uint8_t mac[6])
@@ -375,10 +376,44 @@ void box_print_stats(FILE *f, const struct box *b)
 }
 
 /*
- * Conntrack and defragmentation counters, when tracking is on:
+ * Conntrack, defragmentation and NAT counters, when tracking is on:
  *   conntrack entries 2 found 5 new 3 invalid 1 insert 2 ... (conntrack -S names)
  *   defrag ipv4 frags 3 reassembled 1 overlap 1                (the non-zero ones)
+ *   nat mappings 2 pools 1 bindings 4 inbound_filtered 2 ...   (struct nat_stats names;
+ *                                                               the non-zero ones)
  */
+static void box_print_nat_stats(FILE *f, const struct box *b, const char *indent)
+{
+	const struct nat_stats *n = box_nat_stats(b);
+
+	if (!n)
+		return;
+	const struct {
+		const char *name;
+		uint64_t v;
+	} c[] = {
+	    {"bindings", n->bindings},
+	    {"null_bindings", n->null_bindings},
+	    {"mappings_created", n->mappings_created},
+	    {"mappings_reused", n->mappings_reused},
+	    {"mappings_expired", n->mappings_expired},
+	    {"port_preserved", n->port_preserved},
+	    {"port_changed", n->port_changed},
+	    {"exhausted", n->exhausted},
+	    {"table_full", n->table_full},
+	    {"inbound", n->inbound},
+	    {"inbound_filtered", n->inbound_filtered},
+	    {"hairpinned", n->hairpinned},
+	    {"icmp_errors", n->icmp_errors},
+	};
+
+	fprintf(f, "%snat mappings %u pools %u", indent, n->mappings, n->pools);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		if (c[i].v)
+			fprintf(f, " %s %" PRIu64, c[i].name, c[i].v);
+	fputc('\n', f);
+}
+
 void box_print_ct_stats(FILE *f, const struct box *b, const char *indent)
 {
 	const struct ct_stats *c = box_ct_stats(b);
@@ -402,4 +437,5 @@ void box_print_ct_stats(FILE *f, const struct box *b, const char *indent)
 					ct_defrag_stat_name((enum ct_defrag_stat)i), v[i]);
 		fputc('\n', f);
 	}
+	box_print_nat_stats(f, b, indent);
 }

@@ -236,6 +236,12 @@ want="$want src=198.51.100.2 dst=198.51.100.1 sport=3478 dport=$b "
 grep -q "^udp .*$want" "$D/last-pt.log" &&
 	ok "pkttables MASQUERADE: the conntrack dump shows B's connection mapped to port $b" ||
 	{ bad "B's connection (port $b) not in the conntrack dump"; grep "^udp" "$D/last-pt.log"; }
+# Its NAT counters: the servers' answers from another address or port were filtered, the
+# hairpin went through the mapping.
+nat_line() { grep "^ *nat mappings" "$D/last-pt.log"; }
+nat_line | grep -q " inbound_filtered [1-9]" && nat_line | grep -q " hairpinned [1-9]" &&
+	ok "pkttables MASQUERADE: counters: $(nat_line | sed 's/^ *//')" ||
+	{ bad "NAT counters of the default run"; nat_line; }
 
 pt_start "SNAT --to-source 198.51.100.1 --filtering endpoint-independent"
 measure "pkttables SNAT --filtering endpoint-independent" 40010
@@ -243,6 +249,9 @@ pt_stop
 expect "pkttables SNAT --filtering endpoint-independent" \
 	"$M, Independent Filter, preserves ports, will hairpin" \
 	"Endpoint Independent" "Endpoint Independent" yes ei
+nat_line | grep -q " inbound [1-9]" && ! nat_line | grep -q inbound_filtered &&
+	ok "--filtering endpoint-independent admitted all: $(nat_line | sed 's/^ *//')" ||
+	{ bad "NAT counters with --filtering endpoint-independent"; nat_line; }
 
 pt_start "MASQUERADE --filtering address-dependent"
 measure "pkttables MASQUERADE --filtering address-dependent" 40020
