@@ -22,12 +22,12 @@
 #include <time.h>
 
 #include <poll.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "ct/ct.h"
 #include "ctl/client.h"
+#include "io/clock.h"
 #include "ctl/server.h"
 #include "engine/box.h"
 #include "engine/setup.h"
@@ -78,14 +78,6 @@ struct live {
 	struct live_stats st;
 	FILE *err;
 };
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* ---- transmit ---------------------------------------------------------------------------- */
 
@@ -743,7 +735,6 @@ int live_open(const char *config, FILE *err, struct live **out)
 	static const struct box_ops ops = {
 	    .xmit = live_xmit, .deliver = live_deliver, .log = live_log, .trace = live_trace};
 	struct live *l = calloc(1, sizeof(*l));
-	uint64_t seed;
 	int rc;
 
 	if (!l)
@@ -755,12 +746,8 @@ int live_open(const char *config, FILE *err, struct live **out)
 		live_free(l);
 		return -ENOMEM;
 	}
-	box_set_time(l->box, monotonic_ns());
-	/* NAT ports and hash keys come from the box PRNG: not the same sequence at every start
-	 * (RFC 6056), as its fixed default seed would give */
-	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
-		seed = monotonic_ns() ^ (uint64_t)getpid() << 32;
-	box_seed(l->box, seed);
+	box_set_time(l->box, io_monotonic_ns());
+	io_seed_box(l->box);
 	rc = read_config(l, config);
 	if (rc == 0)
 		rc = live_reload(l);
@@ -880,7 +867,7 @@ int live_run(struct live *l, struct live_flags *flags, const sigset_t *waitmask)
 			fprintf(l->err, "pkttables: poll: %s\n", strerror(-r));
 			return r;
 		}
-		now = monotonic_ns();
+		now = io_monotonic_ns();
 		box_set_time(l->box, now);
 		for (unsigned i = 0; r > 0 && i < l->nsock; i++) {
 			struct rx_ctx c = {l, (int)i + 1};

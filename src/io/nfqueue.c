@@ -42,6 +42,7 @@
 #include "engine/box.h"
 #include "engine/setup.h"
 #include "engine/nfq_hook.h"
+#include "io/clock.h"
 #include "io/nfqueue.h"
 #include "rules/rules.h"
 
@@ -92,14 +93,6 @@ struct nfqueue {
 	struct nfqueue_stats st;
 	FILE *err;
 };
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* ---- sending ----------------------------------------------------------------------------- */
 
@@ -445,7 +438,8 @@ int nfqueue_open(const struct nfqueue_opts *o, FILE *err, struct nfqueue **out)
 		nfqueue_free(q);
 		return -ENOMEM;
 	}
-	box_set_time(q->box, monotonic_ns());
+	box_set_time(q->box, io_monotonic_ns());
+	io_seed_box(q->box);
 	rc = nfqueue_reload(q);
 	if (rc < 0) {
 		nfqueue_free(q);
@@ -520,7 +514,7 @@ int nfqueue_run(struct nfqueue *q, struct live_flags *flags, const sigset_t *wai
 			fprintf(q->err, "pkttables: poll: %s\n", strerror(errno));
 			return -errno;
 		}
-		box_set_time(q->box, monotonic_ns());
+		box_set_time(q->box, io_monotonic_ns());
 		if (r > 0 && pfd[0].revents && (r = drain(q)) < 0) {
 			fprintf(q->err, "pkttables: nfqueue: %s\n", strerror(-r));
 			return r;
