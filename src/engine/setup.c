@@ -399,6 +399,7 @@ static void box_print_nat_stats(FILE *f, const struct box *b, const char *indent
 	    {"mappings_expired", n->mappings_expired},
 	    {"port_preserved", n->port_preserved},
 	    {"port_changed", n->port_changed},
+	    {"source_reused", n->source_reused},
 	    {"exhausted", n->exhausted},
 	    {"table_full", n->table_full},
 	    {"inbound", n->inbound},

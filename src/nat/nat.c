@@ -82,7 +82,8 @@ struct nat_table *nat_table_new(struct ct_table *ct, const struct nat_config *c,
 	n->int_hash = calloc(buckets, sizeof(*n->int_hash));
 	n->ext_hash = calloc(buckets, sizeof(*n->ext_hash));
 	n->pool_hash = calloc(n->pmask + 1, sizeof(*n->pool_hash));
-	if (!n->int_hash || !n->ext_hash || !n->pool_hash)
+	n->src_hash = calloc(buckets, sizeof(*n->src_hash));
+	if (!n->int_hash || !n->ext_hash || !n->pool_hash || !n->src_hash)
 		goto fail;
 	err = ct_event_subscribe(ct, ct_event, n);
 	if (err) {
@@ -91,6 +92,7 @@ struct nat_table *nat_table_new(struct ct_table *ct, const struct nat_config *c,
 	}
 	return n;
 fail:
+	free(n->src_hash);
 	free(n->int_hash);
 	free(n->ext_hash);
 	free(n->pool_hash);
@@ -114,6 +116,7 @@ void nat_table_free(struct nat_table *n)
 			nx = p->next;
 			free(p);
 		}
+	nat_bysrc_free(n);
 	free(n->int_hash);
 	free(n->ext_hash);
 	free(n->pool_hash);
@@ -580,21 +583,23 @@ static void conn_unlink(struct nat_binding *b, struct nat_mapping *m, int k)
 static void ct_event(void *priv, uint32_t events, const struct ct_entry *e,
 		     enum ct_destroy_reason why)
 {
+	struct nat_table *n = priv;
 	struct nat_binding *b = ct_ext_find(e, CT_EXT_NAT);
 
-	(void)priv;
 	(void)why;
 	if (!b)
 		return;
 	if ((events & CT_EV_NEW) && !b->counted) {
 		conn_link(b, b->map, 0);
 		conn_link(b, b->inmap, 1);
+		nat_bysrc_add(n, (struct ct_entry *)e, b);
 		b->counted = true;
 	}
 	if ((events & CT_EV_DESTROY) && b->counted) {
 		/* the timer (last refresh + timeout) decides from now on */
 		conn_unlink(b, b->map, 0);
 		conn_unlink(b, b->inmap, 1);
+		nat_bysrc_del(n, (struct ct_entry *)e, b);
 		b->counted = false;
 	}
 }

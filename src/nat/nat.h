@@ -96,6 +96,7 @@ struct nat_stats {
 	uint64_t mappings_created, mappings_reused, mappings_expired;
 	uint64_t port_preserved;    /* the internal port was kept */
 	uint64_t port_changed;
+	uint64_t source_reused;	    /* Linux mode: an endpoint's earlier translated source reused */
 	uint64_t exhausted;	    /* no free port (or tuple) in the range: the packet is dropped */
 	uint64_t table_full;	    /* max_mappings or max_pools reached */
 	uint64_t inbound;	    /* new inbound connections admitted to a mapping */

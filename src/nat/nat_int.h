@@ -58,6 +58,21 @@ struct nat_mapping {
 	unsigned npeers;
 };
 
+/*
+ * The by-source index of the Linux-compatible mode (bysrc.c): the confirmed connections whose
+ * source a per-tuple binding changed, grouped by their original source (zone, family,
+ * protocol, address, port or ICMP id), newest first, so the next connection from that source
+ * can get the same translated source (the kernel's nf_nat_bysource and find_appropriate_src).
+ */
+struct nat_srcnode {
+	struct nat_srcnode *next; /* hash chain */
+	union pt_addr addr;
+	uint16_t port, zone;
+	uint8_t family, l4proto;
+	uint32_t count;
+	struct ct_entry *head; /* linked by the bindings' src_link */
+};
+
 /* The conntrack extension CT_EXT_NAT. */
 enum { NAT_ST_SRC = NAT_STATUS_SRC, NAT_ST_DST = NAT_STATUS_DST };
 
@@ -72,6 +87,8 @@ struct nat_binding {
 	int masq_if;	      /* MASQUERADE: the interface whose address the source took */
 	struct ct_entry *entry;		  /* the entry this binding belongs to */
 	struct ct_entry *conn_link[2][2]; /* [map, inmap][prev, next] in the mapping's list */
+	struct nat_srcnode *src;	  /* in the by-source index (NULL: not) */
+	struct ct_entry *src_link[2];	  /* [prev, next] in src's list */
 };
 
 _Static_assert(sizeof(struct nat_binding) <= CT_EXT_NAT_SIZE, "CT_EXT_NAT_SIZE too small");
@@ -87,6 +104,7 @@ struct nat_table {
 	struct nat_pool **pool_hash;
 	uint32_t pmask;
 	struct nat_mapping *oldest, *newest;
+	struct nat_srcnode **src_hash; /* hmask + 1 buckets, as the mapping hashes */
 	struct nat_stats stats;
 };
 
@@ -120,6 +138,16 @@ void nat_mapping_free(struct nat_table *n, struct nat_mapping *m);
 void nat_mapping_peer(struct nat_mapping *m, const union pt_addr *a, uint16_t port,
 		      uint64_t now);
 uint64_t nat_timeout(const struct nat_table *n, uint8_t l4proto);
+
+/* bysrc.c. Entries of the index: add at confirmation (a per-tuple binding that changed the
+ * source), del at destruction; both no-ops for other entries. */
+#define NAT_BYSRC_SCAN 8 /* connections of one source a lookup looks at, newest first */
+void nat_bysrc_add(struct nat_table *n, struct ct_entry *e, struct nat_binding *b);
+void nat_bysrc_del(struct nat_table *n, struct ct_entry *e, struct nat_binding *b);
+/* The newest connection from cur's source, NULL if none; then the next older one. */
+struct ct_entry *nat_bysrc_first(struct nat_table *n, const struct ct_tuple *cur);
+struct ct_entry *nat_bysrc_next(const struct ct_entry *e);
+void nat_bysrc_free(struct nat_table *n);
 
 /* Protocols whose tuple has ports (or an ICMP query id) NAT can change. */
 static inline bool nat_proto_has_ports(uint8_t l4proto)

@@ -12,6 +12,9 @@
  *   class and parity from a random       box PRNG), at most 128 tuples
  *   start (nat_pool_find)
  *
+ * Linux mode (APD source) first reuses the translated source of the endpoint's newest live
+ * connection when it lies in the rule's range and its tuple is free (bysrc.c), as Linux does.
+ *
  * Port classes: 1-1023 and 1024-65535 (RFC 4787 REQ-3); with a --to range, its part in the
  * original port's class when there is one. ICMP query ids use 0-65535. Addresses of a range:
  * a hash of the internal address picks one (paired pooling, RFC 4787 REQ-2); per-tuple
@@ -432,8 +435,58 @@ static int bind_mapping(struct nat_table *n, struct ct_entry *e, struct nat_bind
 
 /* ---- per-tuple bindings (APD source, destination) ---------------------------------------- */
 
+/* Does the range hold this address and port (the kernel's in_range; a reversed address
+ * range, which iptables accepts, holds its first address)? */
+static bool range_holds(const struct nat_range *r, const union pt_addr *a, uint16_t port)
+{
+	if ((r->flags & NAT_R_MAP_IPS) &&
+	    (pt_addr_cmp(a, &r->min_addr) < 0 ||
+	     (pt_addr_cmp(&r->min_addr, &r->max_addr) < 0 ? pt_addr_cmp(a, &r->max_addr) > 0
+							   : !pt_addr_eq(a, &r->min_addr))))
+		return false;
+	return !(r->flags & NAT_R_PROTO) || (port >= r->min_port && port <= r->max_port);
+}
+
+/*
+ * Linux mode, a source outside the range: the translated source of the newest live
+ * connection from the same original source that lies in the range, when the tuple it gives
+ * towards this destination is free (no connection, no mapping owns the port). Linux does this
+ * before it keeps or chooses a port (find_appropriate_src), so an endpoint whose port a clash
+ * changed keeps the new port for its other destinations. Like Linux, only the first
+ * connection in the range is tried.
+ */
+static bool reuse_source(struct nat_table *n, const struct nat_range *r,
+			 const struct ct_tuple *cur, uint64_t now, struct ct_tuple *cand)
+{
+	struct ct_entry *e = nat_bysrc_first(n, cur);
+
+	for (unsigned i = 0; e && i < NAT_BYSRC_SCAN; i++, e = nat_bysrc_next(e)) {
+		struct ct_tuple t, c;
+		struct nat_pool *pl;
+		bool ok;
+
+		if (now >= e->expires || (e->status & CT_S_DYING))
+			continue; /* gone for the box clock, swept or not */
+		current_tuple(e, &t);
+		if (!range_holds(r, &t.src, t.s.port))
+			continue;
+		c = *cur;
+		c.src = t.src;
+		c.s.all = t.s.all;
+		pl = nat_pool_get(n, cur->family, &t.src, cur->l4proto, cur->zone, false);
+		pool_hold(pl);
+		ok = (!pl || port_free(n, pl, t.s.port, now)) && !tuple_taken(n, &c, now);
+		pool_release(n, pl);
+		if (ok)
+			*cand = c;
+		return ok;
+	}
+	return false;
+}
+
 static int bind_tuple(struct nat_table *n, struct ct_entry *e, enum nat_manip m,
-		      const struct nat_range *r, uint64_t now, struct ct_tuple *cand)
+		      const struct nat_range *r, bool linux_src, uint64_t now,
+		      struct ct_tuple *cand)
 {
 	struct ct_tuple cur;
 	union pt_addr a;
@@ -451,6 +504,15 @@ static int bind_tuple(struct nat_table *n, struct ct_entry *e, enum nat_manip m,
 	want = tuple_port(&cur, m);
 	if (m == NAT_MANIP_DST && !(r->flags & NAT_R_PROTO))
 		return 0; /* no ports given: the destination port stays */
+	if (linux_src && keep && !range_holds(r, &cur.src, want) &&
+	    reuse_source(n, r, &cur, now, cand)) {
+		n->stats.source_reused++;
+		if (cand->s.port == want)
+			n->stats.port_preserved++;
+		else
+			n->stats.port_changed++;
+		return 0;
+	}
 	port_range(r, cur.l4proto, want, &lo, &hi);
 	if (m == NAT_MANIP_DST) {
 		lo = r->min_port;
@@ -516,7 +578,7 @@ int nat_setup(struct nat_table *n, struct pkt *p, enum nat_manip m, const struct
 	if (m == NAT_MANIP_SRC && mode != NAT_B_APD && has_port(e->th[0].tuple.l4proto, m))
 		err = bind_mapping(n, e, b, r, mode, w, now, &cand);
 	if (err == 0)
-		err = bind_tuple(n, e, m, r, now, &cand);
+		err = bind_tuple(n, e, m, r, m == NAT_MANIP_SRC && mode == NAT_B_APD, now, &cand);
 	if (err < 0)
 		return err;
 	if (m == NAT_MANIP_SRC && (r->flags & NAT_R_MASQUERADE) && w)

@@ -195,19 +195,94 @@ static void test_clash_eim(void **state)
 	env_free(e);
 }
 
-/* Linux mode: per connection, the port is kept unless the tuple clashes; another server gets
- * the port back (symmetric behaviour only on clashes, as the kernel). */
+/* Linux mode: per connection, the port is kept unless the tuple clashes; the endpoint whose
+ * port a clash changed keeps the new port towards another server while its connection lives
+ * (the kernel's find_appropriate_src), and gets its own port back once none does. */
 static void test_clash_linux_mode(void **state)
 {
 	struct env *e = env_new(NULL);
 	struct nat_range r = snat("203.0.113.1");
+	uint16_t b;
 
 	(void)state;
 	r.mapping = NAT_B_APD;
 	assert_int_equal(out_port(e, "udp 10.0.0.2:5000 > 198.51.100.1:3478", &r, 0), 5000);
-	assert_int_not_equal(out_port(e, "udp 10.0.0.3:5000 > 198.51.100.1:3478", &r, 0), 5000);
-	assert_int_equal(out_port(e, "udp 10.0.0.3:5000 > 198.51.100.2:3478", &r, 0), 5000);
+	b = out_port(e, "udp 10.0.0.3:5000 > 198.51.100.1:3478", &r, 0);
+	assert_int_not_equal(b, 5000);
+	assert_int_equal(out_port(e, "udp 10.0.0.3:5000 > 198.51.100.2:3478", &r, 0), b);
+	assert_int_equal(nat_table_stats(e->nat)->source_reused, 1);
 	assert_int_equal(nat_table_stats(e->nat)->mappings, 0);
+	/* 30 s later (UDP unreplied) every connection is gone, swept or not */
+	assert_int_equal(out_port(e, "udp 10.0.0.3:5000 > 198.51.100.3:3478", &r, S(31)), 5000);
+	env_free(e);
+}
+
+/*
+ * The by-source index of Linux mode: a source mapped into a port range keeps its port for
+ * its other connections; an ICMP id the same; the reused tuple taken: a new choice; a
+ * translation outside this rule's range is not reused; --random-fully never reuses; the
+ * index forgets destroyed connections (ct_flush).
+ */
+static void test_linux_reuse_source(void **state)
+{
+	struct env *e = env_new(NULL);
+	struct nat_range r = snat("203.0.113.1"), other = snat("203.0.113.9");
+	uint16_t p, q;
+	char buf[256];
+	struct pkt *pk;
+
+	(void)state;
+	r.mapping = other.mapping = NAT_B_APD;
+	r.flags |= NAT_R_PROTO;
+	r.min_port = 2000;
+	r.max_port = 2099;
+	p = out_port(e, "udp 10.0.0.2:5000 > 198.51.100.1:53", &r, 0);
+	assert_true(p >= 2000 && p <= 2099);
+	assert_int_equal(out_port(e, "udp 10.0.0.2:5000 > 198.51.100.1:54", &r, 0), p);
+	assert_int_equal(out_port(e, "udp 10.0.0.2:5000 > 198.51.100.2:53", &r, 0), p);
+	/* another rule's address: not in its range, so its own choice (the port kept) */
+	assert_int_equal(out_port(e, "udp 10.0.0.2:5000 > 198.51.100.7:53", &other, 0), 5000);
+	/* the tuple the reuse would give is another host's connection: chosen afresh */
+	pk = ct_test_pkt("udp 10.0.0.3:6000 > 198.51.100.3:53");
+	{
+		struct nat_range fixed = r;
+
+		fixed.min_port = fixed.max_port = p;
+		done(e, route(e, pk, LAN, WAN, &fixed, 0, NULL));
+	}
+	q = out_port(e, "udp 10.0.0.2:5000 > 198.51.100.3:53", &r, 0);
+	assert_true(q >= 2000 && q <= 2099 && q != p);
+	/* ICMP: the echo id */
+	{
+		struct nat_range ri = snat("203.0.113.1");
+
+		ri.mapping = NAT_B_APD;
+		out_check(e, "icmp 10.0.0.2 > 198.51.100.1 echo-request id=100 seq=1", &ri, 0,
+			  "icmp 203.0.113.1 > 198.51.100.1 echo-request id=100 seq=1 len=0");
+		pk = route(e, ct_test_pkt("icmp 10.0.0.3 > 198.51.100.1 echo-request id=100 seq=1"),
+			   LAN, WAN, &ri, 0, NULL);
+		text(pk, buf, sizeof(buf));
+		done(e, pk);
+		assert_null(strstr(buf, "id=100 "));
+		pk = route(e, ct_test_pkt("icmp 10.0.0.3 > 198.51.100.2 echo-request id=100 seq=1"),
+			   LAN, WAN, &ri, 0, NULL);
+		assert_string_equal(strstr(text(pk, buf + 128, 128), " id="), strstr(buf, " id="));
+		done(e, pk);
+	}
+	/* --random-fully: never */
+	{
+		struct nat_range rf = snat("203.0.113.1");
+
+		rf.flags |= NAT_R_RANDOM_FULLY;
+		p = out_port(e, "udp 10.0.0.4:7000 > 198.51.100.1:53", &rf, 0);
+		q = out_port(e, "udp 10.0.0.4:7000 > 198.51.100.2:53", &rf, 0);
+		assert_int_not_equal(p, 7000);
+		assert_int_not_equal(q, 7000);
+	}
+	/* the index forgets destroyed connections */
+	ct_flush(e->ct);
+	assert_int_equal(out_port(e, "udp 10.0.0.2:2050 > 198.51.100.1:53", &r, S(1)), 2050);
+	assert_int_equal(out_port(e, "udp 10.0.0.3:6000 > 198.51.100.1:53", &r, S(1)) / 100, 20);
 	env_free(e);
 }
 
@@ -631,6 +706,7 @@ int main(void)
 	    cmocka_unit_test(test_port_preserved_and_reply),
 	    cmocka_unit_test(test_clash_eim),
 	    cmocka_unit_test(test_clash_linux_mode),
+	    cmocka_unit_test(test_linux_reuse_source),
 	    cmocka_unit_test(test_range_class),
 	    cmocka_unit_test(test_exhaustion),
 	    cmocka_unit_test(test_pool_nearly_full),
