@@ -427,6 +427,16 @@ bool ct_entry_counters(const struct ct_entry *e, enum ct_dir dir, uint64_t *pack
 	return true;
 }
 
+bool ct_entry_zero_counters(struct ct_entry *e)
+{
+	struct ct_acct *a = ct_ext_find(e, CT_EXT_ACCT);
+
+	if (!a)
+		return false;
+	memset(a->dir, 0, sizeof(a->dir));
+	return true;
+}
+
 void ct_entry_set_tcp_liberal(struct ct_entry *e, bool on)
 {
 	if (e->ops != &ct_proto_tcp)

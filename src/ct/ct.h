@@ -266,6 +266,8 @@ unsigned ct_entry_use(const struct ct_entry *e);
 /* Per-direction counters; false when accounting is not on for the entry. */
 bool ct_entry_counters(const struct ct_entry *e, enum ct_dir dir, uint64_t *packets,
 		       uint64_t *bytes);
+/* Both directions' counters back to zero (conntrack -L -z); false without accounting. */
+bool ct_entry_zero_counters(struct ct_entry *e);
 /* Per-entry "be liberal" TCP window checking (the kernel's IP_CT_TCP_FLAG_BE_LIBERAL). */
 void ct_entry_set_tcp_liberal(struct ct_entry *e, bool on);
 /* The timeout policy the entry was given by CT --timeout, NULL if none. */
