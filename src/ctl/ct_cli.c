@@ -59,6 +59,9 @@ enum {
 	O_NAME,
 	O_ZERO,
 	O_HELPER,
+	O_SRC_NAT,
+	O_DST_NAT,
+	O_ANY_NAT,
 	/* protocol options */
 	O_SPORT,
 	O_DPORT,
@@ -77,7 +80,8 @@ enum {
 	O_MASK_DPORT,
 	O_NUM
 };
-#define OB(o) (1ull << (o))
+#define OB(o)	 (1ull << (o))
+#define OPTIONAL 2
 
 enum { P_ANY, P_PORTS, P_TCP, P_ICMP, P_ICMP6 };
 #define ICMPISH(k) ((k) == P_ICMP || (k) == P_ICMP6)
@@ -86,7 +90,7 @@ struct cli_opt {
 	const char *name; /* as conntrack's messages name it */
 	const char *longs[3];
 	char shrt;
-	bool arg;
+	uint8_t arg; /* 0 none, 1 required, OPTIONAL: -n[IP], -n IP, --src-nat[=IP] */
 	uint8_t proto; /* P_*: only after -p names such a protocol */
 };
 
@@ -115,6 +119,9 @@ static const struct cli_opt opts[O_NUM] = {
 	[O_NAME]       = { "name", { "name" }, 0, true, P_ANY },
 	[O_ZERO]       = { "zero", { "zero" }, 'z', false, P_ANY },
 	[O_HELPER]     = { "helper", { "helper" }, 0, true, P_ANY },
+	[O_SRC_NAT]    = { "src-nat", { "src-nat" }, 'n', OPTIONAL, P_ANY },
+	[O_DST_NAT]    = { "dst-nat", { "dst-nat" }, 'g', OPTIONAL, P_ANY },
+	[O_ANY_NAT]    = { "any-nat", { "any-nat" }, 'j', OPTIONAL, P_ANY },
 	[O_SPORT]      = { "sport", { "sport", "orig-port-src" }, 0, true, P_PORTS },
 	[O_DPORT]      = { "dport", { "dport", "orig-port-dst" }, 0, true, P_PORTS },
 	[O_REPLY_SPORT]= { "reply-port-src", { "reply-port-src" }, 0, true, P_PORTS },
@@ -153,7 +160,10 @@ static const struct cli_cmd cmds[] = {
 	 OB(O_DPORT) | OB(O_REPLY_SPORT) | OB(O_REPLY_DPORT) | OB(O_ICMP_TYPE) | OB(O_ICMP_CODE) | \
 	 OB(O_ICMP_ID) | OB(O_ICMP6_TYPE) | OB(O_ICMP6_CODE) | OB(O_ICMP6_ID) | OB(O_FAMILY) |     \
 	 OB(O_ZONE) | OB(O_ORIG_ZONE) | OB(O_REPLY_ZONE))
-#define ALWAYS (OB(O_SOCKET) | OB(O_NAME))
+#define ALWAYS	 (OB(O_SOCKET) | OB(O_NAME))
+#define NAT_OPTS (OB(O_SRC_NAT) | OB(O_DST_NAT) | OB(O_ANY_NAT))
+/* What -z is refused with (as conntrack): the counters of every entry dumped are zeroed */
+#define ZERO_FILTERS ((TUPLE_OPTS & ~OB(O_FAMILY)) | OB(O_STATUS) | OB(O_MARK) | OB(O_STATE))
 
 /* What each command takes (conntrack's commands_v_options, in spirit). */
 static uint64_t allowed(enum ctl_cli_cmd c, bool expect)
@@ -176,12 +186,14 @@ static uint64_t allowed(enum ctl_cli_cmd c, bool expect)
 	}
 	switch (c) {
 	case CTL_CLI_LIST:
+		return ALWAYS | TUPLE_OPTS | OB(O_STATUS) | OB(O_MARK) | OB(O_STATE) |
+		       OB(O_OUTPUT) | OB(O_ZERO) | NAT_OPTS;
 	case CTL_CLI_DELETE:
 		return ALWAYS | TUPLE_OPTS | OB(O_STATUS) | OB(O_MARK) | OB(O_STATE) |
-		       OB(O_OUTPUT) | OB(O_ZERO);
+		       OB(O_OUTPUT) | NAT_OPTS;
 	case CTL_CLI_EVENT:
 		return ALWAYS | TUPLE_OPTS | OB(O_STATUS) | OB(O_MARK) | OB(O_STATE) |
-		       OB(O_OUTPUT) | OB(O_EVENT_MASK) | OB(O_BUFFER);
+		       OB(O_OUTPUT) | OB(O_EVENT_MASK) | OB(O_BUFFER) | NAT_OPTS;
 	case CTL_CLI_GET:
 		return ALWAYS | TUPLE_OPTS | OB(O_OUTPUT);
 	case CTL_CLI_CREATE:
@@ -190,7 +202,7 @@ static uint64_t allowed(enum ctl_cli_cmd c, bool expect)
 		       OB(O_TIMEOUT) | OB(O_OUTPUT) | OB(O_HELPER);
 	case CTL_CLI_UPDATE:
 		return ALWAYS | TUPLE_OPTS | OB(O_STATUS) | OB(O_MARK) | OB(O_STATE) |
-		       OB(O_TIMEOUT) | OB(O_OUTPUT);
+		       OB(O_TIMEOUT) | OB(O_OUTPUT) | NAT_OPTS;
 	case CTL_CLI_FLUSH:
 		return ALWAYS | OB(O_FAMILY);
 	default:
@@ -303,6 +315,28 @@ static int set_addr(struct ctl_ct_cli *o, const char *s, struct ctl_tuple *t, bo
 	else
 		t->t.dst = a;
 	t->have |= src ? CTL_T_SRC : CTL_T_DST;
+	return 0;
+}
+
+/* -n / -g / -j's IP[:PORT] (an IPv6 address whole, else split at the last colon). */
+static int set_nat(struct ctl_cli_nat *n, const char *s, char *err, size_t len)
+{
+	char addr[64];
+	const char *colon;
+	unsigned long port;
+
+	n->family = (uint8_t)pt_addr_parse(s, &n->addr);
+	if (n->family)
+		return 0;
+	if (!(colon = strrchr(s, ':')) || (size_t)(colon - s) >= sizeof(addr))
+		return bad(err, len, "Invalid IP address `%s'", s);
+	snprintf(addr, sizeof(addr), "%.*s", (int)(colon - s), s);
+	if (!(n->family = (uint8_t)pt_addr_parse(addr, &n->addr)))
+		return bad(err, len, "Invalid IP address `%s'", addr);
+	if (!parse_ulong(colon + 1, 65535, &port))
+		return bad(err, len, "Invalid port `%s'", colon + 1);
+	n->port = (uint16_t)port;
+	n->has_port = true;
 	return 0;
 }
 
@@ -429,8 +463,13 @@ static int take(struct ctl_ct_cli *o, int id, const char *v, char *err, size_t l
 	case O_NAME:
 		o->socket = v;
 		return 0;
-	case O_ZERO: /* CT_GET_CTRZERO is not served: saying so beats listing without zeroing */
-		return bad(err, len, "`--zero' is not supported by pkttables");
+	case O_ZERO:
+		return 0;
+	case O_SRC_NAT:
+	case O_ANY_NAT: /* -j IP: either side's address */
+		return v ? set_nat(&o->snat, v, err, len) : 0;
+	case O_DST_NAT:
+		return v ? set_nat(&o->dnat, v, err, len) : 0;
 	case O_HELPER:
 		o->helper = v;
 		return 0;
@@ -500,10 +539,12 @@ static int lookup(const char *a, uint8_t kind, const char **inl)
 				}
 		return -1;
 	}
-	if (a[0] == '-' && a[1] && !a[2])
+	if (a[0] == '-' && a[1] && a[1] != '-')
 		for (int i = 0; i < O_NUM; i++)
-			if (opts[i].shrt == a[1])
+			if (opts[i].shrt == a[1] && (!a[2] || opts[i].arg == OPTIONAL)) {
+				*inl = a[2] ? a + 2 : NULL; /* -n1.2.3.4 */
 				return i;
+			}
 	return -1;
 }
 
@@ -526,6 +567,10 @@ static int check(struct ctl_ct_cli *o, char *err, size_t len)
 		if ((o->opts & OB(i)) && !(ok & OB(i)))
 			return bad(err, len, "Illegal option `--%s' with this command",
 				   opts[i].name);
+	if ((o->opts & OB(O_ANY_NAT)) && (o->opts & (OB(O_SRC_NAT) | OB(O_DST_NAT))))
+		return bad(err, len, "cannot specify `--src-nat' or `--dst-nat' with `--any-nat'");
+	if ((o->opts & OB(O_ZERO)) && (o->opts & ZERO_FILTERS))
+		return bad(err, len, "Can't use -z with filtering parameters");
 	if (o->opts & (OB(O_ZONE) | OB(O_ORIG_ZONE) | OB(O_REPLY_ZONE))) {
 		o->orig.t.zone = o->reply.t.zone = o->zone;
 		if (o->cmd == CTL_CLI_LIST || o->cmd == CTL_CLI_DELETE || o->cmd == CTL_CLI_EVENT ||
@@ -611,7 +656,9 @@ int ctl_ct_cli_parse(int argc, char **argv, struct ctl_ct_cli *o, char *err, siz
 		}
 		if ((id = lookup(a, proto_kind(o->orig.t.l4proto), &v)) < 0)
 			return bad(err, len, "unknown option `%s'", a);
-		if (opts[id].arg && !v) {
+		if (opts[id].arg == OPTIONAL && !v && i + 1 < argc && argv[i + 1][0] != '-')
+			v = argv[++i]; /* -n 1.2.3.4, as conntrack takes it */
+		else if (opts[id].arg == 1 && !v) {
 			if (i + 1 >= argc)
 				return bad(err, len, "option `%s' requires an argument", a);
 			v = argv[++i];
@@ -689,12 +736,43 @@ static void put_filter(struct run *r, struct nlmsghdr *nlh, size_t room)
 		ctl_put_filter(nlh, room, &f);
 }
 
-/* Client-side filters the protocol has no attribute for (--state). */
+/*
+ * Is the entry source-NAT-ed (src) or destination-NAT-ed, to n's address / port when given?
+ * libnetfilter_conntrack's test: the manip's _DONE status bit, and the reply tuple's address
+ * (port) differs from the original's; an address or port given must be the reply's.
+ */
+static bool nat_passes(const struct ctl_ct *c, const struct ctl_cli_nat *n, bool src)
+{
+	const union pt_addr *was = src ? &c->orig.src : &c->orig.dst;
+	const union pt_addr *now = src ? &c->reply.dst : &c->reply.src;
+	uint16_t pwas = src ? c->orig.s.port : c->orig.d.port;
+	uint16_t pnow = src ? c->reply.d.port : c->reply.s.port;
+	uint8_t kind = proto_kind(c->orig.l4proto);
+	bool done = c->status & (src ? CTL_IPS_SRC_NAT_DONE : CTL_IPS_DST_NAT_DONE);
+	bool addr_nat = done && memcmp(was, now, sizeof(*was));
+	bool port_nat = done && (kind == P_PORTS || kind == P_TCP) && pwas != pnow;
+
+	if (n->family &&
+	    !(addr_nat && n->family == c->orig.family && !memcmp(&n->addr, now, sizeof(*now))))
+		return false;
+	if (n->has_port && !(port_nat && n->port == pnow))
+		return false;
+	return n->family || n->has_port || addr_nat || port_nat;
+}
+
+/* Client-side filters the protocol has no attribute for (--state, -n -g -j). */
 static bool passes(const struct ctl_ct_cli *o, const struct ctl_ct *c)
 {
-	if ((o->opts & OB(O_STATE)) && o->cmd != CTL_CLI_UPDATE)
-		return (c->have & CTL_C_PROTOINFO) && c->proto_state == o->state;
-	return true;
+	bool s, d;
+
+	if ((o->opts & OB(O_STATE)) && o->cmd != CTL_CLI_UPDATE &&
+	    !((c->have & CTL_C_PROTOINFO) && c->proto_state == o->state))
+		return false;
+	if (o->opts & OB(O_ANY_NAT))
+		return nat_passes(c, &o->snat, true) || nat_passes(c, &o->snat, false);
+	s = !(o->opts & OB(O_SRC_NAT)) || nat_passes(c, &o->snat, true);
+	d = !(o->opts & OB(O_DST_NAT)) || nat_passes(c, &o->dnat, false);
+	return s && d;
 }
 
 static int on_entry(const struct nlmsghdr *nlh, void *priv)
@@ -785,8 +863,9 @@ static struct ctl_tuple key(const struct ct_tuple *t)
 static int dump(struct run *r, bool collect)
 {
 	char buf[2048];
-	struct nlmsghdr *nlh = start(r, buf, sizeof(buf), CTL_TYPE(CTL_SUBSYS_CT, CTL_CT_GET),
-				     NLM_F_DUMP, r->o->family);
+	uint16_t type = (r->o->opts & OB(O_ZERO)) ? CTL_CT_GET_CTRZERO : CTL_CT_GET;
+	struct nlmsghdr *nlh =
+	    start(r, buf, sizeof(buf), CTL_TYPE(CTL_SUBSYS_CT, type), NLM_F_DUMP, r->o->family);
 
 	put_filter(r, nlh, sizeof(buf));
 	r->collect = collect;

@@ -32,6 +32,14 @@ enum ctl_cli_cmd {
 	CTL_CLI_VERSION,
 };
 
+/* -n / -g / -j [IP[:PORT]]: what the NAT-ed side must have become (family 0: any address). */
+struct ctl_cli_nat {
+	union pt_addr addr;
+	uint16_t port;
+	uint8_t family;
+	bool has_port;
+};
+
 struct ctl_ct_cli {
 	enum ctl_cli_cmd cmd;
 	bool expect;	    /* the expectation table ("-L expect") */
@@ -47,6 +55,7 @@ struct ctl_ct_cli {
 	uint16_t zone;
 	uint8_t state;	    /* --state, the kernel's TCP state number */
 	const char *helper; /* -I --helper NAME (pkttables' own: conntrack 1.4.7 has none) */
+	struct ctl_cli_nat snat, dnat; /* -n (and -j), -g */
 };
 
 /* The summary prefix conntrack prints on stderr: "conntrack v1.4.7 (conntrack-tools): ". */

@@ -33,6 +33,7 @@
 #include "ctl/msg.h"
 #include "ct/expect.h"
 #include "ct/helper.h"
+#include "nat/nat.h"
 
 /* ---- validation tables ------------------------------------------------------------------- */
 
@@ -574,6 +575,23 @@ static const struct proto_desc *proto_desc(uint8_t num)
 
 /* ---- entries ----------------------------------------------------------------------------- */
 
+/*
+ * The IPS_* NAT bits of an entry, from its NAT binding: IPS_SRC_NAT when the binding changes the
+ * source, IPS_DST_NAT the destination, each with its _DONE bit (libnetfilter_conntrack's
+ * "is SNAT" needs both). Unlike the kernel, which sets the _DONE bits of every connection that
+ * passed a NAT hook (null bindings included), a box sets them only with a translation.
+ */
+static uint32_t ctl_nat_status(unsigned nat)
+{
+	uint32_t st = 0;
+
+	if (nat & NAT_STATUS_SRC)
+		st |= CTL_IPS_SRC_NAT | CTL_IPS_SRC_NAT_DONE;
+	if (nat & NAT_STATUS_DST)
+		st |= CTL_IPS_DST_NAT | CTL_IPS_DST_NAT_DONE;
+	return st;
+}
+
 void ctl_ct_from_entry(struct ctl_ct *c, const struct ct_entry *e, uint64_t now)
 {
 	const struct proto_desc *pd;
@@ -582,7 +600,7 @@ void ctl_ct_from_entry(struct ctl_ct *c, const struct ct_entry *e, uint64_t now)
 	memset(c, 0, sizeof(*c));
 	c->orig = *ct_entry_tuple(e, CT_DIR_ORIGINAL);
 	c->reply = *ct_entry_tuple(e, CT_DIR_REPLY);
-	c->status = ct_entry_status(e);
+	c->status = ct_entry_status(e) | ctl_nat_status(nat_entry_status(e));
 	c->timeout = (uint32_t)(ct_entry_expires_in(e, now) / CT_SEC);
 	c->mark = ct_entry_mark(e);
 	c->use = ct_entry_use(e);
@@ -1382,13 +1400,14 @@ static int decode_ct_request(const struct nlattr *const *tb, struct ctl_request 
 	}
 	if (tb[CTL_A_EVENT_MASK])
 		req->event_mask = ntohl(mnl_attr_get_u32(tb[CTL_A_EVENT_MASK]));
-	if (m == CTL_CT_GET && !(req->flags & NLM_F_DUMP) && !req->has_ct)
+	if ((m == CTL_CT_GET || m == CTL_CT_GET_CTRZERO) && !(req->flags & NLM_F_DUMP) &&
+	    !req->has_ct)
 		return missing(err, CTA_TUPLE_ORIG, NULL, "CTA_TUPLE_ORIG (or NLM_F_DUMP)");
 	if (m == CTL_CT_DELETE && !req->has_ct && !req->has_filter)
 		return missing(err, CTA_TUPLE_ORIG, NULL, "CTA_TUPLE_ORIG (or CTL_A_FILTER)");
 	if (m == CTL_CT_NEW && !req->has_ct)
 		return missing(err, CTA_TUPLE_ORIG, NULL, "CTA_TUPLE_ORIG");
-	if (m == IPCTNL_MSG_CT_GET_CTRZERO || m == CTL_CT_EVENTS_LOST)
+	if (m == CTL_CT_EVENTS_LOST)
 		return fail(err, -EOPNOTSUPP, NULL, "%s: not a request this server takes",
 			    ctl_msg_name(req->type));
 	return 0;

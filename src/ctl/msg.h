@@ -43,6 +43,7 @@ enum ctl_ct_msg {
 	CTL_CT_NEW = IPCTNL_MSG_CT_NEW,		    /* create or update; also the NEW/UPDATE event */
 	CTL_CT_GET = IPCTNL_MSG_CT_GET,		    /* one by tuple; NLM_F_DUMP: all (filtered) */
 	CTL_CT_DELETE = IPCTNL_MSG_CT_DELETE,	    /* by tuple or filter; also the DESTROY event */
+	CTL_CT_GET_CTRZERO = IPCTNL_MSG_CT_GET_CTRZERO, /* get / dump, then zero counters (-L -z) */
 	CTL_CT_GET_STATS_CPU = IPCTNL_MSG_CT_GET_STATS_CPU, /* conntrack -S */
 	CTL_CT_GET_STATS = IPCTNL_MSG_CT_GET_STATS,	    /* conntrack -C */
 	CTL_CT_EVENTS = 0x10,				    /* subscribe (conntrack -E) */
@@ -83,6 +84,14 @@ enum {
 	CTL_F_STATUS = 6,      /* be32 */
 	CTL_F_STATUS_MASK = 7, /* be32, default: CTL_F_STATUS */
 	CTL_F_MAX = 7
+};
+
+/* CTA_STATUS bits for NAT (the kernel's IPS_*), made from the entry's NAT binding. */
+enum {
+	CTL_IPS_SRC_NAT = 1 << 4,
+	CTL_IPS_DST_NAT = 1 << 5,
+	CTL_IPS_SRC_NAT_DONE = 1 << 7,
+	CTL_IPS_DST_NAT_DONE = 1 << 8,
 };
 
 /* Event types of a subscription (conntrack -e NEW,UPDATES,DESTROY). */

@@ -27,7 +27,7 @@ struct ctl_server;
 
 struct ctl_server_config {
 	mode_t mode;	     /* of the socket file; 0: 0600 */
-	unsigned batch;	     /* dump entries per client per process call; 0: 256 */
+	unsigned batch;	     /* dump entries per client per process call; 0: 64 */
 	unsigned event_qlen; /* events queued per listener before they are lost; 0: 4096 */
 	unsigned max_clients; /* 0: 64 */
 	uid_t uid;	     /* besides root, the uid allowed; (uid_t)-1: the server's euid */

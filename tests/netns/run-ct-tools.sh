@@ -9,7 +9,8 @@
 #
 # The same entries are made on both sides with the same `-I` options: TCP established and
 # assured, TCP SYN_SENT with a mark, UDP unreplied, UDP replied (assured), UDP in zone 7,
-# ICMP echo, IPv6 TCP and UDP, ICMPv6 echo, a TCP connection whose reply is NAT-ed (-r -q), and
+# ICMP echo, IPv6 TCP and UDP, ICMPv6 echo, a TCP connection whose reply is NAT-ed (-r -q; not
+# NAT-ed for the NAT filters -n -g -j, which need the IPS_*_NAT_DONE bits on both sides), and
 # an expectation on an FTP control connection (the kernel's is a real connection over lo with
 # CT --helper ftp, pkttables' is made with -I --helper ftp on the same tuple, then `-I expect`
 # on both). Then every command is run on both sides and their stdout, stderr and exit status
@@ -131,6 +132,18 @@ both list-dport -L -p udp --dport 53
 both list-reply -L -r 198.51.100.7 -q 203.0.113.1
 both list-status -L -u ASSURED
 both list-state -L -p tcp --state SYN_SENT
+# NAT filters: an entry made by -I with a reply that differs (i-nat) is not NAT-ed on either side
+# (the kernel sets no IPS_*_NAT bits for it); tests/ctl/run-ctl-nat.sh has NAT-ed ones
+both list-snat -L -n
+both list-dnat -L -g
+both list-anynat -L -j
+both list-snat-ip -L -n 203.0.113.1
+both list-snat-port -L --src-nat 203.0.113.1:61000
+both bad-nat -L -n -j
+both bad-nat-port -L -n 1.2.3.4:x
+# -z: the entries and their counters (none: no accounting on either side), then zeroed
+both list-zero -L -z
+both bad-zero -L -z -p tcp
 both get -G -p udp -s 10.0.0.2 -d 192.0.2.1 --sport 5000 --dport 53
 both get-v6 -G -p tcp -s 2001:db8::2 -d 2001:db8::1 --sport 40000 --dport 22
 both get-none -G -p udp -s 10.0.0.2 -d 192.0.2.1 --sport 5999 --dport 53

@@ -218,7 +218,16 @@ static void test_parse_errors(void **state)
 	    {"-L -p udp --state ESTABLISHED", "unknown option `--state'"},
 	    {"-C -p tcp", "Illegal option `--protonum' with this command"},
 	    {"-L -G", "Invalid commands combination"},
-	    {"-L -z", "`--zero' is not supported by pkttables"},
+	    {"-L -z -p udp", "Can't use -z with filtering parameters"},
+	    {"-L -z -m 1", "Can't use -z with filtering parameters"},
+	    {"-D -z", "Illegal option `--zero' with this command"},
+	    {"-L -n -j", "cannot specify `--src-nat' or `--dst-nat' with `--any-nat'"},
+	    {"-L -g 1.2.3.4 -j", "cannot specify `--src-nat' or `--dst-nat' with `--any-nat'"},
+	    {"-L -n foo", "Invalid IP address `foo'"},
+	    {"-L -n :80", "Invalid IP address `'"},
+	    {"-L -n 1.2.3.4:x", "Invalid port `x'"},
+	    {"-C -n", "Illegal option `--src-nat' with this command"},
+	    {"-L expect -g", "Illegal option `--dst-nat' with this command"},
 	    {"-L -o xml", "output format `xml' is not supported"},
 	    {"-E expect", "expectation events are not served by pkttables"},
 	    {"-E -e FOO", "Bad parameter `FOO'"},
@@ -296,6 +305,14 @@ static void test_create_list_get(void **state)
 	expect_run(&c, "-G -p udp -s 10.0.0.2 -d 192.0.2.1 --sport 5001 --dport 53", 1, "",
 		   P "Operation failed: such conntrack doesn't exist\n");
 	expect_run(&c, "-C", 0, "4\n", "");
+	/* made by -I, none is NAT-ed (the kernel's are not either: run-ct-tools.sh) */
+	expect_run(&c, "-L -n", 0, "", P "0 flow entries have been shown.\n");
+	expect_run(&c, "-L -j 10.0.0.2 -p udp", 0, "", P "0 flow entries have been shown.\n");
+	/* no accounting: -z lists as -L does (CT_GET_CTRZERO served) */
+	r = run_ct(&c, "-L -z", NULL);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.err, P "4 flow entries have been shown.\n");
+	result_free(&r);
 	expect_run(&c, "-L dying", 0, "", P "0 flow entries have been shown.\n");
 	r = run_ct(&c, "-S", NULL);
 	assert_int_equal(r.status, 0);
