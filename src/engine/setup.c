@@ -10,6 +10,7 @@
  *   "forwarding on|off [-4|-6]"               box_set_forwarding
  *   "conntrack set NAME VALUE"                ct_config_set (turns tracking on)
  *   "ct-timeout NAME PROTO [STATE=SEC...]"    ct_timeout_policy_set
+ *   "nat set NAME VALUE"                      nat_config_set (turns tracking on)
  */
 #include <ctype.h>
 #include <errno.h>
@@ -22,6 +23,7 @@
 #include "ct/ct.h"
 #include "ct/defrag.h"
 #include "engine/box.h"
+#include "engine/engine_int.h"
 #include "engine/setup.h"
 #include "nat/nat.h"
 #include "pkt/pkt.h"
@@ -331,6 +333,30 @@ int box_setup_command(struct box *b, int argc, char **argv, char *err, size_t er
 			return -1;
 		return 0;
 	}
+	if (!strcmp(argv[0], "nat") && argc >= 2 && !strcmp(argv[1], "set")) {
+		struct nat_config c;
+		int rc;
+
+		if (argc != 4)
+			goto usage;
+		/* the NAT table comes with tracking (nat_attach), as nf_nat with nf_conntrack */
+		if (box_set_conntrack(b, true) < 0 || !box_ct(b) || !b->nat) {
+			snprintf(err, errlen, "cannot turn conntrack on");
+			return -1;
+		}
+		c = *nat_table_config(b->nat);
+		rc = nat_config_set(&c, argv[2], argv[3]);
+		if (rc < 0) {
+			snprintf(err, errlen,
+				 rc == -ENOENT	 ? "nat set: no setting '%s' (nat show lists them)"
+				 : rc == -ERANGE ? "nat set %s: '%s' out of range"
+						 : "nat set %s: bad value '%s'",
+				 argv[2], argv[3]);
+			return -1;
+		}
+		nat_table_set_config(b->nat, &c);
+		return 0;
+	}
 	snprintf(err, errlen, "unknown command '%s'", argv[0]);
 	return -1;
 usage:
@@ -341,12 +367,21 @@ usage:
 		     ? "route PREFIX dev IFACE [via GW] [metric N] [mtu N] | route PREFIX "
 		       "blackhole|unreachable|prohibit | route del PREFIX"
 		 : !strcmp(argv[0], "conntrack")  ? "conntrack set NAME VALUE"
+		 : !strcmp(argv[0], "nat")	  ? "nat set NAME VALUE"
 		 : !strcmp(argv[0], "ct-timeout") ? "ct-timeout NAME PROTO [STATE=SECONDS...]"
 						  : "forwarding on|off [-4|-6]");
 	return -1;
 }
 
 /* ---- commands ---------------------------------------------------------------------------- */
+
+int box_print_nat_config(FILE *f, struct box *b)
+{
+	if (!box_ct(b) || !b->nat)
+		return -ENOENT;
+	nat_config_print(nat_table_config(b->nat), f);
+	return 0;
+}
 
 void box_print_stats(FILE *f, const struct box *b)
 {

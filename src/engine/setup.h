@@ -22,5 +22,8 @@ void box_print_stats(FILE *f, const struct box *b);
 /* Conntrack and defragmentation counters (nothing while tracking is off), each line after
  * `indent`. */
 void box_print_ct_stats(FILE *f, const struct box *b, const char *indent);
+/* The NAT settings (`nat show`: "name = value" lines, nat_config_print). -ENOENT while
+ * tracking is off (no NAT table). */
+int box_print_nat_config(FILE *f, struct box *b);
 
 #endif

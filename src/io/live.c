@@ -681,10 +681,11 @@ static int config_line(struct live *l, const char *dir, int argc, char **argv, c
 		return 0;
 	}
 	if (!strcmp(argv[0], "addr") || !strcmp(argv[0], "route") || !strcmp(argv[0], "forwarding") ||
-	    !strcmp(argv[0], "conntrack") || !strcmp(argv[0], "ct-timeout"))
+	    !strcmp(argv[0], "conntrack") || !strcmp(argv[0], "ct-timeout") ||
+	    !strcmp(argv[0], "nat"))
 		return box_setup_command(l->box, argc, argv, msg, mlen) < 0 ? -EINVAL : 0;
 	snprintf(msg, mlen,
-		 "unknown keyword '%s' (iface, addr, route, forwarding, conntrack set, ct-timeout, "
+		 "unknown keyword '%s' (iface, addr, route, forwarding, conntrack set, ct-timeout, nat set, "
 		 "rules, rules6, control)",
 		 argv[0]);
 	return -EINVAL;

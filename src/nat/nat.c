@@ -25,6 +25,8 @@ void nat_config_default(struct nat_config *c)
 	c->icmp_timeout = 60 * NAT_SEC;
 	c->other_timeout = 300 * NAT_SEC;
 	c->tcp_transitory_timeout = 240 * NAT_SEC;
+	c->syn_hold = 6 * NAT_SEC;
+	c->syn_hold_max = 64;
 }
 
 /* SipHash would do; a keyed 64-bit mix (splitmix finaliser over 8-byte words) is enough to
@@ -502,6 +504,7 @@ struct nat_mapping *nat_mapping_new(struct nat_table *n, struct nat_pool *pl, ui
 
 void nat_mapping_refresh(struct nat_table *n, struct nat_mapping *m, uint64_t now)
 {
+	m->timeout = nat_timeout(n, m->l4proto); /* a changed setting applies from here */
 	m->expires = now + m->timeout;
 	if (n->newest != m) {
 		age_del(n, m);

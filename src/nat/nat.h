@@ -26,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "pkt/pkt.h"
 
@@ -88,6 +89,11 @@ struct nat_config {
 	 * than 2 h 4 min). 0: the conntrack timeouts only. Per-tuple bindings (the
 	 * Linux-compatible mode, DNAT) always keep the conntrack timeouts. */
 	uint64_t tcp_transitory_timeout;
+	/* RFC 5382 REQ-4: an unsolicited inbound SYN to a mapping that filtered it, accepted by
+	 * INPUT, is held this long (6 s); an outbound SYN of that connection meanwhile drops it
+	 * silently, else it gets ICMP port unreachable. 0: not held (INPUT alone decides). */
+	uint64_t syn_hold;
+	uint32_t syn_hold_max;	    /* SYNs held at most (64); more are dropped silently */
 };
 
 struct nat_stats {
@@ -110,6 +116,19 @@ struct nat_stats {
 struct nat_table;
 
 void nat_config_default(struct nat_config *c);
+/*
+ * Set one field by name (docs/nat.md; timeouts in seconds): max_mappings, max_pools,
+ * udp_timeout (at least 120), tcp_timeout, icmp_timeout, other_timeout,
+ * tcp_transitory_timeout, syn_hold, syn_hold_max. 0; -ENOENT no such name; -EINVAL bad
+ * value; -ERANGE out of its range.
+ */
+int nat_config_set(struct nat_config *c, const char *name, const char *value);
+/* Every setting as "name = value" lines, timeouts in seconds. */
+void nat_config_print(const struct nat_config *c, FILE *f);
+const struct nat_config *nat_table_config(const struct nat_table *n);
+/* New values apply to new mappings and at each mapping's next refresh (its timeout), and to
+ * the limits from now on; the hashes keep the size the table was made with. */
+void nat_table_set_config(struct nat_table *n, const struct nat_config *c);
 /* A table watching `ct` (destroy events end mappings' connections). random/rpriv: the box
  * PRNG (box_random). NULL on ENOMEM or -ENOSPC from the ct subscription (errno). */
 struct nat_table *nat_table_new(struct ct_table *ct, const struct nat_config *c,

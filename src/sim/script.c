@@ -22,7 +22,7 @@
 const char *const sim_command_names[] = {
     "box",  "iface", "addr",	"route", "link",  "forwarding", "rules", "inject", "send", "expect",
     "time", "show",  "capture", "queue", "trace", "echo",	"reset", "seed",   "help", "quit", "exit",
-    "ctl",  NULL,
+    "ctl",  "nat",  NULL,
 };
 
 int sim_errorf(struct sim *s, const char *fmt, ...)
@@ -965,6 +965,24 @@ static int cmd_conntrack(struct sim *s, struct words *w)
 	return sim_errorf(s, "usage: conntrack on|off|flush | conntrack set NAME VALUE");
 }
 
+/* nat set NAME VALUE (box_setup_command) | nat show (every setting, docs/nat.md) */
+static int cmd_nat(struct sim *s, struct words *w)
+{
+	struct sim_box *sb = cur_box(s);
+
+	if (!sb)
+		return -1;
+	if (w->argc >= 2 && !strcmp(w->argv[1], "set"))
+		return cmd_setup(s, w);
+	if (w->argc == 2 && !strcmp(w->argv[1], "show")) {
+		if (box_print_nat_config(s->out, sb->box) < 0)
+			return sim_errorf(s, "conntrack (and so NAT) is off in %s",
+					  box_name(sb->box));
+		return 0;
+	}
+	return sim_errorf(s, "usage: nat set NAME VALUE | nat show");
+}
+
 static int cmd_echo(struct sim *s, struct words *w)
 {
 	char text[2048] = "";
@@ -1069,6 +1087,8 @@ int sim_feed_line(struct sim *s, const char *text, const char *file, unsigned li
 		rc = cmd_echo(s, w);
 	else if (!strcmp(c, "conntrack"))
 		rc = cmd_conntrack(s, w);
+	else if (!strcmp(c, "nat"))
+		rc = cmd_nat(s, w);
 	else if (!strcmp(c, "seed"))
 		rc = cmd_seed(s, w);
 	else if (!strcmp(c, "ctl"))
