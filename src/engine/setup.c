@@ -441,6 +441,7 @@ static void box_print_nat_stats(FILE *f, const struct box *b, const char *indent
 	    {"inbound_filtered", n->inbound_filtered},
 	    {"hairpinned", n->hairpinned},
 	    {"icmp_errors", n->icmp_errors},
+	    {"icmp_bad_quoted", n->icmp_bad_quoted},
 	};
 
 	fprintf(f, "%snat mappings %u pools %u", indent, n->mappings, n->pools);

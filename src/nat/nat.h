@@ -109,6 +109,7 @@ struct nat_stats {
 	uint64_t inbound_filtered;  /* refused by the mapping's filtering */
 	uint64_t hairpinned;
 	uint64_t icmp_errors;	    /* ICMP errors whose quoted datagram was translated */
+	uint64_t icmp_bad_quoted;   /* dropped: quoted IPv4 header checksum wrong (5508 REQ-3a) */
 	uint64_t masq_flushed;	    /* connections and mappings ended: their address went away */
 	uint32_t mappings, pools;   /* now */
 };
@@ -179,7 +180,9 @@ int nat_inbound(struct nat_table *n, struct pkt *p, const struct nat_where *w, u
  * Rewrite the packet as its connection's binding says for this hook (HOOK_PREROUTING and
  * HOOK_OUTPUT: destination; HOOK_POSTROUTING and HOOK_INPUT: source), both directions,
  * ICMP errors with their quoted datagram (RFC 5508), checksums updated incrementally.
- * Refreshes the mapping. 0; -EINVAL when the packet cannot be rewritten (truncated).
+ * Refreshes the mapping. 0; -EINVAL when the packet cannot be rewritten (truncated);
+ * -EBADMSG for an ICMP error about a connection through a mapping whose quoted IPv4 header
+ * checksum is wrong (RFC 5508 REQ-3a). Drop the packet on any error.
  */
 int nat_translate(struct nat_table *n, struct pkt *p, unsigned hook, uint64_t now);
 

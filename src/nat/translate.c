@@ -198,8 +198,21 @@ static int quoted(const struct pkt *p, uint32_t *l3, uint32_t *l4, uint8_t *prot
 	return *l4 <= *end ? 0 : -EINVAL;
 }
 
+/*
+ * RFC 5508 REQ-3a: an error whose quoted IPv4 header fails its checksum is dropped silently
+ * (a corrupted quote names who knows which connection). Connections through a mapping only
+ * (the default mode): Linux translates it all the same, and so does its compatible mode.
+ */
+static bool quoted_header_ok(const struct pkt *p, const struct nat_binding *b, uint32_t l3,
+			     uint32_t l4)
+{
+	if (p->info.family != AF_INET || (!b->map && !b->inmap))
+		return true;
+	return pkt_csum_fold(pkt_csum_partial(p, l3, l4 - l3, 0)) == 0;
+}
+
 static int icmp_error(struct nat_table *n, struct pkt *p, const struct ct_entry *e,
-		      enum ct_dir dir, enum nat_manip m)
+		      const struct nat_binding *b, enum ct_dir dir, enum nat_manip m)
 {
 	const struct ct_tuple *other = &e->th[!dir].tuple;
 	struct ct_tuple target;
@@ -209,6 +222,10 @@ static int icmp_error(struct nat_table *n, struct pkt *p, const struct ct_entry 
 
 	if (quoted(p, &l3, &l4, &proto, &end))
 		return -EINVAL;
+	if (!quoted_header_ok(p, b, l3, l4)) {
+		n->stats.icmp_bad_quoted++;
+		return -EBADMSG;
+	}
 	if ((proto == 1 || proto == 58) && end > l4)
 		pkt_copy_out(p, l4, &itype, 1);
 	err = manip(p, family, l3, l4, end - l4, proto, itype, other,
@@ -283,7 +300,7 @@ int nat_translate(struct nat_table *n, struct pkt *p, unsigned hook, uint64_t no
 		return 0;
 	}
 	if (error)
-		return icmp_error(n, p, e, dir, m);
+		return icmp_error(n, p, e, b, dir, m);
 	if (ct_tuple_invert(&e->th[!dir].tuple, &target))
 		return -EINVAL;
 	err = manip(p, p->info.family, p->info.l3off, p->info.l4off,
