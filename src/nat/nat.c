@@ -25,8 +25,6 @@ void nat_config_default(struct nat_config *c)
 	c->icmp_timeout = 60 * NAT_SEC;
 	c->other_timeout = 300 * NAT_SEC;
 	c->tcp_transitory_timeout = 240 * NAT_SEC;
-	c->syn_hold = 6 * NAT_SEC;
-	c->syn_hold_max = 64;
 }
 
 /* SipHash would do; a keyed 64-bit mix (splitmix finaliser over 8-byte words) is enough to

@@ -89,11 +89,6 @@ struct nat_config {
 	 * than 2 h 4 min). 0: the conntrack timeouts only. Per-tuple bindings (the
 	 * Linux-compatible mode, DNAT) always keep the conntrack timeouts. */
 	uint64_t tcp_transitory_timeout;
-	/* RFC 5382 REQ-4: an unsolicited inbound SYN to a mapping that filtered it, accepted by
-	 * INPUT, is held this long (6 s); an outbound SYN of that connection meanwhile drops it
-	 * silently, else it gets ICMP port unreachable. 0: not held (INPUT alone decides). */
-	uint64_t syn_hold;
-	uint32_t syn_hold_max;	    /* SYNs held at most (64); more are dropped silently */
 };
 
 struct nat_stats {
@@ -120,7 +115,7 @@ void nat_config_default(struct nat_config *c);
 /*
  * Set one field by name (docs/nat.md; timeouts in seconds): max_mappings, max_pools,
  * udp_timeout (at least 120), tcp_timeout, icmp_timeout, other_timeout,
- * tcp_transitory_timeout, syn_hold, syn_hold_max. 0; -ENOENT no such name; -EINVAL bad
+ * tcp_transitory_timeout. 0; -ENOENT no such name; -EINVAL bad
  * value; -ERANGE out of its range.
  */
 int nat_config_set(struct nat_config *c, const char *name, const char *value);

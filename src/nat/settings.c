@@ -30,8 +30,6 @@ static const struct {
     {"other_timeout", offsetof(struct nat_config, other_timeout), K_SECONDS, 1, 1u << 30},
     {"tcp_transitory_timeout", offsetof(struct nat_config, tcp_transitory_timeout), K_SECONDS, 0,
      1u << 30},
-    {"syn_hold", offsetof(struct nat_config, syn_hold), K_SECONDS, 0, 3600},
-    {"syn_hold_max", offsetof(struct nat_config, syn_hold_max), K_U32, 0, 1u << 16},
 };
 
 int nat_config_set(struct nat_config *c, const char *name, const char *value)
