@@ -442,6 +442,10 @@ static void box_print_nat_stats(FILE *f, const struct box *b, const char *indent
 	    {"hairpinned", n->hairpinned},
 	    {"icmp_errors", n->icmp_errors},
 	    {"icmp_bad_quoted", n->icmp_bad_quoted},
+	    {"syn_held", n->syn_held},
+	    {"syn_held_overflow", n->syn_held_overflow},
+	    {"syn_held_dropped", n->syn_held_dropped},
+	    {"syn_unreachable", n->syn_unreachable},
 	};
 
 	fprintf(f, "%snat mappings %u pools %u", indent, n->mappings, n->pools);

@@ -8,6 +8,8 @@
  *       NEW: a target's request -> nat_setup (MASQUERADE: the outgoing interface's first
  *            address of the family; REDIRECT: the incoming one's, loopback at OUTPUT);
  *            none -> nat_inbound at PREROUTING, else the null binding
+ *       NEW at INPUT: a TCP SYN a mapping's filtering refused is held (synhold.c, RFC 5382
+ *            REQ-4) and dropped; NEW at POSTROUTING: an outbound SYN ends such a hold
  *       every packet: nat_translate, then nat_hold (session timers, RFC 5382 REQ-5)
  *   an address removed from an interface (box_del_addr): nat_addr_removed (MASQUERADE)
  *   A request that cannot be bound (no free port) drops the packet, as the kernel does; a rule
@@ -102,10 +104,22 @@ static int nat_hook(void *priv, struct box_hook_state *st, struct pkt *p)
 		if (err < 0)
 			return drop(st);
 	}
+	if (st->hook == HOOK_INPUT && ct_pkt_ctinfo(p) == CT_NEW && nat_syn_hold(n, p, now))
+		return drop(st); /* RFC 5382 REQ-4: held, the box must not answer it */
 	if (nat_translate(n, p, st->hook, now) < 0)
 		return drop(st);
 	nat_hold(n, p, now);
+	if (st->hook == HOOK_POSTROUTING && ct_pkt_ctinfo(p) == CT_NEW)
+		nat_syn_outbound(n, p);
 	return EXT_ACCEPT;
+}
+
+/* RFC 5382 REQ-4: port unreachable (ICMPv6: port unreachable, 1/4) for a held SYN. */
+static void syn_unreach(void *b, const struct pkt *syn)
+{
+	bool v4 = syn->info.family == AF_INET;
+
+	box_send_icmp_error(b, syn, v4 ? 3 : 1, v4 ? 3 : 4);
 }
 
 static void addr_gone(void *priv, struct box *b, int ifindex, int family, const union pt_addr *a)
@@ -129,6 +143,7 @@ struct nat_table *nat_attach(struct box *b, struct ct_table *ct)
 
 	if (!n)
 		return NULL;
+	nat_set_syn_unreach(n, syn_unreach, b);
 	for (unsigned i = 0; i < sizeof(nat_hooks) / sizeof(nat_hooks[0]); i++)
 		if (box_register_hook(b, 0, nat_hooks[i].hook, nat_hooks[i].prio, nat_hook, n)) {
 			nat_detach(b, n);

@@ -25,6 +25,8 @@ void nat_config_default(struct nat_config *c)
 	c->icmp_timeout = 60 * NAT_SEC;
 	c->other_timeout = 300 * NAT_SEC;
 	c->tcp_transitory_timeout = 240 * NAT_SEC;
+	c->syn_hold_timeout = 6 * NAT_SEC;
+	c->syn_hold_max = 64;
 }
 
 /* SipHash would do; a keyed 64-bit mix (splitmix finaliser over 8-byte words) is enough to
@@ -107,6 +109,7 @@ void nat_table_free(struct nat_table *n)
 	if (!n)
 		return;
 	ct_event_unsubscribe(n->ct, ct_event, n);
+	nat_held_free(n);
 	for (struct nat_mapping *m = n->oldest, *nx; m; m = nx) {
 		nx = m->next;
 		free(m);
@@ -537,6 +540,7 @@ unsigned nat_sweep(struct nat_table *n, uint64_t now, unsigned max)
 	unsigned gone = 0;
 	struct nat_mapping *m = n->oldest, *nx;
 
+	nat_held_expire(n, now);
 	for (unsigned i = 0; m && i < max; i++, m = nx) {
 		nx = m->next;
 		if (nat_mapping_reap(n, m, now)) {

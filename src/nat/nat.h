@@ -89,6 +89,13 @@ struct nat_config {
 	 * than 2 h 4 min). 0: the conntrack timeouts only. Per-tuple bindings (the
 	 * Linux-compatible mode, DNAT) always keep the conntrack timeouts. */
 	uint64_t tcp_transitory_timeout;
+	/* RFC 5382 REQ-4: an unsolicited TCP SYN a mapping's filtering refused and the box's
+	 * INPUT accepted is held (the box never answers it); an outbound SYN of that connection
+	 * within syn_hold_timeout (6 s, at least 6; 0: never answered) discards it silently,
+	 * else port unreachable is sent for it. At most syn_hold_max (64) held, more are
+	 * dropped silently. Default (BEHAVE) mappings only: the Linux mode has none. */
+	uint64_t syn_hold_timeout;
+	uint32_t syn_hold_max;
 };
 
 struct nat_stats {
@@ -105,6 +112,10 @@ struct nat_stats {
 	uint64_t hairpinned;
 	uint64_t icmp_errors;	    /* ICMP errors whose quoted datagram was translated */
 	uint64_t icmp_bad_quoted;   /* dropped: quoted IPv4 header checksum wrong (5508 REQ-3a) */
+	uint64_t syn_held;	    /* unsolicited SYNs held (RFC 5382 REQ-4) */
+	uint64_t syn_held_overflow; /* not held, syn_hold_max reached: dropped silently */
+	uint64_t syn_held_dropped;  /* discarded: an outbound SYN of the connection came */
+	uint64_t syn_unreachable;   /* port unreachable sent after syn_hold_timeout */
 	uint64_t masq_flushed;	    /* connections and mappings ended: their address went away */
 	uint32_t mappings, pools;   /* now */
 };
@@ -115,7 +126,7 @@ void nat_config_default(struct nat_config *c);
 /*
  * Set one field by name (docs/nat.md; timeouts in seconds): max_mappings, max_pools,
  * udp_timeout (at least 120), tcp_timeout, icmp_timeout, other_timeout,
- * tcp_transitory_timeout. 0; -ENOENT no such name; -EINVAL bad
+ * tcp_transitory_timeout, syn_hold_timeout (0 or at least 6), syn_hold_max. 0; -ENOENT no such name; -EINVAL bad
  * value; -ERANGE out of its range.
  */
 int nat_config_set(struct nat_config *c, const char *name, const char *value);
@@ -131,7 +142,20 @@ struct nat_table *nat_table_new(struct ct_table *ct, const struct nat_config *c,
 				uint32_t (*random)(void *), void *rpriv);
 void nat_table_free(struct nat_table *n);
 const struct nat_stats *nat_table_stats(const struct nat_table *n);
-/* Remove expired unused mappings among at most `max` of the oldest. Returns how many. */
+/* Who sends port unreachable for a held SYN (nat_attach: box_send_icmp_error). */
+void nat_set_syn_unreach(struct nat_table *n, void (*fn)(void *priv, const struct pkt *syn),
+			 void *priv);
+/*
+ * RFC 5382 REQ-4, at the NAT hook on INPUT, a NEW packet: a TCP SYN that nat_inbound refused
+ * (mapping's filtering) is copied into the hold queue. true when the packet was such a SYN:
+ * the caller drops it (held or overflowed), so the box never answers it itself.
+ */
+bool nat_syn_hold(struct nat_table *n, const struct pkt *p, uint64_t now);
+/* After POSTROUTING translated an outbound TCP SYN: held SYNs of its reverse (remote endpoint
+ * to the same external endpoint) are discarded silently. */
+void nat_syn_outbound(struct nat_table *n, const struct pkt *p);
+/* Remove expired unused mappings among at most `max` of the oldest (and send port
+ * unreachable for held SYNs past syn_hold_timeout). Returns how many mappings went. */
 unsigned nat_sweep(struct nat_table *n, uint64_t now, unsigned max);
 
 /* Interfaces a new connection came in on and goes out of (box indexes, 0 unknown). */

@@ -84,6 +84,7 @@ struct nat_binding {
 	uint8_t done_mask;    /* 1 << manip: decided (maybe as null) */
 	uint8_t status;	      /* NAT_ST_*: the translation changes something */
 	bool counted;	      /* the mappings' conns include this entry */
+	bool syn_refused;     /* a TCP SYN a mapping's filtering refused (RFC 5382 REQ-4) */
 	int masq_if;	      /* MASQUERADE: the interface whose address the source took */
 	struct ct_entry *entry;		  /* the entry this binding belongs to */
 	struct ct_entry *conn_link[2][2]; /* [map, inmap][prev, next] in the mapping's list */
@@ -106,6 +107,11 @@ struct nat_table {
 	struct nat_mapping *oldest, *newest;
 	struct nat_srcnode **src_hash; /* hmask + 1 buckets, as the mapping hashes */
 	struct nat_stats stats;
+	/* RFC 5382 REQ-4 (synhold.c): copies of refused SYNs the box accepted, oldest first */
+	struct nat_held *held, *held_tail;
+	uint32_t nheld;
+	void (*syn_unreach)(void *priv, const struct pkt *syn);
+	void *syn_unreach_priv;
 };
 
 /* nat.c */
@@ -138,6 +144,17 @@ void nat_mapping_free(struct nat_table *n, struct nat_mapping *m);
 void nat_mapping_peer(struct nat_mapping *m, const union pt_addr *a, uint16_t port,
 		      uint64_t now);
 uint64_t nat_timeout(const struct nat_table *n, uint8_t l4proto);
+
+/* synhold.c */
+struct nat_held {
+	struct nat_held *next;
+	struct pkt *syn;
+	struct ct_tuple orig; /* remote endpoint -> external endpoint */
+	uint64_t at;
+};
+/* Send port unreachable for the held SYNs older than syn_hold_timeout (if not 0). */
+void nat_held_expire(struct nat_table *n, uint64_t now);
+void nat_held_free(struct nat_table *n);
 
 /* bysrc.c. Entries of the index: add at confirmation (a per-tuple binding that changed the
  * source), del at destruction; both no-ops for other entries. */

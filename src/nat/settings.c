@@ -30,6 +30,8 @@ static const struct {
     {"other_timeout", offsetof(struct nat_config, other_timeout), K_SECONDS, 1, 1u << 30},
     {"tcp_transitory_timeout", offsetof(struct nat_config, tcp_transitory_timeout), K_SECONDS, 0,
      1u << 30},
+    {"syn_hold_timeout", offsetof(struct nat_config, syn_hold_timeout), K_SECONDS, 0, 1u << 30},
+    {"syn_hold_max", offsetof(struct nat_config, syn_hold_max), K_U32, 1, 1u << 16},
 };
 
 int nat_config_set(struct nat_config *c, const char *name, const char *value)
@@ -49,6 +51,9 @@ int nat_config_set(struct nat_config *c, const char *name, const char *value)
 		if (*end || errno)
 			return -EINVAL;
 		if (v < settings[i].min || v > settings[i].max)
+			return -ERANGE;
+		/* RFC 5382 REQ-4: at least 6 s, or 0 (never answered) */
+		if (settings[i].off == offsetof(struct nat_config, syn_hold_timeout) && v && v < 6)
 			return -ERANGE;
 		if (settings[i].kind == K_U32)
 			*(uint32_t *)p = (uint32_t)v;

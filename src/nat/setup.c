@@ -659,6 +659,12 @@ int nat_inbound(struct nat_table *n, struct pkt *p, const struct nat_where *w, u
 		return 0; /* as Linux: the packet goes to the box itself */
 	if (!hairpin && !filter_admits(mp, &cur, now)) {
 		n->stats.inbound_filtered++;
+		/* RFC 5382 REQ-4: held if the box accepts it (nat_syn_hold at INPUT) */
+		if (cur.l4proto == 6 && p->info.has_l4 && (p->info.tcp_flags & 0x12) == 0x02) {
+			b = binding_add(p);
+			if (b)
+				b->syn_refused = true;
+		}
 		return 0;
 	}
 	cand = cur;

@@ -700,6 +700,26 @@ static void test_hold(void **state)
 	env_free(e);
 }
 
+/* RFC 5382 REQ-4: the SYN hold is at least 6 s, or 0 (off). */
+static void test_syn_hold_setting(void **state)
+{
+	struct nat_config c;
+
+	(void)state;
+	nat_config_default(&c);
+	assert_int_equal(c.syn_hold_timeout, UINT64_C(6000000000));
+	assert_int_equal(c.syn_hold_max, 64);
+	assert_int_equal(nat_config_set(&c, "syn_hold_timeout", "5"), -ERANGE);
+	assert_int_equal(nat_config_set(&c, "syn_hold_timeout", "1"), -ERANGE);
+	assert_int_equal(nat_config_set(&c, "syn_hold_timeout", "0"), 0);
+	assert_int_equal(c.syn_hold_timeout, 0);
+	assert_int_equal(nat_config_set(&c, "syn_hold_timeout", "6"), 0);
+	assert_int_equal(c.syn_hold_timeout, UINT64_C(6000000000));
+	assert_int_equal(nat_config_set(&c, "syn_hold_max", "0"), -ERANGE);
+	assert_int_equal(nat_config_set(&c, "syn_hold_max", "2"), 0);
+	assert_int_equal(c.syn_hold_max, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -721,6 +741,7 @@ int main(void)
 	    cmocka_unit_test(test_entry_status),
 	    cmocka_unit_test(test_addr_removed),
 	    cmocka_unit_test(test_hold),
+	    cmocka_unit_test(test_syn_hold_setting),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
