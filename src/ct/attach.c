@@ -28,12 +28,7 @@ static int hook_in(void *priv, struct box_hook_state *st, struct pkt *p)
 	struct ct_table *t = priv;
 
 	if (ct_in(t, p, st->hook == HOOK_PREROUTING, 0, box_now(st->box)) < 0) {
-		st->drop.kind = BOX_DROP_CONNTRACK;
-		st->drop.table = -1;
-		st->drop.hook = st->hook;
-		st->drop.chain = NULL;
-		st->drop.rulenum = 0;
-		return EXT_DROP;
+		return box_hook_drop(st, BOX_DROP_CONNTRACK, -1);
 	}
 	return EXT_ACCEPT;
 }
@@ -43,12 +38,7 @@ static int hook_confirm(void *priv, struct box_hook_state *st, struct pkt *p)
 	struct ct_table *t = priv;
 
 	if (ct_confirm(t, p, box_now(st->box)) == -ENOMEM) {
-		st->drop.kind = BOX_DROP_CONNTRACK;
-		st->drop.table = -1;
-		st->drop.hook = st->hook;
-		st->drop.chain = NULL;
-		st->drop.rulenum = 0;
-		return EXT_DROP;
+		return box_hook_drop(st, BOX_DROP_CONNTRACK, -1);
 	}
 	return EXT_ACCEPT;
 }
@@ -59,12 +49,7 @@ static int hook_helper(void *priv, struct box_hook_state *st, struct pkt *p)
 	const char *why;
 
 	if (ct_helper_run(priv, p, box_now(st->box), &why) < 0) {
-		st->drop.kind = BOX_DROP_HOOK;
-		st->drop.table = -1;
-		st->drop.hook = st->hook;
-		st->drop.chain = NULL;
-		st->drop.rulenum = 0;
-		return EXT_DROP;
+		return box_hook_drop(st, BOX_DROP_HOOK, -1);
 	}
 	return EXT_ACCEPT;
 }

@@ -291,6 +291,10 @@ struct box_hook_state {
 	uint16_t queue_flags; /* EXT_QUEUE_* */
 };
 
+/* For a hook function that drops outside any chain: fills st->drop (table: TABLE_* or -1) and
+ * returns EXT_DROP. */
+int box_hook_drop(struct box_hook_state *st, enum box_drop_kind kind, int table);
+
 /* Returns EXT_ACCEPT (go on), EXT_DROP (drop, `st->drop` says why), EXT_STOLEN (taken),
  * EXT_QUEUE (to ops.queue: its ACCEPT goes on with the next function, REPEAT calls this one
  * again, DROP drops; without a handler the packet is dropped unless EXT_QUEUE_BYPASS). */

@@ -66,6 +66,16 @@ int box_unregister_hook(struct box *b, int family, unsigned hook, box_hook_fn fn
 }
 
 /* The userspace side of NFQUEUE. Returns EXT_ACCEPT, EXT_REPEAT or EXT_DROP (drop filled). */
+int box_hook_drop(struct box_hook_state *st, enum box_drop_kind kind, int table)
+{
+	st->drop.kind = kind;
+	st->drop.table = table;
+	st->drop.hook = st->hook;
+	st->drop.chain = NULL;
+	st->drop.rulenum = 0;
+	return EXT_DROP;
+}
+
 static int queue_packet(struct box *b, struct box_hook_state *st, struct pkt *p,
 			struct box_drop *drop)
 {

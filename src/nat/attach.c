@@ -43,10 +43,7 @@ static bool iface_addr(struct box *b, int ifindex, int family, union pt_addr *a)
 
 static int drop(struct box_hook_state *st)
 {
-	st->drop.kind = BOX_DROP_HOOK;
-	st->drop.table = TABLE_NAT;
-	st->drop.hook = st->hook;
-	return EXT_DROP;
+	return box_hook_drop(st, BOX_DROP_HOOK, TABLE_NAT);
 }
 
 static int bind_new(struct nat_table *n, struct box_hook_state *st, struct pkt *p,

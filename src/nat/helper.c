@@ -69,23 +69,6 @@ int nat_expect_port(struct nat_table *n, struct ct_table *t, struct ct_entry *e,
 	return r;
 }
 
-static int get16(const struct pkt *p, uint32_t off, uint16_t *v)
-{
-	uint8_t b[2];
-
-	if (pkt_copy_out(p, off, b, 2))
-		return -EINVAL;
-	*v = (uint16_t)(b[0] << 8 | b[1]);
-	return 0;
-}
-
-static int put16(struct pkt *p, uint32_t off, uint16_t v)
-{
-	uint8_t b[2] = {(uint8_t)(v >> 8), (uint8_t)v};
-
-	return pkt_store(p, off, b, 2);
-}
-
 int nat_mangle_tcp(struct pkt *p, struct ct_entry *e, enum ct_dir dir, uint32_t off, uint32_t len,
 		   const char *text, uint32_t tlen)
 {
@@ -99,7 +82,7 @@ int nat_mangle_tcp(struct pkt *p, struct ct_entry *e, enum ct_dir dir, uint32_t 
 	if (!in->has_l4 || in->l4proto != IPPROTO_TCP || off < in->payload_off ||
 	    off + len > in->l3off + in->l3len)
 		return -EINVAL;
-	if (pkt_copy_out(p, in->l4off + 4, sb, 4) || get16(p, lenoff, &iplen))
+	if (pkt_copy_out(p, in->l4off + 4, sb, 4) || pkt_load_be16(p, lenoff, &iplen))
 		return -EINVAL;
 	seq = (uint32_t)sb[0] << 24 | (uint32_t)sb[1] << 16 | (uint32_t)sb[2] << 8 | sb[3];
 	if ((int64_t)iplen + delta > 65535 || (int64_t)iplen + delta < 0)
@@ -107,9 +90,9 @@ int nat_mangle_tcp(struct pkt *p, struct ct_entry *e, enum ct_dir dir, uint32_t 
 	r = pkt_splice(p, off, len, text, tlen);
 	if (r)
 		return r;
-	put16(p, lenoff, (uint16_t)(iplen + delta));
-	if (in->family == AF_INET && !get16(p, in->l3off + 10, &ipcheck))
-		put16(p, in->l3off + 10,
+	pkt_store_be16(p, lenoff, (uint16_t)(iplen + delta));
+	if (in->family == AF_INET && !pkt_load_be16(p, in->l3off + 10, &ipcheck))
+		pkt_store_be16(p, in->l3off + 10,
 		      pkt_csum_replace2(ipcheck, iplen, (uint16_t)(iplen + delta)));
 	in->l3len = (uint32_t)((int64_t)in->l3len + delta);
 	in->l4len = (uint32_t)((int64_t)in->l4len + delta);

@@ -21,12 +21,7 @@ static int seqadj_hook(void *priv, struct box_hook_state *st, struct pkt *p)
 {
 	(void)priv;
 	if (p->ct && nat_seqadj_apply(p) < 0) {
-		st->drop.kind = BOX_DROP_HOOK;
-		st->drop.table = -1;
-		st->drop.hook = st->hook;
-		st->drop.chain = NULL;
-		st->drop.rulenum = 0;
-		return EXT_DROP;
+		return box_hook_drop(st, BOX_DROP_HOOK, -1);
 	}
 	return EXT_ACCEPT;
 }

@@ -63,23 +63,6 @@ static bool csum_has_pseudo(uint8_t proto)
 	return proto == 6 || proto == 17 || proto == 136 || proto == 33 || proto == 58;
 }
 
-static int get16(const struct pkt *p, uint32_t off, uint16_t *v)
-{
-	uint8_t b[2];
-
-	if (pkt_copy_out(p, off, b, 2))
-		return -EINVAL;
-	*v = (uint16_t)(b[0] << 8 | b[1]);
-	return 0;
-}
-
-static int put16(struct pkt *p, uint32_t off, uint16_t v)
-{
-	uint8_t b[2] = {(uint8_t)(v >> 8), (uint8_t)v};
-
-	return pkt_store(p, off, b, 2);
-}
-
 /*
  * Rewrite the side m of one datagram (header at l3, transport at l4 with l4avail bytes there)
  * to tuple t. addr_only: the outer header of an ICMP error (its checksum is recomputed).
@@ -99,7 +82,7 @@ static int manip(struct pkt *p, int family, uint32_t l3, uint32_t l4, uint32_t l
 	memset(&old, 0, sizeof(old));
 	if (pkt_copy_out(p, aoff, &old, alen))
 		return -EINVAL;
-	if (have_csum && get16(p, l4 + (uint32_t)cso, &check))
+	if (have_csum && pkt_load_be16(p, l4 + (uint32_t)cso, &check))
 		return -EINVAL;
 	oldcheck = check;
 	if (have_csum && csum_has_pseudo(proto)) {
@@ -113,35 +96,35 @@ static int manip(struct pkt *p, int family, uint32_t l3, uint32_t l4, uint32_t l
 		uint32_t poff = l4 + (m == NAT_MANIP_SRC ? 0 : 2);
 		uint16_t op, np = m == NAT_MANIP_SRC ? t->s.port : t->d.port;
 
-		if (get16(p, poff, &op))
+		if (pkt_load_be16(p, poff, &op))
 			return -EINVAL;
 		if (op != np) {
 			check = pkt_csum_replace2(check, op, np);
-			put16(p, poff, np);
+			pkt_store_be16(p, poff, np);
 		}
 	} else if (!addr_only && (proto == 1 || proto == 58) && icmp_has_id(family, icmp_type) &&
 		   l4avail >= 6) {
 		/* the query id is the "port" of both directions: s.icmp_id of the target */
 		uint16_t oid;
 
-		if (get16(p, l4 + 4, &oid))
+		if (pkt_load_be16(p, l4 + 4, &oid))
 			return -EINVAL;
 		if (oid != t->s.icmp_id) {
 			check = pkt_csum_replace2(check, oid, t->s.icmp_id);
-			put16(p, l4 + 4, t->s.icmp_id);
+			pkt_store_be16(p, l4 + 4, t->s.icmp_id);
 		}
 	}
 	if (have_csum && !(proto == 17 && family == AF_INET && oldcheck == 0)) {
 		if ((proto == 17 || proto == 136) && check == 0)
 			check = 0xffff; /* 0 means "no checksum" to UDP */
-		put16(p, l4 + (uint32_t)cso, check);
+		pkt_store_be16(p, l4 + (uint32_t)cso, check);
 	}
 	if (family == AF_INET && !pt_addr_eq(&old, &nw)) {
 		uint16_t ipc;
 
-		if (get16(p, l3 + 10, &ipc))
+		if (pkt_load_be16(p, l3 + 10, &ipc))
 			return -EINVAL;
-		put16(p, l3 + 10,
+		pkt_store_be16(p, l3 + 10,
 		      pkt_csum_replace4(ipc, __builtin_bswap32(old.w[0]),
 					__builtin_bswap32(nw.w[0])));
 	}

@@ -345,3 +345,21 @@ int pkt_splice(struct pkt *p, uint32_t off, uint32_t oldlen, const void *src, ui
 	p->seg[0].len = p->len;
 	return 0;
 }
+
+int pkt_load_be16(const struct pkt *p, uint32_t off, uint16_t *v)
+{
+	uint8_t b[2];
+	int r = pkt_copy_out(p, off, b, 2);
+
+	if (r)
+		return r;
+	*v = (uint16_t)(b[0] << 8 | b[1]);
+	return 0;
+}
+
+int pkt_store_be16(struct pkt *p, uint32_t off, uint16_t v)
+{
+	uint8_t b[2] = {(uint8_t)(v >> 8), (uint8_t)v};
+
+	return pkt_store(p, off, b, 2);
+}

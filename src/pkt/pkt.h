@@ -182,6 +182,9 @@ const void *pkt_header(const struct pkt *p, uint32_t off, uint32_t len, void *bu
 int pkt_copy_out(const struct pkt *p, uint32_t off, void *dst, uint32_t len);
 /* Overwrite `len` bytes at `off` (across segments). 0 or -EFAULT. */
 int pkt_store(struct pkt *p, uint32_t off, const void *src, uint32_t len);
+/* A big-endian 16-bit field at `off` (across segments): 0, or -EFAULT if out of range. */
+int pkt_load_be16(const struct pkt *p, uint32_t off, uint16_t *v);
+int pkt_store_be16(struct pkt *p, uint32_t off, uint16_t v);
 /* Make the packet one segment. 0 or -ENOMEM. Offsets stay valid. */
 int pkt_linearize(struct pkt *p);
 /* Pointer to byte 0 of a linear (one-segment) packet, NULL if it is not linear. */
