@@ -27,7 +27,9 @@
 #include "rules/rules.h"
 
 #define TEXT_ATTR_MAX 65000u		  /* payload of one CTL_RA_TEXT (nla_len is 16 bits) */
-#define MAX_TEXT      ((1u << 20) - 4096) /* a request is at most 1 MiB (docs/ctl.md) */
+/* Text per RULES_REPLACE message: a larger file goes in several, CTL_RF_MORE on all but the
+ * last (docs/ctl.md); small enough for a default socket send buffer (wmem_max 212992). */
+#define PART_TEXT     (128u << 10)
 
 struct opts {
 	const char *socket, *name;
@@ -214,11 +216,8 @@ static int read_input(const char *file, struct text *t)
 		return 1;
 	}
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		if (text_add(t, chunk, n) < 0 || t->len > MAX_TEXT) {
-			fprintf(stderr,
-				"rules restore: %s: more than %u bytes (one request of the control "
-				"socket carries at most 1 MiB)\n",
-				file, MAX_TEXT);
+		if (text_add(t, chunk, n) < 0) {
+			fprintf(stderr, "rules restore: %s: %s\n", file, strerror(ENOMEM));
 			if (f != stdin)
 				fclose(f);
 			return 1;
@@ -459,29 +458,30 @@ static int do_restore(struct ctl_client *c, const struct opts *o)
 		nmap += 2; /* map has lines 1 .. newlines + 1 */
 		send = &m;
 	}
-	if (send->len > MAX_TEXT) { /* the file with the box's rules it is added to (-n) */
-		fprintf(stderr,
-			"rules restore: %s: the ruleset would be %zu bytes, more than %u (one "
-			"request carries at most 1 MiB)\n",
-			name, send->len, MAX_TEXT);
-		goto out;
-	}
-	room = send->len + send->len / TEXT_ATTR_MAX * 8 + strlen(name) + 256;
+	room = PART_TEXT + PART_TEXT / TEXT_ATTR_MAX * 8 + strlen(name) + 256;
 	if (!(buf = malloc(room)))
 		goto out;
-	nlh = start(buf, room, c, CTL_RULES_REPLACE, o);
-	/* iptables-restore: the tables the file does not name are left as they are, counters
-	 * and all; those it names are replaced (or, -n, added to) */
-	mnl_attr_put_u32(nlh, CTL_RA_FLAGS, htonl(CTL_RF_NOFLUSH | CTL_RF_COUNTERS));
-	mnl_attr_put_strz(nlh, CTL_RA_NAME, name);
-	for (size_t off = 0; off < send->len || off == 0; off += TEXT_ATTR_MAX) {
-		size_t n = send->len - off < TEXT_ATTR_MAX ? send->len - off : TEXT_ATTR_MAX;
+	/* the text in parts, each acknowledged; the box checks and swaps at the last one */
+	for (size_t part = 0;; part += PART_TEXT) {
+		size_t end = send->len - part > PART_TEXT ? part + PART_TEXT : send->len;
+		/* iptables-restore: the tables the file does not name are left as they are,
+		 * counters and all; those it names are replaced (or, -n, added to) */
+		uint32_t fl = CTL_RF_NOFLUSH | CTL_RF_COUNTERS | (end < send->len ? CTL_RF_MORE : 0);
 
-		mnl_attr_put(nlh, CTL_RA_TEXT, n, send->buf + off);
-		if (!send->len)
+		nlh = start(buf, room, c, CTL_RULES_REPLACE, o);
+		mnl_attr_put_u32(nlh, CTL_RA_FLAGS, htonl(fl));
+		mnl_attr_put_strz(nlh, CTL_RA_NAME, name);
+		for (size_t off = part; off < end || off == part; off += TEXT_ATTR_MAX) {
+			size_t n = end - off < TEXT_ATTR_MAX ? end - off : TEXT_ATTR_MAX;
+
+			mnl_attr_put(nlh, CTL_RA_TEXT, n, send->buf + off);
+			if (off + n >= end)
+				break;
+		}
+		r = ctl_client_request(c, nlh, NULL, NULL, msg, sizeof(msg), NULL);
+		if (r || end == send->len)
 			break;
 	}
-	r = ctl_client_request(c, nlh, NULL, NULL, msg, sizeof(msg), NULL);
 	free(buf);
 	rc = 0;
 	if (r) {

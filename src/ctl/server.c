@@ -47,6 +47,7 @@
 #define MSG_ROOM      1200u /* room asked for one entry or error message */
 #define TEXT_CHUNK    16384u
 #define MAX_REQUEST   (1u << 20)
+#define MAX_RESTORE   ((size_t)64 << 20)
 #define MAX_EPOLL_EVS 64
 /* Dump entries per client per process call. The data path waits for one batch: 256 left it a
  * fifth of its idle rate during a 1M dump, 64 half, at half the dump rate (bench/README.md). */
@@ -79,6 +80,10 @@ struct client {
 	unsigned char *evq; /* event_qlen slots of EV_SLOT bytes */
 	unsigned ev_head, ev_count;
 	uint64_t lost;
+	/* a restore in several RULES_REPLACE messages (CTL_RF_MORE): the text so far */
+	char *rtext;
+	size_t rlen, rcap;
+	uint8_t rfamily;
 	struct ctl_server *srv;
 };
 
@@ -90,6 +95,7 @@ struct ctl_server {
 	struct client **clients;
 	unsigned nclients;
 	struct ct_table *sub_table; /* the table our event callback is registered with */
+	size_t restore_held;	    /* bytes of every client's rtext (cfg.max_restore) */
 	unsigned char *rx;	    /* one request record */
 	size_t rxcap;
 	unsigned char scratch[EV_SLOT];
@@ -224,6 +230,8 @@ static void client_free(struct client *c)
 	}
 	epoll_ctl(c->srv->epfd, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
+	c->srv->restore_held -= c->rcap;
+	free(c->rtext);
 	free(c->evq);
 	free(c);
 }
@@ -705,6 +713,60 @@ static void do_exp(struct ctl_server *s, struct client *c, const struct nlmsghdr
 
 /* ---- requests: rulesets ------------------------------------------------------------------ */
 
+static void restore_forget(struct client *c)
+{
+	c->srv->restore_held -= c->rcap;
+	free(c->rtext);
+	c->rtext = NULL;
+	c->rlen = c->rcap = 0;
+}
+
+/*
+ * Append this message's text to the client's pending restore (CTL_RF_MORE before, or now).
+ * The memory of all clients' pending texts together stays within cfg.max_restore. 0, or an
+ * error has been sent and the pending text dropped.
+ */
+static int restore_append(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh,
+			  const struct ctl_request *req)
+{
+	size_t need = c->rlen + req->text_len + 1, cap = c->rcap ? c->rcap : 1u << 20;
+	char *nt;
+
+	if (c->rtext && req->family != c->rfamily) {
+		restore_forget(c);
+		reply_error(c, nlh, -EINVAL, "RULES_REPLACE: family %u continues a restore of %u",
+			    req->family, c->rfamily);
+		return -EINVAL;
+	}
+	while (cap < need)
+		cap *= 2;
+	if (cap > c->rcap && s->restore_held - c->rcap + cap > s->cfg.max_restore)
+		cap = need; /* doubling would pass the bound: exactly what is needed */
+	if (cap > c->rcap && s->restore_held - c->rcap + cap > s->cfg.max_restore) {
+		restore_forget(c);
+		reply_error(c, nlh, -EFBIG,
+			    "ruleset text of more than %zu bytes (the server's max_restore, "
+			    "all clients together)",
+			    s->cfg.max_restore);
+		return -EFBIG;
+	}
+	if (cap > c->rcap) {
+		if (!(nt = realloc(c->rtext, cap))) {
+			restore_forget(c);
+			reply_error(c, nlh, -ENOMEM, "no memory for the ruleset text");
+			return -ENOMEM;
+		}
+		s->restore_held += cap - c->rcap;
+		c->rtext = nt;
+		c->rcap = cap;
+	}
+	c->rfamily = req->family;
+	ctl_copy_text(nlh, c->rtext + c->rlen);
+	c->rlen += req->text_len;
+	c->rtext[c->rlen] = '\0';
+	return 0;
+}
+
 static void do_replace(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh,
 		       const struct ctl_request *req)
 {
@@ -714,18 +776,35 @@ static void do_replace(struct ctl_server *s, struct client *c, const struct nlms
 	struct ctl_error err;
 	unsigned flags = 0;
 	char *text;
+	size_t len;
 	int r;
 
-	if (!(text = malloc(req->text_len + 1))) {
-		reply_error(c, nlh, -ENOMEM, "no memory for the ruleset text");
+	if (req->rflags & CTL_RF_MORE) { /* held until the message without it */
+		if (!restore_append(s, c, nlh, req))
+			send_ack(c, nlh);
 		return;
 	}
-	ctl_copy_text(nlh, text);
-	text[req->text_len] = '\0';
+	if (c->rtext) { /* the last part of a restore in several messages */
+		if (restore_append(s, c, nlh, req))
+			return;
+		text = c->rtext;
+		len = c->rlen;
+		c->rtext = NULL;
+		s->restore_held -= c->rcap;
+		c->rlen = c->rcap = 0;
+	} else {
+		if (!(text = malloc(req->text_len + 1))) {
+			reply_error(c, nlh, -ENOMEM, "no memory for the ruleset text");
+			return;
+		}
+		ctl_copy_text(nlh, text);
+		len = req->text_len;
+		text[len] = '\0';
+	}
 	if (req->rflags & CTL_RF_NOFLUSH)
 		flags |= RULES_PARSE_NOFLUSH;
 	memset(&re, 0, sizeof(re));
-	r = rules_parse_buffer(text, req->text_len, name, req->family, ext_registry_default(),
+	r = rules_parse_buffer(text, len, name, req->family, ext_registry_default(),
 			       (flags & RULES_PARSE_NOFLUSH) ? box_ruleset(s->box, req->family)
 							     : NULL,
 			       flags, &rs, &re);
@@ -1055,6 +1134,8 @@ struct ctl_server *ctl_server_new(struct box *b, const char *path,
 		s->cfg.mode = 0600;
 	if (!s->cfg.batch)
 		s->cfg.batch = CTL_DEFAULT_BATCH;
+	if (!s->cfg.max_restore)
+		s->cfg.max_restore = MAX_RESTORE;
 	if (!s->cfg.event_qlen)
 		s->cfg.event_qlen = 4096;
 	if (!s->cfg.max_clients)

@@ -30,6 +30,8 @@ struct ctl_server_config {
 	unsigned batch;	     /* dump entries per client per process call; 0: 64 */
 	unsigned event_qlen; /* events queued per listener before they are lost; 0: 4096 */
 	unsigned max_clients; /* 0: 64 */
+	size_t max_restore;   /* bytes of ruleset text held for CTL_RF_MORE restores, all
+			       * clients together; 0: 64 MiB */
 	uid_t uid;	     /* besides root, the uid allowed; (uid_t)-1: the server's euid */
 };
 
