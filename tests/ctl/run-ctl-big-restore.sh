@@ -5,20 +5,8 @@
 # (CTL_RF_MORE), swapped whole; `rules save | wc -l` counts them; a bad line near the end is
 # reported at its line and changes nothing. Prints the restore's time. PT_BIN: the binary.
 cd "$(dirname "$0")/../.." || exit 2
-BIN=${PT_BIN:-$PWD/build/pkttables}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-[ -x "$BIN" ] || { echo "FAIL: $BIN missing"; exit 1; }
-D=$(mktemp -d /tmp/pt-ctl-big.XXXXXX)
-SIM=""
-fails=0
-cleanup() {
-	[ -n "$SIM" ] && kill "$SIM" 2>/dev/null
-	rm -rf "$D"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-ok() { echo "PASS: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. tests/ctl/lib.sh
+ctl_init ctl-big
 
 printf 'box fw\niface lan0\n' >"$D/box.sim"
 timeout -k 2 120 "$BIN" sim -q --serve "$D/fw.ctl" --serve-ready "$D/ready" "$D/box.sim" \

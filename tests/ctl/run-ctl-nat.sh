@@ -5,20 +5,8 @@
 # What each filter shows is counted by the entries' source ports (orig sport=). Every wait is
 # bounded. PT_BIN: the pkttables binary (default build/pkttables).
 cd "$(dirname "$0")/../.." || exit 2
-BIN=${PT_BIN:-$PWD/build/pkttables}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-[ -x "$BIN" ] || { echo "FAIL: $BIN missing"; exit 1; }
-D=$(mktemp -d /tmp/pt-ctl-nat.XXXXXX)
-SIM=""
-fails=0
-cleanup() {
-	[ -n "$SIM" ] && kill "$SIM" 2>/dev/null
-	rm -rf "$D"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-ok() { echo "PASS: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. tests/ctl/lib.sh
+ctl_init ctl-nat
 
 timeout -k 2 60 "$BIN" sim -q --serve "$D/gw.ctl" --serve-ready "$D/ready" tests/ctl/nat.sim \
 	>"$D/sim.out" 2>"$D/sim.err" &

@@ -14,21 +14,9 @@
 # during the serve decides the next packet); SIGTERM removes the socket. Every wait is bounded.
 # PT_BIN: the pkttables binary (default build/pkttables).
 cd "$(dirname "$0")/../.." || exit 2
-BIN=${PT_BIN:-$PWD/build/pkttables}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-[ -x "$BIN" ] || { echo "FAIL: $BIN missing"; exit 1; }
+. tests/ctl/lib.sh
+ctl_init ctl-sim
 T="timeout -k 2 10"
-D=$(mktemp -d /tmp/pt-ctl-sim.XXXXXX)
-SIM=""
-fails=0
-cleanup() {
-	[ -n "$SIM" ] && kill "$SIM" 2>/dev/null
-	rm -rf "$D"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-ok() { echo "PASS: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 PKTTABLES_RUNDIR=$D
 export PKTTABLES_RUNDIR
 rules() { $T "$BIN" rules --name fw "$@"; }
