@@ -115,3 +115,20 @@ elif what == "connect":
         print("refused" if e.errno == errno.ECONNREFUSED else "error %s" % e)
 PYEOF
 }
+
+# Start `pkttables run --config CONF` in the router namespace $R (stderr to $D/pt.log), with a
+# 90 s watchdog (not under timeout(1): that would take SIGHUP for itself); wait up to 5 s for
+# "forwarding on" and the end hosts' server ($D/server.log "ready"). Sets PT and DOG; exits the
+# test when pkttables does not start.
+netns_start_live() {
+	ip netns exec $R "$BIN" run --config "$1" 2>"$D/pt.log" &
+	PT=$!
+	(sleep 90; kill -KILL $PT 2>/dev/null) >/dev/null 2>&1 &
+	DOG=$!
+	for i in $(seq 1 50); do
+		grep -q "forwarding on" "$D/pt.log" 2>/dev/null && grep -q ready "$D/server.log" && break
+		sleep 0.1
+	done
+	grep -q "forwarding on" "$D/pt.log" ||
+		{ cat "$D/pt.log"; echo "FAIL: pkttables did not start"; exit 1; }
+}

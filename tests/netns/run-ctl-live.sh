@@ -58,16 +58,7 @@ head -c 4194304 /dev/urandom >"$D/slow"
 netns_write_py
 ins $T 60 "$PY" "$D/server.py" "$D" 8083 >"$D/server.log" 2>&1 &
 
-# Not under timeout(1) (it would take the SIGHUP); a watchdog bounds it.
-ip netns exec $R "$BIN" run --config "$D/live.conf" 2>"$D/pt.log" &
-PT=$!
-(sleep 90; kill -KILL $PT 2>/dev/null) >/dev/null 2>&1 &
-DOG=$!
-for i in $(seq 1 50); do
-	grep -q "forwarding on" "$D/pt.log" 2>/dev/null && grep -q ready "$D/server.log" && break
-	sleep 0.1
-done
-grep -q "forwarding on" "$D/pt.log" || { cat "$D/pt.log"; echo "FAIL: pkttables did not start"; exit 1; }
+netns_start_live "$D/live.conf"
 grep -q "control socket $CTL" "$D/pt.log" && [ -S "$CTL" ] && ok "control socket $CTL (config line, path relative to it)" ||
 	{ bad "no control socket"; cat "$D/pt.log"; }
 

@@ -67,16 +67,7 @@ head -c 4194304 /dev/urandom >"$D/slow"
 netns_write_py
 ins $T 60 "$PY" "$D/server.py" "$D" 8082 >"$D/server.log" 2>&1 &
 
-# Not under timeout(1): it would take SIGHUP for itself. A watchdog bounds it instead.
-ip netns exec $R "$BIN" run --config "$D/live.conf" 2>"$D/pt.log" &
-PT=$!
-(sleep 90; kill -KILL $PT 2>/dev/null) >/dev/null 2>&1 &
-DOG=$!
-for i in $(seq 1 50); do
-	grep -q "forwarding on" "$D/pt.log" 2>/dev/null && grep -q ready "$D/server.log" && break
-	sleep 0.1
-done
-grep -q "forwarding on" "$D/pt.log" || { cat "$D/pt.log"; echo "FAIL: pkttables did not start"; exit 1; }
+netns_start_live "$D/live.conf"
 
 # ---- ICMP ----
 inc $T 5 ping -c 2 -i 0.2 -W 2 192.0.2.1 >"$D/p0" 2>&1 && ok "ping pkttables' own address" ||
