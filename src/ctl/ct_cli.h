@@ -40,32 +40,48 @@ struct ctl_cli_nat {
 	bool has_port;
 };
 
+/* -o beyond msg.h's CTL_FMT_EXTENDED / CTL_FMT_ID (conntrack's output types). */
+enum {
+	CTL_CLI_FMT_SAVE = 1 << 8, /* conntrack command lines: -R reads them back */
+	CTL_CLI_FMT_XML = 1 << 9,
+	CTL_CLI_FMT_TIMESTAMP = 1 << 10,  /* events: the time received, "[sec.usec]\t" first */
+	CTL_CLI_FMT_KTIMESTAMP = 1 << 11, /* the entry's start (and stop) times */
+	CTL_CLI_FMT_LABELS = 1 << 12,
+	CTL_CLI_FMT_USERSPACE = 1 << 13,
+};
+
 struct ctl_ct_cli {
 	enum ctl_cli_cmd cmd;
+	bool batch;	    /* a line of a -R file: no summary, no entries is no failure */
+	bool from_reply;    /* -I -r -q ... alone: the original is the reply's inverse */
 	bool expect;	    /* the expectation table ("-L expect") */
 	bool empty_table;   /* -L dying / unconfirmed: always empty between two requests */
 	const char *socket; /* --socket PATH / --name BOX (NULL: the default box) */
 	unsigned fmt;	    /* CTL_FMT_* */
 	uint32_t event_mask;
 	uint8_t family;		      /* -f, or of the addresses given; 0 both */
+	uint8_t l4kind;		      /* whose options -p made available (ct_cli_int.h's P_*) */
 	uint64_t opts;		      /* CLI_O_* given (ct_cli.c) */
 	struct ctl_tuple orig, reply; /* -s -d -p --sport ...; -r -q --reply-port-* */
-	struct ctl_tuple tuple, mask; /* expectations: --tuple-*, --mask-* */
+	struct ctl_tuple tuple;	      /* expectations: --tuple-* */
+	struct ctl_tuple mask;	      /* --mask-*, CIDR of -s/-d: expectations' mask, filters' */
 	uint32_t mark, mark_mask, status, timeout;
 	uint16_t zone;
 	uint8_t state;	    /* --state, the kernel's TCP state number */
 	const char *helper; /* -I --helper NAME (pkttables' own: conntrack 1.4.7 has none) */
-	struct ctl_cli_nat snat, dnat; /* -n (and -j), -g */
+	struct ctl_cli_nat snat, dnat; /* -n (and -j), -g; -I: the NAT-ed reply */
 };
 
 /* The summary prefix conntrack prints on stderr: "conntrack v1.4.7 (conntrack-tools): ". */
 #define CTL_CLI_PREFIX "conntrack v1.4.7 (conntrack-tools): "
 
-/* Fill o from argv (argv[0] is the command name). 0, or 2 with the message (no prefix) in err. */
+/* Fill o from argv (argv[0] is the command name). 0, or 2 with the message (no prefix) in err
+ * (1: a parse conntrack fails without its usage hint, as -o save,id). */
 int ctl_ct_cli_parse(int argc, char **argv, struct ctl_ct_cli *o, char *err, size_t errlen);
 /* Do it. `stop` (may be NULL) ends -E when it becomes non-zero. The exit status. */
 int ctl_ct_cli_run(const struct ctl_ct_cli *o, FILE *out, FILE *err, volatile sig_atomic_t *stop);
-/* parse + run, with conntrack's messages for a bad command line. The exit status. */
+/* parse + run, with conntrack's messages for a bad command line; `-R FILE|-` (--load-file)
+ * as its first command runs the file's lines (stdin for "-"). The exit status. */
 int ctl_ct_main(int argc, char **argv, FILE *out, FILE *err, volatile sig_atomic_t *stop);
 
 #endif

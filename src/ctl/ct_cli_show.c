@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `pkttables ct`: which listed entries are shown and how (ct_cli_int.h).
+ *
+ * The box filters by what the protocol has attributes for (CTL_A_FILTER: tuple parts, mark,
+ * zone, status); the rest is checked here, as conntrack checks it in userspace: --state, the NAT
+ * filters -n -g -j, and address masks (--mask-src, -s ADDR/LEN).
+ *
+ * Output types, as conntrack 1.4.7 prints them:
+ *   default    tcp      6 299 ESTABLISHED src=... dst=... sport=... dport=... src=... [ASSURED]
+ *              mark=0 use=1                 (-o extended: "ipv4     2 " first; -o id: " id=N")
+ *   -o save    -A -t 299 -u SEEN_REPLY,ASSURED -s A -d B -r C -q D -p tcp --sport 1 --dport 2
+ *              --reply-port-src 2 --reply-port-dst 1 --state ESTABLISHED
+ *              (-g/-n instead of -r/-q for a NAT-ed side; -D/-U first for deletes and updates)
+ *   -o xml     <flow><meta direction="original"><layer3 ...><src/><dst/></layer3><layer4 ...>
+ *              </layer4></meta><meta direction="reply">...</meta><meta direction="independent">
+ *              <state/><timeout/><mark/><zone/><use/><id/><assured/><unreplied/></meta></flow>
+ */
+#include <string.h>
+#include <sys/socket.h>
+
+#include "ctl/ct_cli_int.h"
+
+/*
+ * Is the entry source-NAT-ed (src) or destination-NAT-ed, to n's address / port when given?
+ * libnetfilter_conntrack's test: the manip's _DONE status bit, and the reply tuple's address
+ * (port) differs from the original's; an address or port given must be the reply's.
+ */
+static bool nat_passes(const struct ctl_ct *c, const struct ctl_cli_nat *n, bool src)
+{
+	const union pt_addr *was = src ? &c->orig.src : &c->orig.dst;
+	const union pt_addr *now = src ? &c->reply.dst : &c->reply.src;
+	uint16_t pwas = src ? c->orig.s.port : c->orig.d.port;
+	uint16_t pnow = src ? c->reply.d.port : c->reply.s.port;
+	uint8_t kind = ctl_cli_proto_kind(c->orig.l4proto);
+	bool done = c->status & (src ? CTL_IPS_SRC_NAT_DONE : CTL_IPS_DST_NAT_DONE);
+	bool addr_nat = done && memcmp(was, now, sizeof(*was));
+	bool port_nat = done && (kind == P_PORTS || kind == P_TCP) && pwas != pnow;
+
+	if (n->family &&
+	    !(addr_nat && n->family == c->orig.family && !memcmp(&n->addr, now, sizeof(*now))))
+		return false;
+	if (n->has_port && !(port_nat && n->port == pnow))
+		return false;
+	return n->family || n->has_port || addr_nat || port_nat;
+}
+
+/* a and b equal under mask m (16 bytes; an IPv4 address and its mask use the first 4). */
+static bool masked_equal(const union pt_addr *a, const union pt_addr *b, const union pt_addr *m)
+{
+	for (int i = 0; i < 4; i++)
+		if ((a->w[i] ^ b->w[i]) & m->w[i])
+			return false;
+	return true;
+}
+
+bool ctl_cli_passes(const struct ctl_ct_cli *o, const struct ctl_ct *c)
+{
+	bool s, d;
+
+	if ((o->opts & OB(O_STATE)) && o->cmd != CTL_CLI_UPDATE &&
+	    !((c->have & CTL_C_PROTOINFO) && c->proto_state == o->state))
+		return false;
+	if ((o->mask.have & (CTL_T_SRC | CTL_T_DST)) && !o->expect) {
+		if (c->orig.family != o->mask.t.family)
+			return false;
+		if ((o->mask.have & CTL_T_SRC) &&
+		    !masked_equal(&c->orig.src, &o->orig.t.src, &o->mask.t.src))
+			return false;
+		if ((o->mask.have & CTL_T_DST) &&
+		    !masked_equal(&c->orig.dst, &o->orig.t.dst, &o->mask.t.dst))
+			return false;
+	}
+	if (o->opts & OB(O_ANY_NAT))
+		return nat_passes(c, &o->snat, true) || nat_passes(c, &o->snat, false);
+	s = !(o->opts & OB(O_SRC_NAT)) || nat_passes(c, &o->snat, true);
+	d = !(o->opts & OB(O_DST_NAT)) || nat_passes(c, &o->dnat, false);
+	return s && d;
+}
+
+/* ---- -o save ----------------------------------------------------------------------------- */
+
+#define OUT(...)                                                                                   \
+	do {                                                                                       \
+		int n_ = snprintf(buf + off, off < len ? len - off : 0, __VA_ARGS__);              \
+		if (n_ > 0)                                                                        \
+			off += (size_t)n_;                                                         \
+	} while (0)
+
+/* The status bits conntrack can set, in bit order, as it prints them. */
+static const struct {
+	uint32_t bit;
+	const char *name;
+} save_status[] = {
+    {1u << 0, "EXPECTED"},
+    {1u << 1, "SEEN_REPLY"},
+    {1u << 2, "ASSURED"},
+    {1u << 10, "FIXED_TIMEOUT"},
+};
+
+static size_t save_line(const struct ctl_ct *c, const char *cmd, char *buf, size_t len)
+{
+	const struct ct_tuple *o = &c->orig, *r = &c->reply;
+	uint8_t kind = ctl_cli_proto_kind(o->l4proto);
+	const char *pname = ctl_cli_proto_name(o->l4proto);
+	bool dnat = (c->status & CTL_IPS_DST_NAT_DONE) && memcmp(&r->src, &o->dst, sizeof(r->src));
+	bool snat = (c->status & CTL_IPS_SRC_NAT_DONE) && memcmp(&r->dst, &o->src, sizeof(r->dst));
+	char a[4][64];
+	size_t off = 0;
+	unsigned n = 0;
+
+	if (cmd)
+		OUT("%s ", cmd);
+	OUT("-t %u -u ", c->timeout);
+	for (size_t i = 0; i < NITEMS(save_status); i++)
+		if (c->status & save_status[i].bit)
+			OUT("%s%s", n++ ? "," : "", save_status[i].name);
+	if (!n)
+		OUT("UNSET");
+	if (c->zone)
+		OUT(" -w %u", c->zone);
+	pt_addr_str(o->family, &o->src, a[0], sizeof(a[0]));
+	pt_addr_str(o->family, &o->dst, a[1], sizeof(a[1]));
+	pt_addr_str(r->family, &r->src, a[2], sizeof(a[2]));
+	pt_addr_str(r->family, &r->dst, a[3], sizeof(a[3]));
+	OUT(" -s %s -d %s %s %s %s %s", a[0], a[1], dnat ? "-g" : "-r", a[2], snat ? "-n" : "-q",
+	    a[3]);
+	if (pname)
+		OUT(" -p %s", pname);
+	else
+		OUT(" -p %u", o->l4proto);
+	if (kind == P_PORTS || kind == P_TCP)
+		OUT(" --sport %u --dport %u --reply-port-src %u --reply-port-dst %u", o->s.port,
+		    o->d.port, r->s.port, r->d.port);
+	if (kind == P_TCP && (c->have & CTL_C_PROTOINFO))
+		OUT(" --state %s", ctl_cli_tcp_state_name(c->proto_state));
+	if (ICMPISH(kind)) {
+		const char *v6 = kind == P_ICMP6 ? "v6" : "";
+
+		OUT(" --icmp%s-type %u --icmp%s-code %u --icmp%s-id %u", v6, o->d.icmp.type, v6,
+		    o->d.icmp.code, v6, o->s.icmp_id);
+	}
+	return off;
+}
+
+/* ---- -o xml ------------------------------------------------------------------------------ */
+
+static size_t xml_dir(const struct ctl_ct *c, int dir, char *buf, size_t len)
+{
+	const struct ct_tuple *t = dir ? &c->reply : &c->orig;
+	uint8_t kind = ctl_cli_proto_kind(t->l4proto);
+	const char *pname = ctl_cli_proto_name(t->l4proto);
+	bool v6 = t->family == AF_INET6;
+	char s[64], d[64];
+	size_t off = 0;
+
+	pt_addr_str(t->family, &t->src, s, sizeof(s));
+	pt_addr_str(t->family, &t->dst, d, sizeof(d));
+	OUT("<meta direction=\"%s\"><layer3 protonum=\"%u\" protoname=\"%s\"><src>%s</src>"
+	    "<dst>%s</dst></layer3><layer4 protonum=\"%u\" protoname=\"%s\">",
+	    dir ? "reply" : "original", t->family, v6 ? "ipv6" : "ipv4", s, d, t->l4proto,
+	    pname ? pname : "unknown");
+	if (kind == P_PORTS || kind == P_TCP)
+		OUT("<sport>%u</sport><dport>%u</dport>", t->s.port, t->d.port);
+	OUT("</layer4>");
+	if (c->have & (dir ? CTL_C_COUNTERS_REPLY : CTL_C_COUNTERS_ORIG))
+		OUT("<counters><packets>%llu</packets><bytes>%llu</bytes></counters>",
+		    (unsigned long long)c->packets[dir], (unsigned long long)c->bytes[dir]);
+	OUT("</meta>");
+	return off;
+}
+
+static size_t xml_flow(const struct ctl_ct *c, unsigned fmt, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	OUT("<flow>");
+	off += xml_dir(c, 0, buf + off, off < len ? len - off : 0);
+	off += xml_dir(c, 1, buf + off, off < len ? len - off : 0);
+	OUT("<meta direction=\"independent\">");
+	if ((c->have & CTL_C_PROTOINFO) && ctl_cli_proto_kind(c->orig.l4proto) == P_TCP)
+		OUT("<state>%s</state>", ctl_cli_tcp_state_name(c->proto_state));
+	OUT("<timeout>%u</timeout><mark>%u</mark>", c->timeout, c->mark);
+	if (c->zone)
+		OUT("<zone>%u</zone>", c->zone);
+	if (c->have & CTL_C_USE)
+		OUT("<use>%u</use>", c->use);
+	if (c->have & CTL_C_ID)
+		OUT("<id>%u</id>", c->id);
+	if (c->status & CT_S_ASSURED)
+		OUT("<assured/>");
+	if (!(c->status & CT_S_SEEN_REPLY))
+		OUT("<unreplied/>");
+	OUT("</meta></flow>");
+	(void)fmt;
+	return off;
+}
+
+int ctl_cli_format(const struct ctl_ct *c, unsigned fmt, const char *save_cmd, char *buf,
+		   size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+	if (fmt & CTL_CLI_FMT_SAVE)
+		return (int)save_line(c, save_cmd, buf, len);
+	if (fmt & CTL_CLI_FMT_XML)
+		return (int)xml_flow(c, fmt, buf, len);
+	return ctl_ct_format_flags(c, fmt & (CTL_FMT_EXTENDED | CTL_FMT_ID | CTL_FMT_EVENT), buf,
+				   len);
+}
