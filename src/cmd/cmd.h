@@ -9,5 +9,6 @@ int cmd_sim(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_ct(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
 
 #endif
