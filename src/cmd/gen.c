@@ -249,14 +249,13 @@ static int run_live(struct gen *g, const struct gen_config *c, const char *ifnam
 
 struct rx_ctx {
 	struct gen_rx *rx;
-	uint64_t now;
 };
 
 static void rx_one(void *arg, const struct afpacket_frame *f)
 {
 	struct rx_ctx *x = arg;
 
-	gen_rx_frame(x->rx, f->data, f->len, true, x->now);
+	gen_rx_frame(x->rx, f->data, f->len, true, f->tstamp_ns ? f->tstamp_ns : io_realtime_ns());
 }
 
 static void rx_line(FILE *f, const struct gen_rx_totals *t, double secs, bool final)
@@ -312,9 +311,8 @@ static int run_receive(const char *ifname, uint64_t count, uint64_t duration_ns,
 		r = afpacket_poll(&a, 1, 100, &none, &ready);
 		if (r <= 0)
 			continue;
-		x.now = io_monotonic_ns();
 		while (afpacket_receive(a, 256, rx_one, &x) > 0)
-			x.now = io_monotonic_ns();
+			;
 	}
 	if (progress)
 		fputc('\n', stderr);

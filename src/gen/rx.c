@@ -10,7 +10,8 @@
  * A sequence older than the window counts as reordered (it cannot be told from a duplicate
  * any more). Lost = sum over flows of (high - distinct), read at any time: a packet still in
  * flight counts as lost until it arrives (then it is reordered). Latency is the receive time
- * minus the signature's send time, both low 32 bits of CLOCK_MONOTONIC ns on one machine,
+ * minus the signature's send time, both low 32 bits of CLOCK_REALTIME ns on one machine (the
+ * receive time is the kernel's timestamp of the frame),
  * kept in a log-linear histogram (16 steps per power of two) for p50/p99.
  */
 #include <stdlib.h>

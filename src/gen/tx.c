@@ -295,8 +295,7 @@ static size_t produce(struct gen_tx *t, struct gen *g, unsigned *pending, struct
 
 		if (ring_wait_slot(t, t->head, st))
 			return 0;
-		len =
-		    gen_next_reuse(g, (uint8_t *)h + TPACKET_ALIGN(sizeof(*h)), io_monotonic_ns());
+		len = gen_next_reuse(g, (uint8_t *)h + TPACKET_ALIGN(sizeof(*h)), io_realtime_ns());
 		h->tp_len = (uint32_t)len;
 		__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
 		t->head = t->head + 1 == t->frame_nr ? 0 : t->head + 1;
@@ -304,7 +303,7 @@ static size_t produce(struct gen_tx *t, struct gen *g, unsigned *pending, struct
 			flush(t, pending, st);
 		return len;
 	}
-	len = gen_next_reuse(g, t->iov[*pending].iov_base, io_monotonic_ns());
+	len = gen_next_reuse(g, t->iov[*pending].iov_base, io_realtime_ns());
 	t->iov[*pending].iov_len = len;
 	if (++*pending == MMSG_BATCH)
 		flush(t, pending, st);

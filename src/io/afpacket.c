@@ -193,6 +193,7 @@ static void frame_one(struct afpacket *a, struct tpacket3_hdr *h, afpacket_rx_fn
 	}
 	f.data = (const uint8_t *)h + h->tp_mac;
 	f.len = h->tp_snaplen;
+	f.tstamp_ns = (uint64_t)h->tp_sec * 1000000000ull + h->tp_nsec;
 	f.vlan_tci =
 	    (h->tp_status & TP_STATUS_VLAN_VALID) ? (int)(h->hv1.tp_vlan_tci & 0xffff) : -1;
 	f.csum_partial = (h->tp_status & TP_STATUS_CSUMNOTREADY) != 0;

@@ -53,6 +53,7 @@ struct afpacket_frame {
 	const uint8_t *data;
 	uint32_t len;
 	int vlan_tci;	   /* the 802.1Q tag the kernel took off the frame, or -1 */
+	uint64_t tstamp_ns; /* when the kernel received it, CLOCK_REALTIME ns (tp_sec/tp_nsec) */
 	bool csum_partial; /* TP_STATUS_CSUMNOTREADY: the L4 checksum holds only the pseudo-header
 			    * sum (offload by a local sender); fix it before forwarding */
 };

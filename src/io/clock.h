@@ -13,6 +13,8 @@ struct box;
 
 /* CLOCK_MONOTONIC in ns. */
 uint64_t io_monotonic_ns(void);
+/* CLOCK_REALTIME in ns: the clock of the kernel's packet timestamps (afpacket_frame.tstamp_ns). */
+uint64_t io_realtime_ns(void);
 /*
  * Seed the box PRNG from getrandom (monotonic clock ^ pid if that fails): NAT ports, the
  * --random key and the conntrack hash key must not be the same sequence at every start
