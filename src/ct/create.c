@@ -24,7 +24,8 @@
 #include "ct/helper_int.h"
 
 /* What a client may set (the kernel refuses to clear these once set, and to touch the rest). */
-#define SETTABLE (CT_S_SEEN_REPLY | CT_S_ASSURED)
+#define SETTABLE (CT_S_SEEN_REPLY | CT_S_ASSURED | CT_S_FIXED_TIMEOUT)
+#define ONLY_SET (CT_S_SEEN_REPLY | CT_S_ASSURED) /* the others may be cleared too */
 
 static void proto_init(struct ct_entry *e, const struct ct_entry_attrs *a, uint64_t now)
 {
@@ -101,8 +102,10 @@ int ct_entry_change(struct ct_table *t, struct ct_entry *e, const struct ct_entr
 	if (a->have & CT_ATTR_STATUS) {
 		uint32_t want = a->status & SETTABLE;
 
-		if ((e->status & SETTABLE) & ~want)
+		if ((e->status & ONLY_SET) & ~want)
 			return -EBUSY; /* SEEN_REPLY and ASSURED cannot be taken back */
+		e->status =
+		    (e->status & ~(uint32_t)CT_S_FIXED_TIMEOUT) | (want & CT_S_FIXED_TIMEOUT);
 		if (want & ~e->status & CT_S_SEEN_REPLY)
 			ct_set_status(t, e, CT_S_SEEN_REPLY, CT_EV_REPLY);
 		if (want & ~e->status & CT_S_ASSURED)
@@ -117,7 +120,7 @@ int ct_entry_change(struct ct_table *t, struct ct_entry *e, const struct ct_entr
 		}
 	}
 	if (a->have & CT_ATTR_TIMEOUT)
-		ct_refresh(e, now, a->timeout);
+		ct_entry_set_timeout(e, now, a->timeout);
 	if (a->have & CT_ATTR_PROTO_STATE && e->ops == &ct_proto_tcp &&
 	    a->proto_state < CT_TCP_STATE_MAX)
 		e->proto.tcp.state = a->proto_state;

@@ -12,7 +12,7 @@
 
 enum {
 	CT_ATTR_REPLY = 1 << 0,	      /* reply tuple given (else the inverse of orig) */
-	CT_ATTR_STATUS = 1 << 1,      /* only SEEN_REPLY and ASSURED are taken */
+	CT_ATTR_STATUS = 1 << 1,      /* SEEN_REPLY, ASSURED (set only), FIXED_TIMEOUT */
 	CT_ATTR_MARK = 1 << 2,	      /* change: mark = (mark & ~mark_mask) ^ mark */
 	CT_ATTR_TIMEOUT = 1 << 3,     /* ns from now */
 	CT_ATTR_PROTO_STATE = 1 << 4, /* TCP/SCTP/DCCP state number, the kernel's */

@@ -66,6 +66,7 @@ enum ct_status {
 	CT_S_ASSURED = 1 << 2,
 	CT_S_CONFIRMED = 1 << 3,
 	CT_S_DYING = 1 << 9,
+	CT_S_FIXED_TIMEOUT = 1 << 10, /* packets do not refresh the timeout (conntrack -u) */
 };
 
 /* Event bits (what changed), as the kernel's IPCT_*. */

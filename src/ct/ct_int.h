@@ -268,10 +268,12 @@ static inline const struct ct_timeouts *ct_timeouts_of(const struct ct_table *t,
 #define CT_INFO_TIMEOUT_SHIFT 3
 #define CT_INFO_TIMEOUT_MASK  (0x1fu << CT_INFO_TIMEOUT_SHIFT)
 
-/* The entry lives `timeout` ns from now on. */
+/* A packet of the entry: it lives `timeout` ns from now on, unless its timeout is fixed (set
+ * over the control socket: the kernel's IPS_FIXED_TIMEOUT). */
 static inline void ct_refresh(struct ct_entry *e, uint64_t now, uint64_t timeout)
 {
-	e->expires = now + timeout;
+	if (!(e->status & CT_S_FIXED_TIMEOUT))
+		e->expires = now + timeout;
 }
 /* Set status bits, caching `ev` when any of them was not set yet. */
 void ct_set_status(struct ct_table *t, struct ct_entry *e, uint32_t bits, uint32_t ev);

@@ -167,6 +167,39 @@ static void test_change(void **state)
 	ct_table_free(t);
 }
 
+/* FIXED_TIMEOUT (conntrack -u FIXED_TIMEOUT): packets do not refresh the timeout; a timeout
+ * asked for still counts; an update without the bit clears it, as ctnetlink's. */
+static void test_fixed_timeout(void **state)
+{
+	struct ct_table *t = table(NULL);
+	struct ct_entry_attrs a = {.have = CT_ATTR_TIMEOUT | CT_ATTR_STATUS,
+				   .timeout = S(30),
+				   .status = CT_S_FIXED_TIMEOUT};
+	struct ct_entry_attrs u = {.have = CT_ATTR_STATUS, .status = 0};
+	struct ct_entry *e;
+
+	a.orig = tuple_of("udp 10.0.0.2:5000 > 192.0.2.1:53");
+	assert_int_equal(ct_entry_create(t, &a, S(100), &e), 0);
+	assert_true(ct_entry_status(e) & CT_S_FIXED_TIMEOUT);
+	ct_test_feed(t, "udp 10.0.0.2:5000 > 192.0.2.1:53", S(120));
+	assert_int_equal(ct_sweep(t, S(130) + 1, 1u << 20), 1); /* 30 s after creation */
+	assert_int_equal(ct_entry_create(t, &a, S(200), &e), 0);
+	u.have |= CT_ATTR_TIMEOUT;
+	u.timeout = S(50);
+	u.status = CT_S_FIXED_TIMEOUT;
+	assert_int_equal(ct_entry_change(t, e, &u, S(210)), 0); /* fixed: now 260 */
+	ct_test_feed(t, "udp 10.0.0.2:5000 > 192.0.2.1:53", S(250));
+	assert_int_equal(ct_sweep(t, S(255), 1u << 20), 0);
+	u.have = CT_ATTR_STATUS;
+	u.status = 0;
+	assert_int_equal(ct_entry_change(t, e, &u, S(256)), 0);
+	assert_false(ct_entry_status(e) & CT_S_FIXED_TIMEOUT);
+	ct_test_feed(t, "udp 10.0.0.2:5000 > 192.0.2.1:53", S(258)); /* refreshes again: 288 */
+	assert_int_equal(ct_sweep(t, S(270), 1u << 20), 0);
+	assert_int_equal(ct_sweep(t, S(288) + 1, 1u << 20), 1);
+	ct_table_free(t);
+}
+
 static void test_full(void **state)
 {
 	struct ct_config c;
@@ -193,6 +226,7 @@ int main(void)
 	    cmocka_unit_test(test_tcp_established_picked_up),
 	    cmocka_unit_test(test_reply_given_and_icmp),
 	    cmocka_unit_test(test_change),
+	    cmocka_unit_test(test_fixed_timeout),
 	    cmocka_unit_test(test_full),
 	};
 
