@@ -22,6 +22,7 @@
 #include "ct/ct_int.h"
 #include "ct/helper.h"
 #include "ct/helper_int.h"
+#include "ct/tstamp.h"
 
 /* What a client may set (the kernel refuses to clear these once set, and to touch the rest). */
 #define SETTABLE (CT_S_SEEN_REPLY | CT_S_ASSURED | CT_S_FIXED_TIMEOUT)
@@ -74,6 +75,8 @@ int ct_entry_create(struct ct_table *t, const struct ct_entry_attrs *a, uint64_t
 	e->th[1].dir = CT_DIR_REPLY;
 	e->ops = ct_proto_find(a->orig.l4proto);
 	e->id = t->next_id++;
+	ct_tstamp_new(t, e);
+	ct_tstamp_start(e, now);
 	if ((a->have & CT_ATTR_HELPER) && ct_entry_set_helper(t, e, a->helper) < 0) {
 		ct_ext_free(e);
 		free(e);

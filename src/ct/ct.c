@@ -18,6 +18,7 @@
 
 #include "ct/ct_int.h"
 #include "ct/helper.h"
+#include "ct/tstamp.h"
 
 void ct_config_default(struct ct_config *c)
 {
@@ -132,6 +133,7 @@ static struct ct_entry *entry_new(struct ct_table *t, const struct ct_tuple *ori
 	e->ops = ops;
 	e->id = t->next_id++;
 	e->use = 0; /* ct_pkt_attach takes the packet's reference */
+	ct_tstamp_new(t, e);
 	ct_list_add_tail(t, e, CT_LIST_UNCONFIRMED);
 	t->stats.unconfirmed++;
 	return e;
@@ -319,6 +321,7 @@ int ct_confirm(struct ct_table *t, struct pkt *p, uint64_t now)
 	ct_hash_insert(t, e);
 	ct_list_add_tail(t, e, (e->status & CT_S_ASSURED) ? CT_LIST_ASSURED : CT_LIST_UNASSURED);
 	e->status |= CT_S_CONFIRMED;
+	ct_tstamp_start(e, now);
 	e->use++; /* the table's reference */
 	t->stats.count++;
 	t->stats.insert++;

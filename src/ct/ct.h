@@ -160,6 +160,7 @@ struct ct_config {
 	bool checksum;		 /* nf_conntrack_checksum: verify L4 checksums at PREROUTING (on) */
 	bool dccp_loose;	 /* nf_conntrack_dccp_loose: Sync/SyncAck may start an entry (on) */
 	bool acct;		 /* nf_conntrack_acct: per-direction counters extension (off) */
+	bool tstamp;		 /* nf_conntrack_timestamp: start/stop times (off; ct/tstamp.h) */
 	struct ct_timeouts timeouts;
 };
 

@@ -9,6 +9,7 @@
 
 #include "ct/ct_int.h"
 #include "ct/helper.h"
+#include "ct/tstamp.h"
 
 /* Sizes of each extension; 0 = reserved, not implemented yet (ct_ext_add refuses it). */
 static const uint16_t ext_size[CT_EXT_NUM] = {
@@ -17,6 +18,7 @@ static const uint16_t ext_size[CT_EXT_NUM] = {
     [CT_EXT_NAT] = CT_EXT_NAT_SIZE,
     [CT_EXT_TIMEOUT] = sizeof(struct ct_timeout_ext),
     [CT_EXT_SEQADJ] = sizeof(struct ct_seqadj),
+    [CT_EXT_TSTAMP] = sizeof(struct ct_tstamp),
 };
 
 #define EXT_ALIGN 8u

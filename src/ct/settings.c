@@ -84,6 +84,7 @@ static const struct {
     {"tcp_max_retrans", K_U8, offsetof(struct ct_config, tcp_max_retrans)},
     {"checksum", K_BOOL, offsetof(struct ct_config, checksum)},
     {"acct", K_BOOL, offsetof(struct ct_config, acct)},
+    {"timestamp", K_BOOL, offsetof(struct ct_config, tstamp)},
     {"dccp_loose", K_BOOL, offsetof(struct ct_config, dccp_loose)},
 };
 

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "ct/ct_int.h"
+#include "ct/tstamp.h"
 #include "ct/helper.h"
 
 /* ---- SipHash-2-4 over whole 64-bit words (the tuple is 5 words) --------------------------- */
@@ -219,6 +220,7 @@ void ct_kill_reason(struct ct_table *t, struct ct_entry *e, enum ct_destroy_reas
 	ct_list_del(t, e);
 	t->stats.count--;
 	e->events = 0;
+	ct_tstamp_stop(e, t->clock);
 	ct_deliver_events(t, e, CT_EV_DESTROY, why);
 	ct_put(t, e); /* the table's reference */
 }
@@ -238,6 +240,7 @@ struct ct_entry *ct_find(struct ct_table *t, const struct ct_tuple *tuple, uint6
 {
 	uint32_t hash = (uint32_t)ct_hash_tuple(t, tuple);
 
+	t->clock = now;
 	for (struct ct_thash *h = *chain_of(t, hash); h; h = h->next) {
 		struct ct_entry *e;
 
@@ -266,6 +269,7 @@ unsigned ct_sweep(struct ct_table *t, uint64_t now, unsigned buckets)
 {
 	unsigned removed = 0;
 
+	t->clock = now;
 	if (t->old_bucket)
 		rehash_step(t, buckets, CT_REHASH_SWEEP_NODES);
 	if (buckets > t->mask + 1)
@@ -421,6 +425,7 @@ int ct_table_set_config(struct ct_table *t, const struct ct_config *c)
 	t->cfg.dccp_loose = c->dccp_loose;
 	t->cfg.checksum = c->checksum;
 	t->cfg.acct = c->acct;
+	t->cfg.tstamp = c->tstamp;
 	t->cfg.timeouts = c->timeouts;
 	if (c->max_entries)
 		t->cfg.max_entries = c->max_entries;

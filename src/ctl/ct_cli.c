@@ -583,6 +583,9 @@ static int on_event(const struct nlmsghdr *nlh, void *priv)
 	}
 	if (ctl_parse_ct(nlh, &c, &e) < 0 || !ctl_cli_passes(r->o, &c))
 		return 0;
+	if (CTL_MSG(nlh->nlmsg_type) != CTL_CT_DELETE)
+		c.have &=
+		    ~(uint32_t)CTL_C_TSTAMP; /* as the kernel's: only destroy events carry it */
 	if (CTL_MSG(nlh->nlmsg_type) == CTL_CT_DELETE)
 		kind = 2;
 	else if (nlh->nlmsg_flags & (NLM_F_CREATE | NLM_F_EXCL))

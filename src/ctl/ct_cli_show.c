@@ -15,9 +15,14 @@
  *   -o xml     <flow><meta direction="original"><layer3 ...><src/><dst/></layer3><layer4 ...>
  *              </layer4></meta><meta direction="reply">...</meta><meta direction="independent">
  *              <state/><timeout/><mark/><zone/><use/><id/><assured/><unreplied/></meta></flow>
+ *
+ * An entry with a timestamp (the box's `timestamp` setting) shows " delta-time=S" after its
+ * mark and zone: seconds since it was confirmed (until it left, for a destroy event); -o
+ * ktimestamp adds " [start=DATE]" and, once it left, " [stop=DATE]" (the box's clock as a date).
  */
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "ctl/ct_cli_int.h"
 
@@ -145,6 +150,8 @@ static size_t save_line(const struct ctl_ct *c, const char *cmd, char *buf, size
 
 /* ---- -o xml ------------------------------------------------------------------------------ */
 
+static uint64_t tstamp_delta(const struct ctl_ct *c);
+
 static size_t xml_dir(const struct ctl_ct *c, int dir, char *buf, size_t len)
 {
 	const struct ct_tuple *t = dir ? &c->reply : &c->orig;
@@ -191,20 +198,80 @@ static size_t xml_flow(const struct ctl_ct *c, unsigned fmt, char *buf, size_t l
 		OUT("<assured/>");
 	if (!(c->status & CT_S_SEEN_REPLY))
 		OUT("<unreplied/>");
+	if ((c->have & CTL_C_TSTAMP) && (fmt & CTL_CLI_FMT_KTIMESTAMP)) {
+		OUT("<timestamp><start>%llu</start>", (unsigned long long)c->ts_start);
+		if (c->ts_stop)
+			OUT("<stop>%llu</stop>", (unsigned long long)c->ts_stop);
+		OUT("</timestamp>");
+	}
+	if (c->have & CTL_C_TSTAMP)
+		OUT("<deltatime>%llu</deltatime>", (unsigned long long)tstamp_delta(c));
 	OUT("</meta></flow>");
-	(void)fmt;
 	return off;
+}
+
+/* ---- timestamps -------------------------------------------------------------------------- */
+
+static uint64_t tstamp_delta(const struct ctl_ct *c)
+{
+	uint64_t end = c->ts_stop ? c->ts_stop : c->ts_now;
+
+	return end > c->ts_start ? (end - c->ts_start) / 1000000000ull : 0;
+}
+
+static size_t tstamp_date(uint64_t ns, char *buf, size_t len)
+{
+	time_t s = (time_t)(ns / 1000000000ull);
+	struct tm tm;
+
+	if (!len || !localtime_r(&s, &tm))
+		return 0;
+	return strftime(buf, len, "%a %b %e %H:%M:%S %Y", &tm);
+}
+
+/* " delta-time=S[ [start=DATE][ [stop=DATE]]" into the line where conntrack prints it: before
+ * " helper=", " use=" or " id=" (events have no use=), else at its end. */
+static size_t tstamp_insert(const struct ctl_ct *c, unsigned fmt, char *buf, size_t len, size_t off)
+{
+	char ts[160], d[64];
+	char *at = strstr(buf, " helper=");
+	size_t n, pos;
+
+	n = (size_t)snprintf(ts, sizeof(ts), " delta-time=%llu",
+			     (unsigned long long)tstamp_delta(c));
+	if (fmt & CTL_CLI_FMT_KTIMESTAMP) {
+		tstamp_date(c->ts_start, d, sizeof(d));
+		n += (size_t)snprintf(ts + n, sizeof(ts) - n, " [start=%s]", d);
+		if (c->ts_stop) {
+			tstamp_date(c->ts_stop, d, sizeof(d));
+			n += (size_t)snprintf(ts + n, sizeof(ts) - n, " [stop=%s]", d);
+		}
+	}
+	if (!at)
+		at = strstr(buf, " use=");
+	if (!at)
+		at = strstr(buf, " id=");
+	pos = at ? (size_t)(at - buf) : off;
+	if (off + n >= len || n >= sizeof(ts))
+		return off;
+	memmove(buf + pos + n, buf + pos, off - pos + 1);
+	memcpy(buf + pos, ts, n);
+	return off + n;
 }
 
 int ctl_cli_format(const struct ctl_ct *c, unsigned fmt, const char *save_cmd, char *buf,
 		   size_t len)
 {
+	int n;
+
 	if (len)
 		buf[0] = '\0';
 	if (fmt & CTL_CLI_FMT_SAVE)
 		return (int)save_line(c, save_cmd, buf, len);
 	if (fmt & CTL_CLI_FMT_XML)
 		return (int)xml_flow(c, fmt, buf, len);
-	return ctl_ct_format_flags(c, fmt & (CTL_FMT_EXTENDED | CTL_FMT_ID | CTL_FMT_EVENT), buf,
-				   len);
+	n = ctl_ct_format_flags(c, fmt & (CTL_FMT_EXTENDED | CTL_FMT_ID | CTL_FMT_EVENT), buf, len);
+	if (n > 0 && (c->have & CTL_C_TSTAMP) && (size_t)n < len)
+		n = (int)tstamp_insert(c, fmt, buf, len, (size_t)n);
+	return n;
 }

@@ -15,6 +15,7 @@
  *   CTA_ID (12) be32      CTA_ZONE (18) be16
  *   CTA_PROTOINFO (4) -- CTA_PROTOINFO_TCP (1) -- CTA_PROTOINFO_TCP_STATE (1) u8
  *   CTA_COUNTERS_ORIG (9) / _REPLY (10) -- CTA_COUNTERS_PACKETS (1) be64, _BYTES (2) be64
+ *   CTA_TIMESTAMP (20) -- CTA_TIMESTAMP_START (1) be64 ns, _STOP (2), CTL_TS_NOW (64)
  *
  * Validation (one table per nesting level, below) is separate from access (decode_*): by the
  * time a decoder reads an attribute, its type and length are known good.
@@ -33,6 +34,7 @@
 #include "ctl/msg.h"
 #include "ct/expect.h"
 #include "ct/helper.h"
+#include "ct/tstamp.h"
 #include "nat/nat.h"
 
 /* ---- validation tables ------------------------------------------------------------------- */
@@ -86,6 +88,13 @@ static const struct ctl_pol counters_pol[] = {
 	[CTA_COUNTERS_BYTES] = { MNL_TYPE_U64, 0, "CTA_COUNTERS_BYTES", NULL },
 };
 static const struct ctl_level counters_level = LEVEL(counters_pol);
+
+static const struct ctl_pol tstamp_pol[CTL_TS_NOW + 1] = {
+	[CTA_TIMESTAMP_START] = { MNL_TYPE_U64, 0, "CTA_TIMESTAMP_START", NULL },
+	[CTA_TIMESTAMP_STOP] = { MNL_TYPE_U64, 0, "CTA_TIMESTAMP_STOP", NULL },
+	[CTL_TS_NOW] = { MNL_TYPE_U64, 0, "CTL_TS_NOW", NULL },
+};
+static const struct ctl_level tstamp_level = LEVEL(tstamp_pol);
 
 static const struct ctl_pol tcp_pol[] = {
 	[CTA_PROTOINFO_TCP_STATE] = { MNL_TYPE_U8, 0, "CTA_PROTOINFO_TCP_STATE", NULL },
@@ -152,6 +161,7 @@ static const struct ctl_pol ct_pol[CTL_A_MAX + 1] = {
 	[CTA_USE] = { MNL_TYPE_U32, 0, "CTA_USE", NULL },
 	[CTA_ID] = { MNL_TYPE_U32, 0, "CTA_ID", NULL },
 	[CTA_ZONE] = { MNL_TYPE_U16, 0, "CTA_ZONE", NULL },
+	[CTA_TIMESTAMP] = { MNL_TYPE_NESTED, 0, "CTA_TIMESTAMP", &tstamp_level },
 	[CTA_MARK_MASK] = { MNL_TYPE_U32, 0, "CTA_MARK_MASK", NULL },
 	[CTL_A_VERSION] = { MNL_TYPE_U32, 0, "CTL_A_VERSION", NULL },
 	[CTL_A_FILTER] = { MNL_TYPE_NESTED, 0, "CTL_A_FILTER", &filter_level },
@@ -626,6 +636,26 @@ void ctl_ct_from_entry(struct ctl_ct *c, const struct ct_entry *e, uint64_t now)
 		c->have |= CTL_C_COUNTERS_ORIG;
 	if (ct_entry_counters(e, CT_DIR_REPLY, &c->packets[1], &c->bytes[1]))
 		c->have |= CTL_C_COUNTERS_REPLY;
+	if (ct_entry_tstamp(e, &c->ts_start, &c->ts_stop)) {
+		c->ts_now = now;
+		c->have |= CTL_C_TSTAMP;
+	}
+}
+
+static int put_tstamp(struct nlmsghdr *nlh, size_t room, const struct ctl_ct *c)
+{
+	struct nlattr *n = mnl_attr_nest_start_check(nlh, room, CTA_TIMESTAMP);
+
+	if (!n || !mnl_attr_put_u64_check(nlh, room, CTA_TIMESTAMP_START, htobe64(c->ts_start)) ||
+	    (c->ts_stop &&
+	     !mnl_attr_put_u64_check(nlh, room, CTA_TIMESTAMP_STOP, htobe64(c->ts_stop))) ||
+	    !mnl_attr_put_u64_check(nlh, room, CTL_TS_NOW, htobe64(c->ts_now))) {
+		if (n)
+			mnl_attr_nest_cancel(nlh, n);
+		return -EMSGSIZE;
+	}
+	mnl_attr_nest_end(nlh, n);
+	return 0;
 }
 
 #define OUT(...)                                                                                   \
@@ -752,6 +782,8 @@ int ctl_put_ct(struct nlmsghdr *nlh, size_t room, const struct ctl_ct *c)
 		ok = ok && mnl_attr_put_u16_check(nlh, room, CTA_ZONE, htons(c->zone));
 	if (c->have & CTL_C_MARK_MASK)
 		ok = ok && mnl_attr_put_u32_check(nlh, room, CTA_MARK_MASK, htonl(c->mark_mask));
+	if (c->have & CTL_C_TSTAMP)
+		ok = ok && !put_tstamp(nlh, room, c);
 	if (ok && (c->have & CTL_C_HELPER)) {
 		struct nlattr *n = mnl_attr_nest_start_check(nlh, room, CTA_HELP);
 
@@ -857,6 +889,15 @@ static int decode_ct(const struct nlattr *const *tb, uint8_t family, struct ctl_
 				c->have |= CTL_C_PROTOINFO;
 			}
 		}
+	}
+	if (tb[CTA_TIMESTAMP]) {
+		const struct nlattr *ts[CTL_TS_NOW + 1];
+
+		validate_level(&tstamp_level, tb[CTA_TIMESTAMP], NULL, "", ts, err, 0);
+		c->ts_start = ts[CTA_TIMESTAMP_START] ? get_be64(ts[CTA_TIMESTAMP_START]) : 0;
+		c->ts_stop = ts[CTA_TIMESTAMP_STOP] ? get_be64(ts[CTA_TIMESTAMP_STOP]) : 0;
+		c->ts_now = ts[CTL_TS_NOW] ? get_be64(ts[CTL_TS_NOW]) : 0;
+		c->have |= CTL_C_TSTAMP;
 	}
 	for (int d = 0; d < 2; d++) {
 		const struct nlattr *a = tb[d ? CTA_COUNTERS_REPLY : CTA_COUNTERS_ORIG];

@@ -158,7 +158,11 @@ enum {
 	CTL_C_COUNTERS_REPLY = 1 << 10,
 	CTL_C_MARK_MASK = 1 << 11, /* CT_NEW update: the bits of the mark cleared before ^ mark */
 	CTL_C_HELPER = 1 << 12,
+	CTL_C_TSTAMP = 1 << 13, /* CTA_TIMESTAMP: ts_start, ts_stop, ts_now */
 };
+/* Inside CTA_TIMESTAMP, beside ctnetlink's START (1) and STOP (2): the box's time when the
+ * message was made (be64 ns), so a client can say how long a live entry has been there. */
+enum { CTL_TS_NOW = 64 };
 struct ctl_ct {
 	uint32_t have; /* CTL_C_* */
 	struct ct_tuple orig, reply;
@@ -167,7 +171,8 @@ struct ctl_ct {
 	uint8_t proto_state; /* TCP/SCTP/DCCP state number (CTA_PROTOINFO_*_STATE) */
 	uint64_t packets[2], bytes[2];
 	uint32_t mark_mask;
-	char helper[16]; /* CTA_HELP.CTA_HELP_NAME */
+	char helper[16];		       /* CTA_HELP.CTA_HELP_NAME */
+	uint64_t ts_start, ts_stop, ts_now; /* box clock, ns; ts_stop 0: still in the table */
 };
 
 /* One expectation (CTA_EXPECT_*). The mask is a tuple of the bits compared: src address and

@@ -54,8 +54,9 @@ static void ftp_master(struct ct_table *t, uint64_t now)
 	pkt_free(p);
 }
 
-/* Serve a fresh box at path until SIGTERM; writes one byte to ready_fd once listening. */
-static int serve(const char *path, int ready_fd, bool with_ftp)
+/* Serve a fresh box at path until SIGTERM; writes one byte to ready_fd once listening.
+ * tstamp: the box's conntrack timestamps on (nf_conntrack_timestamp). */
+static int serve(const char *path, int ready_fd, bool with_ftp, bool tstamp)
 {
 	struct sigaction sa = {.sa_handler = on_term};
 	struct box *b = box_new("ct", NULL, NULL);
@@ -66,6 +67,12 @@ static int serve(const char *path, int ready_fd, bool with_ftp)
 	sigaction(SIGINT, &sa, NULL);
 	if (!b || box_set_conntrack(b, true) < 0)
 		return 1;
+	if (tstamp) {
+		struct ct_config cfg = *ct_table_config(box_ct(b));
+
+		cfg.tstamp = true;
+		ct_table_set_config(box_ct(b), &cfg);
+	}
 	/* the kernel's clock is not at 0 either; and time only moves forward from here */
 	box_set_time(b, 1000 * CT_SEC);
 	if (with_ftp)
@@ -92,6 +99,7 @@ static int serve(const char *path, int ready_fd, bool with_ftp)
 struct child {
 	pid_t pid;
 	char path[108];
+	bool tstamp; /* the box's timestamps on */
 };
 
 static void child_start(struct child *c, bool with_ftp)
@@ -110,7 +118,7 @@ static void child_start(struct child *c, bool with_ftp)
 		if (getppid() == 1)
 			_exit(0);
 		close(fds[0]);
-		_exit(serve(c->path, fds[1], with_ftp));
+		_exit(serve(c->path, fds[1], with_ftp, c->tstamp));
 	}
 	close(fds[1]);
 	assert_int_equal(read(fds[0], &x, 1), 1);
@@ -566,6 +574,38 @@ static void test_save_restore(void **state)
 	child_stop(&c);
 }
 
+/* Timestamps (the box's `timestamp` setting) under the box's clock: the entry's start is the
+ * box time it was made (1000 s here), delta-time counts from it, -o ktimestamp prints the start
+ * as a date, a delete the stop too; -o xml carries them. */
+static void test_timestamps(void **state)
+{
+	struct child c = {.tstamp = true};
+	struct result r;
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	child_start(&c, false);
+	expect_run(&c, "-I " UDP_I " -t 30", 0, "", NULL);
+	r = run_ct(&c, "-L -o ktimestamp", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(
+	    strstr(r.out, "mark=0 delta-time=0 [start=Thu Jan  1 00:16:40 1970] use=1\n"));
+	result_free(&r);
+	r = run_ct(&c, "-L", NULL);
+	assert_non_null(strstr(r.out, "mark=0 delta-time=0 use=1\n"));
+	result_free(&r);
+	r = run_ct(&c, "-L -o xml,ktimestamp", NULL);
+	assert_non_null(strstr(r.out, "<timestamp><start>1000"));
+	assert_non_null(strstr(r.out, "</timestamp><deltatime>0</deltatime></meta></flow>\n"));
+	result_free(&r);
+	r = run_ct(&c, "-D -p udp -o ktimestamp", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, " [start=Thu Jan  1 00:16:40 1970] use=1\n"));
+	result_free(&r);
+	child_stop(&c);
+	unsetenv("TZ");
+}
+
 static void test_name_and_add(void **state)
 {
 	struct child c = {0};
@@ -604,13 +644,15 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_parse),	    cmocka_unit_test(test_parse_errors),
 	    cmocka_unit_test(test_create_list_get), cmocka_unit_test(test_update_delete_flush),
 	    cmocka_unit_test(test_expect),	    cmocka_unit_test(test_events),
-	    cmocka_unit_test(test_save_restore),    cmocka_unit_test(test_name_and_add),
-	    cmocka_unit_test(test_no_box),
+	    cmocka_unit_test(test_save_restore),    cmocka_unit_test(test_timestamps),
+	    cmocka_unit_test(test_name_and_add),    cmocka_unit_test(test_no_box),
 	};
 
 	if (argc == 3 && !strcmp(argv[1], "--serve"))
-		return serve(argv[2], -1, false);
+		return serve(argv[2], -1, false, false);
+	if (argc == 3 && !strcmp(argv[1], "--serve-tstamp"))
+		return serve(argv[2], -1, false, true);
 	if (argc == 3 && !strcmp(argv[1], "--serve-ftp"))
-		return serve(argv[2], -1, true);
+		return serve(argv[2], -1, true, false);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
