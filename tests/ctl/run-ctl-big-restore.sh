@@ -9,12 +9,7 @@ cd "$(dirname "$0")/../.." || exit 2
 ctl_init ctl-big
 
 printf 'box fw\niface lan0\n' >"$D/box.sim"
-timeout -k 2 120 "$BIN" sim -q --serve "$D/fw.ctl" --serve-ready "$D/ready" "$D/box.sim" \
-	>"$D/sim.out" 2>"$D/sim.err" &
-SIM=$!
-i=0
-while [ ! -s "$D/ready" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s "$D/ready" ] || { cat "$D/sim.out" "$D/sim.err"; echo "FAIL: sim did not serve"; exit 1; }
+ctl_serve "$D/box.sim" "$D/fw.ctl" 120
 
 N=100000
 awk -v n=$N 'BEGIN {

@@ -8,12 +8,7 @@ cd "$(dirname "$0")/../.." || exit 2
 . tests/ctl/lib.sh
 ctl_init ctl-nat
 
-timeout -k 2 60 "$BIN" sim -q --serve "$D/gw.ctl" --serve-ready "$D/ready" tests/ctl/nat.sim \
-	>"$D/sim.out" 2>"$D/sim.err" &
-SIM=$!
-i=0
-while [ ! -s "$D/ready" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s "$D/ready" ] || { cat "$D/sim.out" "$D/sim.err"; echo "FAIL: sim did not serve"; exit 1; }
+ctl_serve tests/ctl/nat.sim "$D/gw.ctl"
 
 # sports OPTIONS...: the original source ports -L lists, sorted, space-separated
 sports() {

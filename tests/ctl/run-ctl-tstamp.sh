@@ -10,14 +10,6 @@ cd "$(dirname "$0")/../.." || exit 2
 ctl_init ctl-tstamp
 export TZ=UTC
 
-serve() {
-	timeout -k 2 60 "$BIN" sim -q --serve "$D/gw.ctl" --serve-ready "$D/ready" "$1" \
-		>"$D/sim.out" 2>"$D/sim.err" &
-	SIM=$!
-	i=0
-	while [ ! -s "$D/ready" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-	[ -s "$D/ready" ] || { cat "$D/sim.out" "$D/sim.err"; echo "FAIL: sim did not serve"; exit 1; }
-}
 ct() { timeout -k 2 10 "$BIN" ct --socket "$D/gw.ctl" "$@" 2>"$D/err"; }
 has() {
 	what=$1
@@ -26,7 +18,7 @@ has() {
 	grep -qF -- "$what" "$D/out" && ok "$* shows '$what'" || bad "$*: no '$what' in: $(cat "$D/out" "$D/err")"
 }
 
-serve tests/ctl/tstamp.sim
+ctl_serve tests/ctl/tstamp.sim "$D/gw.ctl"
 has "sport=5000 dport=53 [UNREPLIED] src=198.51.100.8 dst=192.168.1.10 sport=53 dport=5000 mark=0 delta-time=25 use=1" -L
 has "sport=5001 dport=53 [UNREPLIED] src=198.51.100.8 dst=192.168.1.10 sport=53 dport=5001 mark=0 delta-time=5 [start=Thu Jan  1 00:02:00 1970] use=1" -L -o ktimestamp
 has "mark=0 delta-time=25 [start=Thu Jan  1 00:01:40 1970] use=1 id=" -L -o ktimestamp,id -p udp --sport 5000
@@ -48,8 +40,7 @@ wait "$SIM" 2>/dev/null
 
 # the setting off: no timestamps
 grep -v 'conntrack set timestamp' tests/ctl/tstamp.sim >"$D/off.sim"
-rm -f "$D/ready"
-serve "$D/off.sim"
+ctl_serve "$D/off.sim" "$D/gw.ctl"
 ct -L -o ktimestamp >"$D/out"
 [ "$(wc -l <"$D/out")" -eq 2 ] && ! grep -q 'delta-time\|start=' "$D/out" &&
 	ok "timestamp off: none shown" || bad "timestamp off: $(cat "$D/out" "$D/err")"
