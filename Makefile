@@ -3,7 +3,8 @@
 #   make            build build/pkttables
 #   make demo       install missing Debian packages, build, replay the shipped example
 #   make check      install missing Debian packages, build, run every test (also under ASan/UBSan)
-#   make bench      benchmarks (build/bench.csv, build/bench.png)
+#   make bench      benchmarks (build/bench.csv, build/bench.png, build/bench-classify.csv)
+#   make classify-sweep  the compiled classifier == the linear scan on every ClassBench set
 #   make SAN=1      build with AddressSanitizer + UndefinedBehaviorSanitizer into build-san/
 #   make fuzz       libFuzzer targets (clang) into build-fuzz/, each run FUZZ_SECONDS (120)
 
@@ -56,7 +57,7 @@ else
 Q := @
 endif
 
-.PHONY: all tests deps demo check check-fast bench clean fmt
+.PHONY: all tests deps demo check check-fast bench clean fmt classify-sweep
 .DEFAULT_GOAL := all
 
 all: $(BIN)
@@ -105,6 +106,12 @@ check-fast:
 bench: deps
 	@$(MAKE) --no-print-directory all $(BENCHES)
 	@sh bench/run.sh
+
+# The compiled classifier against the linear scan on every ClassBench set (10k whole traces,
+# 100k on a uniform trace); make check runs the 1k sets and a 10k sample only.
+classify-sweep:
+	@$(MAKE) --no-print-directory all tests
+	@sh tests/classify/sweep.sh
 
 # libFuzzer targets: `make fuzz`, `make fuzz-build` (tests/fuzz/fuzz.mk says more).
 include tests/fuzz/fuzz.mk

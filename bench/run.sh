@@ -152,3 +152,35 @@ fi
 # network namespaces (root only: it says so and skips otherwise). Rows appended to $OUT.
 echo
 sh bench/live.sh || echo "bench: bench/live.sh failed" >&2
+
+# Compiled classifier (bench_classify) against the linear scan on the ClassBench sets, one run,
+# one core: build/bench-classify.csv (set,rules,engine,mlookups_per_s,bytes,build_s) and the
+# one-rule update times in build/bench-classify-update.txt. The 100k sets get a uniform trace
+# from the data's gentrace.c, made in a temporary directory. DPDK's rte_acl is not linked in
+# (docs/classifier.md says why): compare with the reference figures of the data's README.
+K=build/bench/bench_classify
+CB=${PT_CLASSBENCH:-../shared/data/classbench}
+if [ -x "$K" ] && [ -r "$CB/acl1_1k" ]; then
+	echo
+	echo "classifier (bench_classify, one run):"
+	ktmp=$(mktemp -d)
+	set --
+	for s in acl1 fw1 ipc1; do
+		for size in 1k 10k; do
+			set -- "$@" "${s}_$size" "$CB/${s}_$size" "$CB/${s}_${size}_trace"
+		done
+	done
+	if [ "${BENCH_CLASSIFY_100K:-1}" = 1 ] && cc -O2 -o "$ktmp/gentrace" "$CB/gentrace.c"; then
+		for s in acl1 fw1 ipc1; do
+			"$ktmp/gentrace" "$CB/${s}_100k" 1000000 1 >"$ktmp/${s}_100k_trace" &&
+				set -- "$@" "${s}_100k" "$CB/${s}_100k" "$ktmp/${s}_100k_trace"
+		done
+	fi
+	"$K" --seconds "$SECONDS_PER" "$@" > "$ktmp/out" || echo "bench: bench_classify failed" >&2
+	grep -v '^#' "$ktmp/out" > build/bench-classify.csv || true
+	grep '^#' "$ktmp/out" | sed 's/^# //' > build/bench-classify-update.txt || true
+	rm -rf "$ktmp"
+	column -s, -t < build/bench-classify.csv | sed 's/^/  /'
+	sed 's/^/  /' build/bench-classify-update.txt
+	echo "wrote build/bench-classify.csv"
+fi

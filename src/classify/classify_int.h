@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The classifier's insides, shared by builder.c, tree.c and update.c only. */
+#ifndef CLASSIFY_CLASSIFY_INT_H
+#define CLASSIFY_CLASSIFY_INT_H
+
+#include "classify/classify.h"
+
+/* A builder's constraint: a normalized interval set of one dimension. */
+struct cls_bcon {
+	uint8_t dim;
+	unsigned n;
+	struct cls_interval *iv;
+};
+
+struct cls_brule {
+	struct cls_bcon *con;
+	unsigned ncon;
+};
+
+struct cls_builder {
+	struct cls_brule *rules;
+	unsigned nrules;
+};
+
+unsigned cls_set_normalize(struct cls_interval *iv, unsigned n);
+
+/*
+ * Built form. A rule's constraints are a run of cls_con; one interval sits inline (the usual
+ * prefix, port or range), more live in ivs[ivoff..ivoff+nint).
+ *
+ *   nodes[i]: dim < CLS_NDIMS  key[dim] <= thr ? nodes[a] : nodes[b]
+ *             dim == CLS_LEAF  leaves[a]: rule positions, ascending
+ */
+struct cls_con {
+	uint32_t lo, hi;
+	uint16_t dim, nint;
+	uint32_t ivoff;
+};
+
+struct cls_rule {
+	uint32_t coff;
+	uint16_t ncon;
+	uint8_t group; /* bit 0: narrow source, bit 1: narrow destination */
+	uint8_t never; /* some dimension allows no value */
+};
+
+#define CLS_LEAF 0xffffu
+
+struct cls_node {
+	uint32_t thr;
+	uint32_t dim;
+	uint32_t a, b;
+};
+
+struct cls_leaf {
+	uint32_t *pos;
+	uint32_t n, cap; /* cap 0: pos points into the classifier's pool */
+};
+
+struct classifier {
+	unsigned nrules, rcap;
+	struct cls_rule *rules;
+	struct cls_con *cons;
+	unsigned ncons, ccap;
+	struct cls_interval *ivs;
+	unsigned nivs, icap;
+	struct cls_node *nodes;
+	unsigned nnodes;
+	struct cls_leaf *leaves;
+	unsigned nleaves;
+	uint32_t *pool;
+	int root[CLS_GROUPS]; /* -1: the group is empty */
+	unsigned group_mask;  /* which of a rule's group bits the trees are split by */
+	size_t max_bytes, bytes;
+};
+
+/* Group of a rule from its constraints (narrow source, narrow destination). */
+unsigned cls_rule_group(const struct cls_bcon *con, unsigned ncon);
+/* Append a builder rule's constraints to c's tables; 0 or -ENOMEM. */
+int cls_store_rule(struct classifier *c, struct cls_rule *out, const struct cls_brule *r);
+/* Smallest and largest allowed value of constraint set `dim` of rule `r` within [lo, hi]:
+ * false if none. */
+bool cls_rule_span(const struct classifier *c, const struct cls_rule *r, unsigned dim, uint32_t lo,
+		   uint32_t hi, uint32_t *s, uint32_t *e);
+
+#endif
