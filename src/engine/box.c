@@ -10,6 +10,7 @@
 #include <urcu/urcu-memb.h>
 #include <urcu/pointer.h>
 
+#include "classify/ruleset.h"
 #include "engine/engine_int.h"
 
 #define BOX_DEFAULT_SEED 0x706b747461626c65ULL /* "pkttable" */
@@ -485,10 +486,28 @@ void box_set_forwarding(struct box *b, int family, bool on)
 
 /* ---- rulesets ---------------------------------------------------------------------------- */
 
+int box_set_classifier(struct box *b, int mode, double (*clock_s)(void))
+{
+	if (mode != CLS_MODE_AUTO && mode != CLS_MODE_LINEAR && mode != CLS_MODE_COMPILED)
+		return -EINVAL;
+	b->cls_mode = mode;
+	b->cls_clock = clock_s;
+	return 0;
+}
+
+int box_classifier(const struct box *b)
+{
+	return b->cls_mode;
+}
+
 void box_set_ruleset(struct box *b, struct rules_ruleset *rs, int family)
 {
 	struct rules_ruleset *old;
 
+	/* Compiled here, in the loader's thread, before any packet can see rs. Failing to
+	 * compile leaves chains linear, never the ruleset unloaded. */
+	if (rs && !rs->compiled)
+		cls_ruleset_compile(rs, (enum cls_mode)b->cls_mode, NULL, b->cls_clock);
 	/* Before publishing: the first packet that sees the rules is tracked (box_ct_apply). */
 	if (box_ruleset_needs_conntrack(rs))
 		atomic_store(&b->ct_wanted, true);

@@ -199,6 +199,15 @@ void box_set_forwarding(struct box *b, int family, bool on);
  * next packet (or at the next box_ct / box_set_conntrack / clock call there).
  */
 void box_set_ruleset(struct box *b, struct rules_ruleset *rs, int family);
+/*
+ * How box_set_ruleset compiles the chains of the rulesets it is given from now on (a
+ * CLS_MODE_* of classify/ruleset.h: auto, the default, compiles chains of 32 rules or more;
+ * compiled, every chain; linear, none). `clock_s`, if not NULL, times the builds for `show
+ * classifier` (the simulator leaves it NULL: its output stays the same run after run).
+ * A ruleset already loaded keeps its classifiers. -EINVAL for an unknown mode.
+ */
+int box_set_classifier(struct box *b, int mode, double (*clock_s)(void));
+int box_classifier(const struct box *b);
 /* The current ruleset of a family (the box keeps ownership), NULL if none. */
 struct rules_ruleset *box_ruleset(struct box *b, int family);
 

@@ -80,6 +80,9 @@ struct box {
 	bool ct_on;
 	atomic_bool ct_wanted;	 /* a ruleset asked for it; applied on the data-path thread */
 	struct box_reasm *reasm; /* reassembled packets in flight */
+
+	int cls_mode;		      /* CLS_MODE_* for rulesets loaded from now on */
+	double (*cls_clock)(void); /* times builds; NULL in the simulator */
 };
 
 /*

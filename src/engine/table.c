@@ -18,12 +18,18 @@
  * into the chain that did the goto). The kernel refuses loops at load time; a hand-made
  * ruleset may have them, so depth and runs of gotos are bounded here (BOX_DROP_LOOP).
  *
+ * A chain with a compiled classifier (src/classify) is walked the same way, except that the
+ * classifier names the next rule worth evaluating (rules it skips cannot match the packet as
+ * it is); the key is taken again after a target ran, since the target may have changed the
+ * packet (MARK). Each candidate is evaluated whole, as above.
+ *
  * nat is traversed only by a tracked connection's first packet (NEW) and only while the
  * manip of the hook (DST at PREROUTING/OUTPUT, SRC at POSTROUTING/INPUT) is not bound yet, as
  * in the kernel; src/nat/attach.c binds and translates right after it.
  */
 #include <string.h>
 
+#include "classify/ruleset.h"
 #include "ct/ct.h"
 #include "engine/engine_int.h"
 #include "nat/nat.h"
@@ -143,7 +149,7 @@ static int drop_at(struct box_hook_state *st, enum box_drop_kind kind, unsigned 
 }
 
 static int do_table(struct box *b, struct box_hook_state *st, struct rules_table *t, unsigned table,
-		    struct pkt *p)
+		    struct pkt *p, const struct cls_ruleset *cr)
 {
 	struct frame stack[BOX_MAX_DEPTH];
 	unsigned sp = 0, gotos = 0, base = (unsigned)t->builtin[st->hook], ci = base, ri = 0;
@@ -161,13 +167,29 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 	    .now_ns = b->now,
 	    .env = &b->env,
 	};
+	uint32_t key[CLS_NDIMS];
+	int keystate = 0; /* 0: not taken, 1: key valid, -1: this packet scans linearly */
+	unsigned cur_chain = UINT32_MAX;
+	struct cls_cursor cur;
 
 	for (;;) {
 		struct rules_chain *c = &t->chains[ci];
+		const struct classifier *cl;
 		struct rules_rule *r;
 		bool hot = false, ok = true;
 		int v;
 
+		if (cr && keystate >= 0 && ri < c->nrules && (cl = cls_ruleset_chain(cr, table, ci))) {
+			if (!keystate)
+				keystate = cls_key(cr, &ctx, key) ? 1 : -1;
+			if (keystate > 0) {
+				if (cur_chain != ci) {
+					cls_cursor_init(cl, key, &cur);
+					cur_chain = ci;
+				}
+				ri = cls_cursor_next(&cur, ri);
+			}
+		}
 		if (ri >= c->nrules) {
 			if (c->builtin)
 				break;
@@ -219,6 +241,7 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 			gotos = 0;
 			ci = r->target.chain;
 			ri = 0;
+			cur_chain = UINT32_MAX;
 			continue;
 		case RULES_T_GOTO:
 			/* Without a push, a run of gotos longer than the number of chains must
@@ -227,6 +250,7 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 				return drop_at(st, BOX_DROP_LOOP, table, c->name, ri + 1);
 			ci = r->target.chain;
 			ri = 0;
+			cur_chain = UINT32_MAX;
 			continue;
 		case RULES_T_EXT:
 			if (!r->target.ext.target || !r->target.ext.target->target) {
@@ -236,6 +260,8 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 			ctx.queue_num = 0;
 			ctx.queue_flags = 0;
 			v = r->target.ext.target->target(&ctx, &r->target.ext);
+			keystate = keystate < 0 ? -1 : 0; /* the target may have changed the packet */
+			cur_chain = UINT32_MAX;
 			if (v == EXT_CONTINUE) {
 				ri++;
 				continue;
@@ -259,6 +285,7 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 		ci = stack[sp].chain;
 		ri = stack[sp].next;
 		gotos = 0;
+		cur_chain = UINT32_MAX;
 	}
 	bc->pkts++;
 	bc->bytes += bytes;
@@ -285,7 +312,7 @@ static int table_hook(void *priv, struct box_hook_state *st, struct pkt *p)
 	t = &rs->tables[d->table];
 	if (!t->present || t->builtin[st->hook] < 0 || (unsigned)t->builtin[st->hook] >= t->nchains)
 		return EXT_ACCEPT;
-	return do_table(st->box, st, t, d->table, p);
+	return do_table(st->box, st, t, d->table, p, rs->compiled);
 }
 
 void box_register_tables(struct box *b)

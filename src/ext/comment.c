@@ -33,6 +33,12 @@ static bool comment_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	return true;
 }
 
+static unsigned comment_cls_tests(const struct ext_instance *inst, int family,
+				  struct ext_cls_test *out)
+{
+	return 0; /* pure, nothing to test */
+}
+
 const struct ext_match ext_match_comment = {
 	.name = "comment",
 	.datasize = sizeof(struct comment_data),
@@ -40,4 +46,5 @@ const struct ext_match ext_match_comment = {
 	.nopts = 1,
 	.parse = comment_parse,
 	.match = comment_match,
+	.cls_tests = comment_cls_tests,
 };

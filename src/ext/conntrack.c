@@ -305,6 +305,30 @@ static bool conntrack_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	return true;
 }
 
+/* --ctstate over the CT_STATE_* bits only (SNAT/DNAT come from the NAT binding, which the
+ * classifier's key does not hold); the other options stay with conntrack_match. */
+static unsigned conntrack_cls_tests(const struct ext_instance *inst, int family,
+				    struct ext_cls_test *out)
+{
+	const struct conntrack_info *ci = inst->data;
+	bool inv = INVERTED(O_CTSTATE);
+	unsigned n = 0;
+
+	if (!SEEN(O_CTSTATE) || (ci->states & (STATE_SNAT | STATE_DNAT)))
+		return 0;
+	for (uint32_t v = 0; v < 32 && n < EXT_CLS_MAX_TESTS; v++)
+		if (v & ci->states)
+			out[n++] = ext_cls_range(EXT_CLS_CTSTATE, inv, v, v);
+	if (!n)
+		out[n++] = ext_cls_range(EXT_CLS_CTSTATE, !inv, 0, UINT32_MAX);
+	return n;
+}
+
+static uint32_t conntrack_cls_value(const struct ext_pkt_ctx *ctx, unsigned field)
+{
+	return ct_pkt_state(ctx->pkt);
+}
+
 const struct ext_match ext_match_conntrack = {
     .name = "conntrack",
     .datasize = sizeof(struct conntrack_info),
@@ -314,5 +338,7 @@ const struct ext_match ext_match_conntrack = {
     .check = conntrack_check,
     .print = conntrack_print,
     .match = conntrack_match,
+    .cls_tests = conntrack_cls_tests,
+    .cls_value = conntrack_cls_value,
     .needs_conntrack = true,
 };

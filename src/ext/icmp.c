@@ -210,6 +210,20 @@ static bool icmp_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	return hit != !!(inst->inv & 1u);
 }
 
+static unsigned icmp_cls_tests(const struct ext_instance *inst, int family,
+			       struct ext_cls_test *out)
+{
+	const struct icmp_data *d = inst->data;
+	bool inv = inst->inv & 1u;
+
+	if (icmp_is_any(family, d))
+		out[0] = ext_cls_range(EXT_CLS_ICMP, inv, 0, 0xffff);
+	else
+		out[0] = ext_cls_range(EXT_CLS_ICMP, inv, (uint32_t)d->type << 8 | d->code[0],
+				       (uint32_t)d->type << 8 | d->code[1]);
+	return 1;
+}
+
 const struct ext_match ext_match_icmp = {
 	.name = "icmp",
 	.family = AF_INET,
@@ -220,6 +234,7 @@ const struct ext_match ext_match_icmp = {
 	.parse = icmp_parse,
 	.print = icmp_print,
 	.match = icmp_match,
+	.cls_tests = icmp_cls_tests,
 };
 
 static const char *const icmp6_aliases[] = { "icmpv6", "ipv6-icmp", NULL };
@@ -234,5 +249,6 @@ const struct ext_match ext_match_icmp6 = {
 	.parse = icmp_parse,
 	.print = icmp_print,
 	.match = icmp_match,
+	.cls_tests = icmp_cls_tests,
 	.aliases = icmp6_aliases,
 };

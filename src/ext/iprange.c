@@ -54,6 +54,21 @@ static bool iprange_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	return true;
 }
 
+static unsigned iprange_cls_tests(const struct ext_instance *inst, int family,
+				  struct ext_cls_test *out)
+{
+	const struct iprange_info *ri = inst->data;
+	unsigned n = 0;
+
+	if (inst->seen & 1u << O_SRC_RANGE)
+		out[n++] = (struct ext_cls_test){EXT_CLS_SRC, inst->inv & 1u << O_SRC_RANGE,
+						 ri->src[0], ri->src[1]};
+	if (inst->seen & 1u << O_DST_RANGE)
+		out[n++] = (struct ext_cls_test){EXT_CLS_DST, inst->inv & 1u << O_DST_RANGE,
+						 ri->dst[0], ri->dst[1]};
+	return n;
+}
+
 const struct ext_match ext_match_iprange = {
 	.name = "iprange",
 	.datasize = sizeof(struct iprange_info),
@@ -61,4 +76,5 @@ const struct ext_match ext_match_iprange = {
 	.nopts = sizeof(iprange_opts) / sizeof(iprange_opts[0]),
 	.check = iprange_check,
 	.match = iprange_match,
+	.cls_tests = iprange_cls_tests,
 };

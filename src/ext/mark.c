@@ -20,10 +20,30 @@ static bool mark_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	return ((ctx->pkt->mark & d->mark[1]) == d->mark[0]) != !!(inst->inv & 1u);
 }
 
+/* A plain value (mask all ones), or a mask of leading ones: a range of marks. */
+static unsigned mark_cls_tests(const struct ext_instance *inst, int family,
+			       struct ext_cls_test *out)
+{
+	const struct mark_data *d = inst->data;
+	uint32_t m = d->mark[1];
+
+	if (~m & (~m + 1)) /* the zero bits of the mask are not a run at the bottom */
+		return 0;
+	if (d->mark[0] & ~m) { /* no mark can match; inverted, every mark does */
+		if (inst->inv & 1u)
+			return 0;
+		out[0] = ext_cls_range(EXT_CLS_MARK, false, 1, 0);
+		return 1;
+	}
+	out[0] = ext_cls_range(EXT_CLS_MARK, inst->inv & 1u, d->mark[0], d->mark[0] | ~m);
+	return 1;
+}
+
 const struct ext_match ext_match_mark = {
 	.name = "mark",
 	.datasize = sizeof(struct mark_data),
 	.opts = mark_opts,
 	.nopts = 1,
 	.match = mark_match,
+	.cls_tests = mark_cls_tests,
 };

@@ -211,6 +211,27 @@ static bool multiport_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	       !!(inst->inv & MP_ALL);
 }
 
+/* --sports / --dports as a list of ranges of one field; --ports (either) has none. */
+static unsigned multiport_cls_tests(const struct ext_instance *inst, int family,
+				    struct ext_cls_test *out)
+{
+	const struct multiport_info *mi = inst->data;
+	unsigned field = mi->mode == MP_SOURCE ? EXT_CLS_SPORT : EXT_CLS_DPORT, n = 0;
+	bool inv = inst->inv & MP_ALL;
+
+	if (mi->mode == MP_EITHER)
+		return 0;
+	for (unsigned i = 0; i < mi->count; i++) {
+		uint16_t lo = mi->ports[i], hi = lo;
+
+		if (mi->pflags[i] && i + 1 < mi->count)
+			hi = mi->ports[++i];
+		out[n++] = ext_cls_range(field, inv, lo, hi);
+	}
+	/* no port at all matches nothing; inverted, everything: leave that to the match */
+	return n;
+}
+
 const struct ext_match ext_match_multiport = {
 	.name = "multiport",
 	.datasize = sizeof(struct multiport_info),
@@ -220,4 +241,5 @@ const struct ext_match ext_match_multiport = {
 	.check = multiport_check,
 	.print = multiport_print,
 	.match = multiport_match,
+	.cls_tests = multiport_cls_tests,
 };

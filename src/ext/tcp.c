@@ -275,6 +275,17 @@ static bool tcp_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	return (optlen && find_option(op, optlen, d->option)) != !!(inst->inv & (1u << O_OPTION));
 }
 
+/* Ports only: flags and options stay with tcp_match (residual). */
+static unsigned tcp_cls_tests(const struct ext_instance *inst, int family,
+			      struct ext_cls_test *out)
+{
+	const struct tcp_data *d = inst->data;
+
+	out[0] = ext_cls_range(EXT_CLS_SPORT, inst->inv & (1u << O_SPORT), d->spts[0], d->spts[1]);
+	out[1] = ext_cls_range(EXT_CLS_DPORT, inst->inv & (1u << O_DPORT), d->dpts[0], d->dpts[1]);
+	return 2;
+}
+
 const struct ext_match ext_match_tcp = {
 	.name = "tcp",
 	.proto = IPPROTO_TCP,
@@ -285,4 +296,5 @@ const struct ext_match ext_match_tcp = {
 	.parse = tcp_parse,
 	.print = tcp_print,
 	.match = tcp_match,
+	.cls_tests = tcp_cls_tests,
 };

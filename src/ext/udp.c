@@ -79,6 +79,16 @@ static bool udp_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	       ((dp >= d->dpts[0] && dp <= d->dpts[1]) != !!(inst->inv & (1u << O_DPORT)));
 }
 
+static unsigned udp_cls_tests(const struct ext_instance *inst, int family,
+			      struct ext_cls_test *out)
+{
+	const struct udp_data *d = inst->data;
+
+	out[0] = ext_cls_range(EXT_CLS_SPORT, inst->inv & (1u << O_SPORT), d->spts[0], d->spts[1]);
+	out[1] = ext_cls_range(EXT_CLS_DPORT, inst->inv & (1u << O_DPORT), d->dpts[0], d->dpts[1]);
+	return 2;
+}
+
 const struct ext_match ext_match_udp = {
 	.name = "udp",
 	.proto = IPPROTO_UDP,
@@ -88,4 +98,5 @@ const struct ext_match ext_match_udp = {
 	.init = udp_init,
 	.print = udp_print,
 	.match = udp_match,
+	.cls_tests = udp_cls_tests,
 };

@@ -244,6 +244,45 @@ int ext_parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /* Port number or service name (for protocol "tcp"/"udp"...); 0 or -EINVAL. */
 int ext_parse_port(const char *s, const char *proto, uint16_t *out);
 
+/* ---- compiled classification (src/classify) ---------------------------------------------- */
+
+/* Packet fields a match may describe its test by. Ports and ICMP type/code exist only for a
+ * first fragment (or an unfragmented packet) of a protocol that has them. */
+enum ext_cls_field {
+	EXT_CLS_SRC,     /* source address */
+	EXT_CLS_DST,     /* destination address */
+	EXT_CLS_SPORT,   /* transport source port */
+	EXT_CLS_DPORT,   /* transport destination port */
+	EXT_CLS_ICMP,    /* ICMP or ICMPv6 type << 8 | code */
+	EXT_CLS_MARK,    /* pkt->mark */
+	EXT_CLS_CTSTATE, /* CT_STATE_* bits of the packet (ext_match.cls_value reads them) */
+};
+
+/*
+ * One test of a match on one field: the packet's value lies in [lo, hi] (several tests of one
+ * field from one call: in any of them); with `invert` (the same on all of them), in none.
+ * Addresses in lo/hi whole (network order, as union pt_addr holds them); other fields in
+ * lo.w[0] / hi.w[0], host order.
+ */
+struct ext_cls_test {
+	uint8_t field; /* EXT_CLS_* */
+	bool invert;
+	union pt_addr lo, hi;
+};
+
+#define EXT_CLS_MAX_TESTS 32
+
+/* A test of a scalar field on [lo, hi]. */
+static inline struct ext_cls_test ext_cls_range(unsigned field, bool invert, uint32_t lo,
+						uint32_t hi)
+{
+	struct ext_cls_test t = {.field = (uint8_t)field, .invert = invert};
+
+	t.lo.w[0] = lo;
+	t.hi.w[0] = hi;
+	return t;
+}
+
 /* ---- declarations ------------------------------------------------------------------------ */
 
 struct ext_match {
@@ -273,6 +312,16 @@ struct ext_match {
 	bool (*match)(struct ext_pkt_ctx *ctx, struct ext_instance *inst);
 	/* Alternative names accepted by -m (e.g. "icmpv6" for "icmp6"). Optional, NULL-ended. */
 	const char *const *aliases;
+	/* For compiled classifiers (optional). Only a match without side effects (no state, no
+	 * packet change, no hotdrop on a packet whose headers are all there) has it. Writes the
+	 * match's field tests (at most EXT_CLS_MAX_TESTS) and returns their number (0: the match
+	 * is pure but has no test a classifier can use): a packet that fails one of them never
+	 * matches, so a classifier may skip the rule; one that passes them all is still given to
+	 * match(). A match without it ends what a classifier reads of a rule. */
+	unsigned (*cls_tests)(const struct ext_instance *inst, int family,
+			      struct ext_cls_test *out);
+	/* The packet's value of a field only this match can read (EXT_CLS_CTSTATE). Optional. */
+	uint32_t (*cls_value)(const struct ext_pkt_ctx *ctx, unsigned field);
 	/* The match reads connection tracking state (state, conntrack, connmark, connbytes,
 	 * connlimit, helper, ...). A box whose ruleset has one such rule turns tracking, and the
 	 * defragmentation in front of it, on (and keeps it on), as loading such a rule makes

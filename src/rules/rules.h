@@ -96,9 +96,15 @@ struct rules_table {
 	int builtin[HOOK_MAX];
 };
 
+struct cls_ruleset;
+
 struct rules_ruleset {
 	int family;                     /* AF_INET or AF_INET6 */
 	struct rules_table tables[TABLE_MAX];
+	/* Compiled classifiers of the chains (src/classify), made before the ruleset is
+	 * published and freed with it; NULL: every chain is scanned linearly. */
+	struct cls_ruleset *compiled;
+	void (*compiled_free)(struct cls_ruleset *);
 };
 
 struct rules_error {

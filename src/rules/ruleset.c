@@ -194,6 +194,8 @@ void rules_ruleset_free(struct rules_ruleset *rs)
 {
 	if (!rs)
 		return;
+	if (rs->compiled && rs->compiled_free)
+		rs->compiled_free(rs->compiled);
 	for (unsigned t = 0; t < TABLE_MAX; t++)
 		rules_table_free(&rs->tables[t], true);
 	free(rs);

@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * From rules and packets to the classifier's constraints and keys (see ruleset.h).
+ *
+ * Every constraint is a necessary condition of the rule matching, never more: an address
+ * mask that is not a prefix, an inverted IPv6 prefix longer than one word, an interface name
+ * longer than four bytes under '!', all give no constraint (or a wider one), and the rule is
+ * a candidate for more packets than match it. The engine's evaluation of each candidate
+ * decides; the classifier only leaves out rules that cannot match.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "classify/ruleset.h"
+
+int cls_mode_parse(const char *s)
+{
+	if (!strcmp(s, "auto"))
+		return CLS_MODE_AUTO;
+	if (!strcmp(s, "linear"))
+		return CLS_MODE_LINEAR;
+	if (!strcmp(s, "compiled"))
+		return CLS_MODE_COMPILED;
+	return -1;
+}
+
+const char *cls_mode_name(enum cls_mode m)
+{
+	return m == CLS_MODE_LINEAR ? "linear" : m == CLS_MODE_COMPILED ? "compiled" : "auto";
+}
+
+/* ---- rules -> constraints ---------------------------------------------------------------- */
+
+static int constrain1(struct cls_builder *b, unsigned i, unsigned dim, uint32_t lo, uint32_t hi,
+		      bool inv)
+{
+	struct cls_interval iv = {lo, hi};
+
+	return cls_builder_constrain(b, i, dim, &iv, 1, inv);
+}
+
+/* A mask of leading ones (host order)? */
+static bool is_prefix_mask(uint32_t m)
+{
+	return !(~m & (~m + 1));
+}
+
+/* -s / -d: addr & mask == net & mask, on dims base..base+3. */
+static int constrain_net(struct cls_builder *b, unsigned i, unsigned base, int family,
+			 const union pt_addr *net, const union pt_addr *mask, bool inv)
+{
+	unsigned words = family == AF_INET ? 1 : 4, used = 0, last = 0;
+	int err = 0;
+
+	for (unsigned k = 0; k < words; k++)
+		if (mask->w[k]) {
+			used++;
+			last = k;
+		}
+	if (!used)
+		return 0; /* any address (the kernel's zero mask) */
+	/* Inverted, a conjunction over several words would become a disjunction: no test. */
+	if (inv && used > 1)
+		return 0;
+	for (unsigned k = 0; k < words && !err; k++) {
+		uint32_t m = ntohl(mask->w[k]), v = ntohl(net->w[k]) & m;
+
+		if (!m || !is_prefix_mask(m))
+			continue;
+		err = constrain1(b, i, base + k, v, v | ~m, inv && k == last);
+	}
+	return err;
+}
+
+/* -i / -o: the first four bytes of the name as a number; exact while the rule's name (or
+ * prefix before '+') fits in them. */
+static uint32_t name_word(const char *s, unsigned len)
+{
+	uint32_t v = 0;
+
+	for (unsigned k = 0; k < 4; k++)
+		v = v << 8 | (k < len ? (uint8_t)s[k] : 0);
+	return v;
+}
+
+static int constrain_iface(struct cls_builder *b, unsigned i, unsigned dim, const char *name,
+			   unsigned len, bool wild, bool inv)
+{
+	uint32_t lo, hi;
+	bool exact;
+
+	if (!len && !wild)
+		return 0; /* no -i */
+	if (!len)	  /* "+": every name; inverted, none */
+		return inv ? constrain1(b, i, dim, 1, 0, false) : 0;
+	lo = name_word(name, len);
+	if (wild && len < 4) {
+		hi = lo | (0xffffffffu >> (8 * len));
+		exact = true;
+	} else {
+		hi = lo;
+		exact = !wild && len < 4; /* the NUL after the name is inside the word */
+	}
+	if (inv && !exact)
+		return 0;
+	return constrain1(b, i, dim, lo, hi, inv);
+}
+
+static int constrain_ip(struct cls_builder *b, unsigned i, int family,
+			const struct rules_ipmatch *ip)
+{
+	int err;
+
+	err = constrain_net(b, i, CLS_SRC0, family, &ip->src, &ip->smsk, ip->inv & RULES_INV_SRC);
+	err |= constrain_net(b, i, CLS_DST0, family, &ip->dst, &ip->dmsk, ip->inv & RULES_INV_DST);
+	err |=
+	    constrain_iface(b, i, CLS_IN, ip->in, ip->in_len, ip->in_wild, ip->inv & RULES_INV_IN);
+	err |= constrain_iface(b, i, CLS_OUT, ip->out, ip->out_len, ip->out_wild,
+			       ip->inv & RULES_INV_OUT);
+	if (ip->proto)
+		err |= constrain1(b, i, CLS_PROTO, ip->proto, ip->proto, ip->inv & RULES_INV_PROTO);
+	if (family == AF_INET && (ip->frag || (ip->inv & RULES_INV_FRAG))) {
+		/* as ip_match: fails when (frag && first fragment) != inverted */
+		bool inv = ip->inv & RULES_INV_FRAG;
+		struct cls_interval iv[2];
+		unsigned n = 0;
+
+		for (uint32_t later = 0; later < 2; later++)
+			if (((ip->frag && !later) != inv) == false)
+				iv[n++] = (struct cls_interval){later, later};
+		err |= cls_builder_constrain(b, i, CLS_FRAG, iv, n, false);
+	}
+	return err;
+}
+
+/* An address range test: IPv4 exactly; IPv6 on the words where lo and hi agree and the first
+ * where they differ (not inverted only). */
+static int constrain_range(struct cls_builder *b, unsigned i, unsigned base, int family,
+			   const struct ext_cls_test *t)
+{
+	int err = 0;
+
+	if (family == AF_INET)
+		return constrain1(b, i, base, ntohl(t->lo.w[0]), ntohl(t->hi.w[0]), t->invert);
+	if (t->invert)
+		return 0;
+	for (unsigned k = 0; k < 4 && !err; k++) {
+		uint32_t lo = ntohl(t->lo.w[k]), hi = ntohl(t->hi.w[k]);
+
+		err = constrain1(b, i, base + k, lo, hi, false);
+		if (lo != hi)
+			break;
+	}
+	return err;
+}
+
+static const unsigned field_dim[] = {
+    [EXT_CLS_SPORT] = CLS_SPORT, [EXT_CLS_DPORT] = CLS_DPORT,	  [EXT_CLS_ICMP] = CLS_ICMP,
+    [EXT_CLS_MARK] = CLS_MARK,	 [EXT_CLS_CTSTATE] = CLS_CTSTATE,
+};
+
+/* One match's tests: those of one scalar field are one union (one invert flag). */
+static int constrain_tests(struct cls_builder *b, unsigned i, int family,
+			   const struct ext_cls_test *t, unsigned n)
+{
+	struct cls_interval iv[EXT_CLS_MAX_TESTS];
+	int err = 0;
+
+	for (unsigned k = 0; k < n && !err; k++) {
+		unsigned f = t[k].field, m = 0;
+
+		if (f == EXT_CLS_SRC || f == EXT_CLS_DST) {
+			err = constrain_range(b, i, f == EXT_CLS_SRC ? CLS_SRC0 : CLS_DST0, family,
+					      &t[k]);
+			continue;
+		}
+		if (f >= sizeof(field_dim) / sizeof(field_dim[0]) || !field_dim[f])
+			continue;
+		/* gather this field's tests once, at its first one */
+		bool first = true;
+
+		for (unsigned j = 0; j < k; j++)
+			if (t[j].field == f)
+				first = false;
+		if (!first)
+			continue;
+		for (unsigned j = k; j < n; j++)
+			if (t[j].field == f)
+				iv[m++] = (struct cls_interval){t[j].lo.w[0], t[j].hi.w[0]};
+		err = cls_builder_constrain(b, i, field_dim[f], iv, m, t[k].invert);
+	}
+	return err;
+}
+
+/* 0 and *partial = whether some match is left to the candidates' evaluation. */
+static int compile_rule(struct cls_builder *b, unsigned i, int family, const struct rules_rule *r,
+			struct cls_ruleset *cr, bool *partial)
+{
+	struct ext_cls_test t[EXT_CLS_MAX_TESTS];
+	int err = constrain_ip(b, i, family, &r->ip);
+
+	*partial = false;
+	for (unsigned m = 0; m < r->nmatches && !err; m++) {
+		const struct ext_match *em = r->matches[m].match;
+		unsigned n;
+
+		if (!em || !em->cls_tests) {
+			*partial = true; /* and nothing after it may be used */
+			break;
+		}
+		n = em->cls_tests(&r->matches[m], family, t);
+		if (n > EXT_CLS_MAX_TESTS)
+			n = 0;
+		for (unsigned k = 0; k < n; k++)
+			if (t[k].field == EXT_CLS_CTSTATE && em->cls_value && !cr->ctstate)
+				cr->ctstate = em->cls_value;
+		if (n && t[0].field == EXT_CLS_CTSTATE && !em->cls_value)
+			n = 0; /* no way to read the field: no test */
+		err = constrain_tests(b, i, family, t, n);
+		/* a pure match with nothing the classifier can use (multiport --ports, a mark
+		 * mask with holes) also leaves its test to the candidates */
+		if (n == 0 && strcmp(em->name, "comment"))
+			*partial = true;
+	}
+	return err;
+}
+
+static void compile_chain(struct cls_chain *cc, const struct rules_chain *c, int family,
+			  struct cls_ruleset *cr, const struct cls_limits *lim,
+			  double (*now_s)(void))
+{
+	struct cls_build_info info;
+	struct cls_builder *b;
+	double t0 = now_s ? now_s() : 0;
+	int err = 0;
+
+	cc->nrules = c->nrules;
+	if (cr->mode == CLS_MODE_LINEAR) {
+		cc->why = "mode linear";
+		return;
+	}
+	if (!c->nrules) {
+		cc->why = "no rules";
+		return;
+	}
+	if (cr->mode == CLS_MODE_AUTO && c->nrules < CLS_AUTO_MIN_RULES) {
+		cc->why = "fewer than 32 rules";
+		return;
+	}
+	b = cls_builder_new(c->nrules);
+	if (!b) {
+		cc->why = "out of memory";
+		return;
+	}
+	for (unsigned i = 0; i < c->nrules && !err; i++) {
+		bool partial;
+
+		err = compile_rule(b, i, family, &c->rules[i], cr, &partial);
+		if (partial && !cc->partial++)
+			cc->first_partial = i + 1;
+	}
+	if (!err)
+		err = cls_build(b, lim, &cc->cls, &info);
+	cls_builder_free(b);
+	cc->build_s = now_s ? now_s() - t0 : -1;
+	if (err) {
+		cc->why = err == -E2BIG ? "over budget" : "out of memory";
+		cc->cls = NULL;
+		return;
+	}
+	cc->bytes = info.bytes;
+}
+
+static void ruleset_free(struct cls_ruleset *cr)
+{
+	if (!cr)
+		return;
+	for (unsigned t = 0; t < TABLE_MAX; t++) {
+		for (unsigned i = 0; i < cr->nchains[t]; i++)
+			cls_free(cr->chains[t][i].cls);
+		free(cr->chains[t]);
+	}
+	free(cr);
+}
+
+int cls_ruleset_compile(struct rules_ruleset *rs, enum cls_mode mode, const struct cls_limits *lim,
+			double (*now_s)(void))
+{
+	struct cls_ruleset *cr;
+
+	if (!rs)
+		return 0;
+	if (rs->compiled && rs->compiled_free)
+		rs->compiled_free(rs->compiled);
+	rs->compiled = NULL;
+	cr = calloc(1, sizeof(*cr));
+	if (!cr)
+		return -ENOMEM;
+	cr->mode = mode;
+	for (unsigned t = 0; t < TABLE_MAX; t++) {
+		const struct rules_table *tb = &rs->tables[t];
+
+		if (!tb->present || !tb->nchains)
+			continue;
+		cr->chains[t] = calloc(tb->nchains, sizeof(*cr->chains[t]));
+		if (!cr->chains[t]) {
+			ruleset_free(cr);
+			return -ENOMEM;
+		}
+		cr->nchains[t] = tb->nchains;
+		for (unsigned i = 0; i < tb->nchains; i++)
+			compile_chain(&cr->chains[t][i], &tb->chains[i], rs->family, cr, lim,
+				      now_s);
+	}
+	rs->compiled = cr;
+	rs->compiled_free = ruleset_free;
+	return 0;
+}
+
+/* ---- packets -> keys --------------------------------------------------------------------- */
+
+static uint32_t iface_word(const char *s)
+{
+	uint32_t v = 0;
+	bool end = false;
+
+	for (unsigned k = 0; k < 4; k++) {
+		end = end || !s[k];
+		v = v << 8 | (end ? 0 : (uint8_t)s[k]);
+	}
+	return v;
+}
+
+bool cls_key(const struct cls_ruleset *cr, const struct ext_pkt_ctx *ctx, uint32_t key[CLS_NDIMS])
+{
+	const struct pkt_info *in = ctx->info;
+	bool ports = false;
+
+	if (in->bad != PKT_OK)
+		return false;
+	switch (in->l4proto) {
+	case IPPROTO_TCP:
+	case IPPROTO_UDP:
+	case IPPROTO_UDPLITE:
+	case IPPROTO_SCTP:
+	case IPPROTO_DCCP:
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6:
+		/* the matches on these drop a packet at once whose header is cut short, or an
+		 * IPv4 fragment at offset 1 (tcp): the linear scan does that in its order */
+		if (in->frag_off == 1)
+			return false;
+		if (!in->frag_off) {
+			if (!in->has_l4 || in->l4len < (in->l4proto == IPPROTO_TCP ? 20u : 8u))
+				return false;
+			ports = true;
+		}
+		break;
+	default:
+		break;
+	}
+	for (unsigned k = 0; k < 4; k++) {
+		key[CLS_SRC0 + k] = ntohl(in->src.w[k]);
+		key[CLS_DST0 + k] = ntohl(in->dst.w[k]);
+	}
+	key[CLS_PROTO] = in->l4proto;
+	key[CLS_SPORT] = key[CLS_DPORT] = key[CLS_ICMP] = CLS_NO_PORT;
+	if (ports && in->has_ports) {
+		key[CLS_SPORT] = in->sport;
+		key[CLS_DPORT] = in->dport;
+	}
+	if (ports && (in->l4proto == IPPROTO_ICMP || in->l4proto == IPPROTO_ICMPV6))
+		key[CLS_ICMP] = (uint32_t)in->icmp_type << 8 | in->icmp_code;
+	key[CLS_IN] = iface_word(ctx->in);
+	key[CLS_OUT] = iface_word(ctx->out);
+	key[CLS_MARK] = ctx->pkt->mark;
+	key[CLS_CTSTATE] = cr->ctstate ? cr->ctstate(ctx, EXT_CLS_CTSTATE) : 0;
+	key[CLS_FRAG] = ctx->family == AF_INET && in->frag_off != 0;
+	return true;
+}
+
+/* ---- show classifier --------------------------------------------------------------------- */
+
+void cls_ruleset_print(const struct rules_ruleset *rs, FILE *f)
+{
+	const struct cls_ruleset *cr = rs ? rs->compiled : NULL;
+	const char *fam = rs && rs->family == AF_INET6 ? "ipv6" : "ipv4";
+
+	if (!rs)
+		return;
+	for (unsigned t = 0; t < TABLE_MAX; t++) {
+		const struct rules_table *tb = &rs->tables[t];
+
+		if (!tb->present)
+			continue;
+		for (unsigned i = 0; i < tb->nchains; i++) {
+			const struct cls_chain *cc =
+			    cr && i < cr->nchains[t] ? &cr->chains[t][i] : NULL;
+
+			fprintf(f, "%s %s %s: ", fam, rules_table_name(t), tb->chains[i].name);
+			if (!cc || !cc->cls) {
+				fprintf(f, "linear, %u rules (%s)\n", tb->chains[i].nrules,
+					cc ? cc->why : "not compiled");
+				continue;
+			}
+			fprintf(f, "compiled, %u rules, ", cc->nrules);
+			if (cc->build_s >= 0)
+				fprintf(f, "build %.3f ms, ", cc->build_s * 1e3);
+			else
+				fprintf(f, "build time not measured, ");
+			fprintf(f, "%zu bytes", cc->bytes);
+			if (cc->partial)
+				fprintf(f, ", %u with matches left to candidates (first: rule %u)",
+					cc->partial, cc->first_partial);
+			fprintf(f, "\n");
+		}
+	}
+}
