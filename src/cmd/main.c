@@ -1,9 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* build/pkttables COMMAND [ARGS]: dispatch to the subcommands. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "classify/ruleset.h"
 #include "cmd/cmd.h"
+
+int cmd_classifier_mode(const char *cmd, const char *arg)
+{
+	const char *env = getenv("PT_CLASSIFIER");
+	int mode;
+
+	if (!arg)
+		arg = env && *env ? env : "auto";
+	mode = cls_mode_parse(arg);
+	if (mode < 0)
+		fprintf(stderr, "%s: --classifier: '%s' is not auto, linear or compiled\n", cmd, arg);
+	return mode;
+}
 
 struct command {
 	const char *name;

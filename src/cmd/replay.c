@@ -12,6 +12,7 @@ static void usage(FILE *f)
 	fputs(
 	    "usage: pkttables replay --rules FILE [--rules6 FILE] [--box SETUP] IN.pcap\n"
 	    "                        [-o OUT.pcap] [--trace] [--verdicts FILE] [--save] [--quiet]\n"
+	    "                        [--classifier auto|linear|compiled]\n"
 	    "\n"
 	    "Run a pcap/pcapng capture through a box and print, per packet, where it went.\n"
 	    "  --rules FILE     iptables-save ruleset (IPv4; also IPv6 when the file is unified)\n"
@@ -22,13 +23,14 @@ static void usage(FILE *f)
 	    "  --trace          TRACE lines for every rule each packet traversed\n"
 	    "  --verdicts FILE  one line per packet, in the format of tests/diff/*.kernel\n"
 	    "  --save           counters as iptables-save -c instead of a listing\n"
-	    "  --quiet          no per-packet lines: counters and summary only\n",
+	    "  --quiet          no per-packet lines: counters and summary only\n" CMD_CLASSIFIER_HELP,
 	    f);
 }
 
 int cmd_replay(int argc, char **argv)
 {
 	struct sim_replay_opts o;
+	const char *classifier = NULL;
 
 	memset(&o, 0, sizeof(o));
 	for (int i = 1; i < argc; i++) {
@@ -48,6 +50,8 @@ int cmd_replay(int argc, char **argv)
 			val = &o.out;
 		} else if (!strcmp(a, "--verdicts")) {
 			val = &o.verdicts;
+		} else if (!strcmp(a, "--classifier")) {
+			val = &classifier;
 		} else if (!strcmp(a, "--trace")) {
 			o.trace = true;
 		} else if (!strcmp(a, "--save")) {
@@ -77,6 +81,9 @@ int cmd_replay(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	o.classifier = cmd_classifier_mode("replay", classifier);
+	if (o.classifier < 0)
+		return 2;
 	o.progress = isatty(STDERR_FILENO);
 	return sim_replay(&o, stdout, stderr);
 }

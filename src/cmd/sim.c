@@ -25,7 +25,8 @@ static void on_stop(int sig)
 
 static void usage(FILE *f)
 {
-	fputs("usage: pkttables sim [-q] [--serve [BOX=]SPEC]... [--serve-ready FILE] [SCRIPT|-]\n"
+	fputs("usage: pkttables sim [-q] [--classifier MODE] [--serve [BOX=]SPEC]...\n"
+	      "                     [--serve-ready FILE] [SCRIPT|-]\n"
 	      "\n"
 	      "The simulator. With SCRIPT, run it as a test: exit 1 at the first failed\n"
 	      "expectation (SCRIPT:LINE: expectation failed: ...). Without, an interactive shell\n"
@@ -36,6 +37,7 @@ static void usage(FILE *f)
 	      "       box) on a control socket, SPEC a path or a name (pkttables rules --name),\n"
 	      "       until SIGTERM or SIGINT; prints \"serving PATH\" for each socket\n"
 	      "  --serve-ready FILE  also write the socket paths to FILE once all listen\n"
+	      CMD_CLASSIFIER_HELP
 	      "Commands: see docs/simulator.md, or type help.\n",
 	      f);
 }
@@ -86,10 +88,10 @@ static int serve(struct sim *s, const struct serve_spec *sv, unsigned n, const c
 int cmd_sim(int argc, char **argv)
 {
 	struct serve_spec sv[MAX_SERVE];
-	const char *script = NULL, *ready = NULL;
+	const char *script = NULL, *ready = NULL, *classifier = NULL;
 	unsigned flags = 0, nserve = 0;
 	struct sim *s;
-	int rc;
+	int rc, mode;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -111,6 +113,8 @@ int cmd_sim(int argc, char **argv)
 			} else {
 				sv[nserve++] = (struct serve_spec){NULL, a};
 			}
+		} else if (!strcmp(argv[i], "--classifier") && i + 1 < argc) {
+			classifier = argv[++i];
 		} else if (!strcmp(argv[i], "--serve-ready") && i + 1 < argc) {
 			ready = argv[++i];
 		} else if (!script) {
@@ -120,6 +124,9 @@ int cmd_sim(int argc, char **argv)
 			return 2;
 		}
 	}
+	mode = cmd_classifier_mode("sim", classifier);
+	if (mode < 0)
+		return 2;
 	if ((nserve || ready) && (!script || !nserve)) {
 		fprintf(stderr,
 			"sim: --serve needs a SCRIPT (or - for stdin) that builds the boxes\n");
@@ -147,6 +154,7 @@ int cmd_sim(int argc, char **argv)
 			fclose(f);
 			return 2;
 		}
+		sim_set_classifier(s, mode);
 		sim_set_stop(s, &sim_stop);
 		snprintf(dir, sizeof(dir), "%s", script);
 		slash = strrchr(dir, '/');
@@ -166,6 +174,7 @@ int cmd_sim(int argc, char **argv)
 		s = sim_new(stdout, stderr, flags | SIM_INTERACTIVE);
 		if (!s)
 			return 2;
+		sim_set_classifier(s, mode);
 		rc = sim_shell(s);
 		sim_free(s);
 		return rc;
@@ -173,6 +182,7 @@ int cmd_sim(int argc, char **argv)
 	s = sim_new(stdout, stderr, flags);
 	if (!s)
 		return 2;
+	sim_set_classifier(s, mode);
 	sim_set_stop(s, &sim_stop);
 	rc = sim_run_stream(s, stdin, "stdin");
 	if (!rc && nserve)

@@ -103,6 +103,7 @@ struct sim {
 	uint64_t wireseq;
 
 	volatile sig_atomic_t *stop; /* set by a signal: stop serving (sim_set_stop) */
+	int cls_mode;                /* CLS_MODE_* given to every box (classifier.c) */
 
 	/* the command being run, for messages */
 	const char *file;
@@ -159,6 +160,9 @@ int sim_pkt_matches(const struct pkt *p, const char *pattern, char *why, size_t 
 
 /* ctl.c */
 int sim_cmd_ctl(struct sim *s, int argc, char **argv);
+/* classifier.c */
+int sim_cmd_classifier(struct sim *s, int argc, char **argv);
+void sim_show_classifier(struct sim *s, struct box *b);
 
 /* shell.c */
 extern const char *const sim_command_names[];

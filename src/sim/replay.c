@@ -418,6 +418,7 @@ int sim_replay(const struct sim_replay_opts *o, FILE *out, FILE *err)
 	memset(&tot, 0, sizeof(tot));
 	if (!s)
 		return 1;
+	sim_set_classifier(s, o->classifier);
 	if (o->box) {
 		FILE *f = fopen(o->box, "r");
 		char dir[PATH_MAX], *slash;

@@ -22,7 +22,7 @@
 const char *const sim_command_names[] = {
     "box",  "iface", "addr",	"route", "link",  "forwarding", "rules", "inject", "send", "expect",
     "time", "show",  "capture", "queue", "trace", "echo",	"reset", "seed",   "help", "quit", "exit",
-    "ctl",  "nat",  NULL,
+    "ctl",  "nat",  "classifier", NULL,
 };
 
 int sim_errorf(struct sim *s, const char *fmt, ...)
@@ -790,6 +790,10 @@ static int cmd_show(struct sim *s, struct words *w)
 		}
 		return 0;
 	}
+	if (!strcmp(what, "classifier")) {
+		sim_show_classifier(s, sb->box);
+		return 0;
+	}
 	if (!strcmp(what, "log")) {
 		for (unsigned i = 0; i < sb->nout; i++)
 			if (sb->out[i].kind == SIM_OUT_LOG)
@@ -1022,7 +1026,8 @@ static int cmd_help(struct sim *s, struct words *w)
 	      "  expect nothing | expect log TEXT | expect counter TABLE CHAIN N pkts=P bytes=B\n"
 	      "  expect policy-counter TABLE CHAIN pkts=P bytes=B | expect queue N\n"
 	      "  time +DURATION                   move the clock (30s, 500ms, 2m)\n"
-	      "  show counters|chains|log|stats|routes|pending|boxes|conntrack|time\n"
+	      "  show counters|chains|log|stats|routes|pending|boxes|conntrack|time|classifier\n"
+	      "  classifier auto|linear|compiled  how rules loaded from now on are classified\n"
 	      "  capture IFACE FILE.pcap | capture IFACE off\n"
 	      "  queue N accept|drop|repeat [mark V]   the NFQUEUE handler\n"
 	      "  conntrack on|off|flush           connection tracking (on when rules use it)\n"
@@ -1093,6 +1098,8 @@ int sim_feed_line(struct sim *s, const char *text, const char *file, unsigned li
 		rc = cmd_seed(s, w);
 	else if (!strcmp(c, "ctl"))
 		rc = sim_cmd_ctl(s, w->argc, w->argv);
+	else if (!strcmp(c, "classifier"))
+		rc = sim_cmd_classifier(s, w->argc, w->argv);
 	else if (!strcmp(c, "reset"))
 		sim_reset(s), rc = 0;
 	else if (!strcmp(c, "help"))

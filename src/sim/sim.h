@@ -78,6 +78,9 @@ int sim_ctl_serve(struct sim *s, long ms);
 int sim_ctl_wait_input(struct sim *s, int fd);
 /* A flag (set by a signal handler) that ends sim_ctl_serve and sim_ctl_wait_input. */
 void sim_set_stop(struct sim *s, volatile sig_atomic_t *stop);
+/* CLS_MODE_* (classify/ruleset.h) for every box, now and made later: how the rulesets they
+ * load from now on are compiled (the script's `classifier` command does the same). */
+void sim_set_classifier(struct sim *s, int mode);
 
 /* ---- shared with replay ------------------------------------------------------------------ */
 
@@ -123,6 +126,7 @@ struct sim_replay_opts {
 	const char *verdicts; /* kernel-comparable verdict file, or NULL */
 	bool trace, save, quiet;
 	bool progress; /* progress on stderr for long captures */
+	int classifier; /* CLS_MODE_* (0: auto) */
 };
 
 /* Run a capture through a box; prints to out, errors to err. Returns the exit status. */

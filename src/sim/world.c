@@ -328,6 +328,8 @@ struct sim_box *sim_box_new(struct sim *s, const char *name)
 		return NULL;
 	sb->sim = s;
 	sb->box = box_new(name, (s->flags & SIM_REPLAY) ? &replay_ops : &sim_ops, sb);
+	if (sb->box)
+		box_set_classifier(sb->box, s->cls_mode, NULL);
 	if (!sb->box) {
 		free(sb);
 		return NULL;
