@@ -102,6 +102,14 @@ static unsigned set_intersect(const struct cls_interval *a, unsigned na,
 	return k;
 }
 
+int cls_builder_final(struct cls_builder *b, unsigned rule)
+{
+	if (!b || rule >= b->nrules)
+		return -EINVAL;
+	b->rules[rule].final = true;
+	return 0;
+}
+
 static struct cls_bcon *find_con(struct cls_brule *r, unsigned dim)
 {
 	for (unsigned i = 0; i < r->ncon; i++)

@@ -87,6 +87,14 @@ void cls_builder_free(struct cls_builder *b);
 int cls_builder_constrain(struct cls_builder *b, unsigned rule, unsigned dim,
 			  const struct cls_interval *iv, unsigned n, bool invert);
 
+/*
+ * Rule `rule` is final: whenever its constraints hold it is the answer (the caller's own
+ * evaluation of it cannot fail, and it ends the search). The build then drops the rules
+ * after it from every part of the key space it covers whole. cls_delete refuses (-EAGAIN) to
+ * take out a final rule: the rules it hid are not in the structure, so that needs a rebuild.
+ */
+int cls_builder_final(struct cls_builder *b, unsigned rule);
+
 struct cls_build_info {
 	double build_s; /* wall time of cls_build, filled by the caller if it measures */
 	size_t bytes;	/* memory of the built structure */
@@ -103,6 +111,8 @@ int cls_build(const struct cls_builder *b, const struct cls_limits *lim, struct 
 	      struct cls_build_info *info);
 void cls_free(struct classifier *c);
 unsigned cls_nrules(const struct classifier *c);
+/* Bit (1 << CLS_*) for each dimension some rule constrains: the key needs only those. */
+uint32_t cls_dims(const struct classifier *c);
 size_t cls_bytes(const struct classifier *c);
 
 /*

@@ -15,6 +15,7 @@ struct cls_bcon {
 struct cls_brule {
 	struct cls_bcon *con;
 	unsigned ncon;
+	bool final;
 };
 
 struct cls_builder {
@@ -40,9 +41,15 @@ struct cls_con {
 struct cls_rule {
 	uint32_t coff;
 	uint16_t ncon;
-	uint8_t group; /* bit 0: narrow source, bit 1: narrow destination */
-	uint8_t never; /* some dimension allows no value */
+	uint8_t group;	   /* bit 0: narrow source, bit 1: narrow destination */
+	uint8_t never : 1; /* some dimension allows no value */
+	uint8_t final : 1; /* cls_builder_final */
 };
+
+/* A leaf entry: the rule's position, and whether the rule allows every key of the leaf's
+ * box (then no check is needed). */
+#define CLS_COVERS 0x80000000u
+#define CLS_POS(e) ((e) & ~CLS_COVERS)
 
 #define CLS_LEAF 0xffffu
 
@@ -80,6 +87,9 @@ unsigned cls_rule_group(const struct cls_bcon *con, unsigned ncon);
 int cls_store_rule(struct classifier *c, struct cls_rule *out, const struct cls_brule *r);
 /* Smallest and largest allowed value of constraint set `dim` of rule `r` within [lo, hi]:
  * false if none. */
+/* Does rule r allow every key of the box? */
+bool cls_rule_covers(const struct classifier *c, const struct cls_rule *r, const uint32_t *lo,
+		     const uint32_t *hi);
 bool cls_rule_span(const struct classifier *c, const struct cls_rule *r, unsigned dim, uint32_t lo,
 		   uint32_t hi, uint32_t *s, uint32_t *e);
 

@@ -49,9 +49,10 @@ static bool is_prefix_mask(uint32_t m)
 	return !(~m & (~m + 1));
 }
 
-/* -s / -d: addr & mask == net & mask, on dims base..base+3. */
+/* -s / -d: addr & mask == net & mask, on dims base..base+3. *exact cleared when the
+ * constraint is wider than the test. */
 static int constrain_net(struct cls_builder *b, unsigned i, unsigned base, int family,
-			 const union pt_addr *net, const union pt_addr *mask, bool inv)
+			 const union pt_addr *net, const union pt_addr *mask, bool inv, bool *exact)
 {
 	unsigned words = family == AF_INET ? 1 : 4, used = 0, last = 0;
 	int err = 0;
@@ -64,11 +65,15 @@ static int constrain_net(struct cls_builder *b, unsigned i, unsigned base, int f
 	if (!used)
 		return 0; /* any address (the kernel's zero mask) */
 	/* Inverted, a conjunction over several words would become a disjunction: no test. */
-	if (inv && used > 1)
+	if (inv && used > 1) {
+		*exact = false;
 		return 0;
+	}
 	for (unsigned k = 0; k < words && !err; k++) {
 		uint32_t m = ntohl(mask->w[k]), v = ntohl(net->w[k]) & m;
 
+		if (m && !is_prefix_mask(m))
+			*exact = false;
 		if (!m || !is_prefix_mask(m))
 			continue;
 		err = constrain1(b, i, base + k, v, v | ~m, inv && k == last);
@@ -88,7 +93,7 @@ static uint32_t name_word(const char *s, unsigned len)
 }
 
 static int constrain_iface(struct cls_builder *b, unsigned i, unsigned dim, const char *name,
-			   unsigned len, bool wild, bool inv)
+			   unsigned len, bool wild, bool inv, bool *exact_out)
 {
 	uint32_t lo, hi;
 	bool exact;
@@ -103,24 +108,29 @@ static int constrain_iface(struct cls_builder *b, unsigned i, unsigned dim, cons
 		exact = true;
 	} else {
 		hi = lo;
-		exact = !wild && len < 4; /* the NUL after the name is inside the word */
+		/* the NUL after the name is inside the word, or the prefix fills it */
+		exact = wild ? len == 4 : len < 4;
 	}
+	if (!exact)
+		*exact_out = false;
 	if (inv && !exact)
 		return 0;
 	return constrain1(b, i, dim, lo, hi, inv);
 }
 
 static int constrain_ip(struct cls_builder *b, unsigned i, int family,
-			const struct rules_ipmatch *ip)
+			const struct rules_ipmatch *ip, bool *exact)
 {
 	int err;
 
-	err = constrain_net(b, i, CLS_SRC0, family, &ip->src, &ip->smsk, ip->inv & RULES_INV_SRC);
-	err |= constrain_net(b, i, CLS_DST0, family, &ip->dst, &ip->dmsk, ip->inv & RULES_INV_DST);
-	err |=
-	    constrain_iface(b, i, CLS_IN, ip->in, ip->in_len, ip->in_wild, ip->inv & RULES_INV_IN);
+	err = constrain_net(b, i, CLS_SRC0, family, &ip->src, &ip->smsk, ip->inv & RULES_INV_SRC,
+			    exact);
+	err |= constrain_net(b, i, CLS_DST0, family, &ip->dst, &ip->dmsk, ip->inv & RULES_INV_DST,
+			     exact);
+	err |= constrain_iface(b, i, CLS_IN, ip->in, ip->in_len, ip->in_wild,
+			       ip->inv & RULES_INV_IN, exact);
 	err |= constrain_iface(b, i, CLS_OUT, ip->out, ip->out_len, ip->out_wild,
-			       ip->inv & RULES_INV_OUT);
+			       ip->inv & RULES_INV_OUT, exact);
 	if (ip->proto)
 		err |= constrain1(b, i, CLS_PROTO, ip->proto, ip->proto, ip->inv & RULES_INV_PROTO);
 	if (family == AF_INET && (ip->frag || (ip->inv & RULES_INV_FRAG))) {
@@ -192,27 +202,40 @@ static int constrain_tests(struct cls_builder *b, unsigned i, int family,
 			if (t[j].field == f)
 				iv[m++] = (struct cls_interval){t[j].lo.w[0], t[j].hi.w[0]};
 		err = cls_builder_constrain(b, i, field_dim[f], iv, m, t[k].invert);
+		/* ports and ICMP type/code: "not in the list" still needs a port (a later
+		 * fragment has none and never matches) */
+		if (!err && t[k].invert &&
+		    (f == EXT_CLS_SPORT || f == EXT_CLS_DPORT || f == EXT_CLS_ICMP))
+			err = constrain1(b, i, field_dim[f], 0, 0xffff, false);
 	}
 	return err;
 }
 
-/* 0 and *partial = whether some match is left to the candidates' evaluation. */
+/*
+ * 0 and *partial = whether some match is left to the candidates' evaluation. A rule whose
+ * constraints are exactly its test and whose target ends the traversal (ACCEPT, DROP) is
+ * final: the classifier may drop the rules it hides.
+ */
 static int compile_rule(struct cls_builder *b, unsigned i, int family, const struct rules_rule *r,
 			struct cls_ruleset *cr, bool *partial)
 {
 	struct ext_cls_test t[EXT_CLS_MAX_TESTS];
-	int err = constrain_ip(b, i, family, &r->ip);
+	bool exact = true;
+	int err = constrain_ip(b, i, family, &r->ip, &exact);
 
 	*partial = false;
 	for (unsigned m = 0; m < r->nmatches && !err; m++) {
 		const struct ext_match *em = r->matches[m].match;
+		bool match_exact = false;
 		unsigned n;
 
 		if (!em || !em->cls_tests) {
 			*partial = true; /* and nothing after it may be used */
+			exact = false;
 			break;
 		}
-		n = em->cls_tests(&r->matches[m], family, t);
+		n = em->cls_tests(&r->matches[m], family, t, &match_exact);
+		exact = exact && match_exact && n <= EXT_CLS_MAX_TESTS;
 		if (n > EXT_CLS_MAX_TESTS)
 			n = 0;
 		for (unsigned k = 0; k < n; k++)
@@ -226,6 +249,8 @@ static int compile_rule(struct cls_builder *b, unsigned i, int family, const str
 		if (n == 0 && strcmp(em->name, "comment"))
 			*partial = true;
 	}
+	if (!err && exact && (r->target.kind == RULES_T_ACCEPT || r->target.kind == RULES_T_DROP))
+		err = cls_builder_final(b, i);
 	return err;
 }
 
@@ -273,6 +298,7 @@ static void compile_chain(struct cls_chain *cc, const struct rules_chain *c, int
 		return;
 	}
 	cc->bytes = info.bytes;
+	cr->dims |= cls_dims(cc->cls);
 }
 
 static void ruleset_free(struct cls_ruleset *cr)
@@ -363,9 +389,16 @@ bool cls_key(const struct cls_ruleset *cr, const struct ext_pkt_ctx *ctx, uint32
 	default:
 		break;
 	}
-	for (unsigned k = 0; k < 4; k++) {
-		key[CLS_SRC0 + k] = ntohl(in->src.w[k]);
-		key[CLS_DST0 + k] = ntohl(in->dst.w[k]);
+	key[CLS_SRC0] = ntohl(in->src.w[0]);
+	key[CLS_DST0] = ntohl(in->dst.w[0]);
+	if (ctx->family == AF_INET6) {
+		for (unsigned k = 1; k < 4; k++) {
+			key[CLS_SRC0 + k] = ntohl(in->src.w[k]);
+			key[CLS_DST0 + k] = ntohl(in->dst.w[k]);
+		}
+	} else {
+		for (unsigned k = 1; k < 4; k++)
+			key[CLS_SRC0 + k] = key[CLS_DST0 + k] = 0;
 	}
 	key[CLS_PROTO] = in->l4proto;
 	key[CLS_SPORT] = key[CLS_DPORT] = key[CLS_ICMP] = CLS_NO_PORT;
@@ -375,10 +408,12 @@ bool cls_key(const struct cls_ruleset *cr, const struct ext_pkt_ctx *ctx, uint32
 	}
 	if (ports && (in->l4proto == IPPROTO_ICMP || in->l4proto == IPPROTO_ICMPV6))
 		key[CLS_ICMP] = (uint32_t)in->icmp_type << 8 | in->icmp_code;
-	key[CLS_IN] = iface_word(ctx->in);
-	key[CLS_OUT] = iface_word(ctx->out);
+	/* the rest costs more to read: only what some rule looks at */
+	key[CLS_IN] = cr->dims & 1u << CLS_IN ? iface_word(ctx->in) : 0;
+	key[CLS_OUT] = cr->dims & 1u << CLS_OUT ? iface_word(ctx->out) : 0;
 	key[CLS_MARK] = ctx->pkt->mark;
-	key[CLS_CTSTATE] = cr->ctstate ? cr->ctstate(ctx, EXT_CLS_CTSTATE) : 0;
+	key[CLS_CTSTATE] =
+	    cr->ctstate && cr->dims & 1u << CLS_CTSTATE ? cr->ctstate(ctx, EXT_CLS_CTSTATE) : 0;
 	key[CLS_FRAG] = ctx->family == AF_INET && in->frag_off != 0;
 	return true;
 }

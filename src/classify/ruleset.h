@@ -45,6 +45,7 @@ struct cls_chain {
 struct cls_ruleset {
 	enum cls_mode mode;
 	uint32_t (*ctstate)(const struct ext_pkt_ctx *ctx, unsigned field); /* key reader */
+	uint32_t dims; /* bit per CLS_* dimension some compiled rule constrains */
 	struct cls_chain *chains[TABLE_MAX]; /* [table][chain index] */
 	unsigned nchains[TABLE_MAX];
 };

@@ -68,7 +68,8 @@ int cls_store_rule(struct classifier *c, struct cls_rule *out, const struct cls_
 		return -ENOMEM;
 	*out = (struct cls_rule){.coff = c->ncons,
 				 .ncon = (uint16_t)r->ncon,
-				 .group = (uint8_t)cls_rule_group(r->con, r->ncon)};
+				 .group = (uint8_t)cls_rule_group(r->con, r->ncon),
+				 .final = r->final};
 	for (unsigned i = 0; i < r->ncon; i++) {
 		const struct cls_bcon *k = &r->con[i];
 		struct cls_con *d = &c->cons[c->ncons++];
@@ -88,6 +89,31 @@ int cls_store_rule(struct classifier *c, struct cls_rule *out, const struct cls_
 		}
 	}
 	return 0;
+}
+
+bool cls_rule_covers(const struct classifier *c, const struct cls_rule *r, const uint32_t *lo,
+		     const uint32_t *hi)
+{
+	const struct cls_con *k = &c->cons[r->coff];
+
+	if (r->never)
+		return false;
+	for (unsigned i = 0; i < r->ncon; i++, k++) {
+		const struct cls_interval *iv;
+		unsigned a;
+
+		if (k->nint <= 1) {
+			if (k->nint == 0 || k->lo > lo[k->dim] || k->hi < hi[k->dim])
+				return false;
+			continue;
+		}
+		iv = &c->ivs[k->ivoff];
+		for (a = 0; a < k->nint && iv[a].hi < lo[k->dim]; a++)
+			;
+		if (a == k->nint || iv[a].lo > lo[k->dim] || iv[a].hi < hi[k->dim])
+			return false;
+	}
+	return true;
 }
 
 bool cls_rule_span(const struct classifier *c, const struct cls_rule *r, unsigned dim, uint32_t lo,
@@ -183,15 +209,15 @@ static unsigned leaf_first(const struct classifier *c, const struct cls_leaf *l,
 		while (i < z) {
 			unsigned m = (i + z) / 2;
 
-			if (l->pos[m] < from)
+			if (CLS_POS(l->pos[m]) < from)
 				i = m + 1;
 			else
 				z = m;
 		}
 	}
-	for (; i < l->n && l->pos[i] < best; i++)
-		if (rule_holds(c, l->pos[i], key))
-			return l->pos[i];
+	for (; i < l->n && CLS_POS(l->pos[i]) < best; i++)
+		if ((l->pos[i] & CLS_COVERS) || rule_holds(c, CLS_POS(l->pos[i]), key))
+			return CLS_POS(l->pos[i]);
 	return best;
 }
 
@@ -232,11 +258,11 @@ unsigned cls_cursor_next(struct cls_cursor *cur, unsigned from)
 	for (unsigned g = 0; g < cur->n; g++) {
 		const uint32_t *p = cur->pos[g], *e = cur->end[g];
 
-		while (p < e && *p < from)
+		while (p < e && CLS_POS(*p) < from)
 			p++;
-		for (; p < e && *p < best; p++)
-			if (rule_holds(c, *p, cur->key)) {
-				best = *p;
+		for (; p < e && CLS_POS(*p) < best; p++)
+			if ((*p & CLS_COVERS) || rule_holds(c, CLS_POS(*p), cur->key)) {
+				best = CLS_POS(*p);
 				break;
 			}
 		cur->pos[g] = p; /* stays on the candidate: a later from >= it moves past */
@@ -272,6 +298,15 @@ void cls_first_burst(const struct classifier *c, const uint32_t (*keys)[CLS_NDIM
 unsigned cls_nrules(const struct classifier *c)
 {
 	return c->nrules;
+}
+
+uint32_t cls_dims(const struct classifier *c)
+{
+	uint32_t d = 0;
+
+	for (unsigned i = 0; i < c->ncons; i++)
+		d |= 1u << c->cons[i].dim;
+	return d;
 }
 
 size_t cls_bytes(const struct classifier *c)
@@ -383,7 +418,8 @@ static int new_node(struct build *bd, unsigned *idx)
 	return 0;
 }
 
-static int make_leaf(struct build *bd, unsigned node, const uint32_t *rules, unsigned n)
+static int make_leaf(struct build *bd, unsigned node, const uint32_t *rules, unsigned n,
+		     const uint32_t *lo, const uint32_t *hi)
 {
 	struct classifier *c = bd->c;
 
@@ -392,7 +428,9 @@ static int make_leaf(struct build *bd, unsigned node, const uint32_t *rules, uns
 		return -ENOMEM;
 	/* pos is fixed up to point into the pool once the pool stops moving */
 	c->leaves[c->nleaves] = (struct cls_leaf){.pos = (uint32_t *)(uintptr_t)bd->npool, .n = n};
-	memcpy(&c->pool[bd->npool], rules, n * sizeof(*rules));
+	for (unsigned i = 0; i < n; i++)
+		c->pool[bd->npool + i] =
+		    rules[i] | (cls_rule_covers(c, &c->rules[rules[i]], lo, hi) ? CLS_COVERS : 0);
 	bd->npool += n;
 	c->nodes[node] = (struct cls_node){.dim = CLS_LEAF, .a = c->nleaves++};
 	bd->info->leaves++;
@@ -415,11 +453,17 @@ static int build_node(struct build *bd, unsigned node, uint32_t *rules, unsigned
 		bd->info->max_depth = depth;
 	if (build_bytes(bd) > c->max_bytes)
 		return -E2BIG;
+	/* a final rule that covers the box hides every rule after it here */
+	for (unsigned i = 0; i < n; i++)
+		if (c->rules[rules[i]].final && cls_rule_covers(c, &c->rules[rules[i]], lo, hi)) {
+			n = i + 1;
+			break;
+		}
 	if (n <= bd->leaf_rules || depth >= CLS_MAX_DEPTH)
-		return make_leaf(bd, node, rules, n);
+		return make_leaf(bd, node, rules, n, lo, hi);
 	best_split(bd, rules, n, lo, hi, &sp);
 	if (sp.dim == CLS_NDIMS || sp.big >= n)
-		return make_leaf(bd, node, rules, n);
+		return make_leaf(bd, node, rules, n, lo, hi);
 	left = malloc((size_t)n * sizeof(*left));
 	right = malloc((size_t)n * sizeof(*right));
 	if (!left || !right) {
@@ -531,7 +575,7 @@ int cls_build(const struct cls_builder *b, const struct cls_limits *lim, struct 
 		info = &scratch;
 	memset(info, 0, sizeof(*info));
 	bd.info = info;
-	bd.leaf_rules = lim && lim->leaf_rules ? lim->leaf_rules : 4;
+	bd.leaf_rules = lim && lim->leaf_rules ? lim->leaf_rules : 2;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;

@@ -99,8 +99,8 @@ static void renumber(struct classifier *c, unsigned pos, int delta)
 		struct cls_leaf *l = &c->leaves[i];
 
 		for (unsigned k = 0; k < l->n; k++)
-			if (l->pos[k] >= pos)
-				l->pos[k] = (uint32_t)((int)l->pos[k] + delta);
+			if (CLS_POS(l->pos[k]) >= pos)
+				l->pos[k] = (uint32_t)((int64_t)l->pos[k] + delta);
 	}
 }
 
@@ -121,7 +121,7 @@ static int leaf_add(struct cls_leaf *l, void *arg)
 		l->pos = p;
 		l->cap = cap;
 	}
-	while (i < l->n && l->pos[i] < pos)
+	while (i < l->n && CLS_POS(l->pos[i]) < pos)
 		i++;
 	memmove(&l->pos[i + 1], &l->pos[i], (l->n - i) * sizeof(*l->pos));
 	l->pos[i] = pos;
@@ -134,7 +134,7 @@ static int leaf_remove(struct cls_leaf *l, void *arg)
 	uint32_t pos = *(const uint32_t *)arg;
 
 	for (unsigned i = 0; i < l->n; i++)
-		if (l->pos[i] == pos) {
+		if (CLS_POS(l->pos[i]) == pos) {
 			memmove(&l->pos[i], &l->pos[i + 1], (l->n - i - 1) * sizeof(*l->pos));
 			l->n--;
 			break;
@@ -194,6 +194,8 @@ int cls_delete(struct classifier *c, unsigned pos)
 
 	if (pos >= c->nrules)
 		return -EINVAL;
+	if (c->rules[pos].final)
+		return -EAGAIN;
 	for_rule_leaves(c, &c->rules[pos], leaf_remove, &p);
 	memmove(&c->rules[pos], &c->rules[pos + 1], (c->nrules - pos - 1) * sizeof(*c->rules));
 	c->nrules--;

@@ -308,7 +308,7 @@ static bool conntrack_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 /* --ctstate over the CT_STATE_* bits only (SNAT/DNAT come from the NAT binding, which the
  * classifier's key does not hold); the other options stay with conntrack_match. */
 static unsigned conntrack_cls_tests(const struct ext_instance *inst, int family,
-				    struct ext_cls_test *out)
+				    struct ext_cls_test *out, bool *exact)
 {
 	const struct conntrack_info *ci = inst->data;
 	bool inv = INVERTED(O_CTSTATE);
@@ -321,6 +321,7 @@ static unsigned conntrack_cls_tests(const struct ext_instance *inst, int family,
 			out[n++] = ext_cls_range(EXT_CLS_CTSTATE, inv, v, v);
 	if (!n)
 		out[n++] = ext_cls_range(EXT_CLS_CTSTATE, !inv, 0, UINT32_MAX);
+	*exact = inst->seen == (1u << O_CTSTATE);
 	return n;
 }
 

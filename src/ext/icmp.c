@@ -211,11 +211,12 @@ static bool icmp_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 }
 
 static unsigned icmp_cls_tests(const struct ext_instance *inst, int family,
-			       struct ext_cls_test *out)
+			       struct ext_cls_test *out, bool *exact)
 {
 	const struct icmp_data *d = inst->data;
 	bool inv = inst->inv & 1u;
 
+	*exact = true;
 	if (icmp_is_any(family, d))
 		out[0] = ext_cls_range(EXT_CLS_ICMP, inv, 0, 0xffff);
 	else

@@ -9,6 +9,7 @@
  * last is accepted as iptables accepts it; it contains nothing.
  */
 #include <errno.h>
+#include <sys/socket.h>
 
 #include "ext/match_util.h"
 #include "rules/ext.h"
@@ -55,11 +56,12 @@ static bool iprange_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 }
 
 static unsigned iprange_cls_tests(const struct ext_instance *inst, int family,
-				  struct ext_cls_test *out)
+				  struct ext_cls_test *out, bool *exact)
 {
 	const struct iprange_info *ri = inst->data;
 	unsigned n = 0;
 
+	*exact = family == AF_INET; /* IPv6 ranges are narrowed word by word, not exactly */
 	if (inst->seen & 1u << O_SRC_RANGE)
 		out[n++] = (struct ext_cls_test){EXT_CLS_SRC, inst->inv & 1u << O_SRC_RANGE,
 						 ri->src[0], ri->src[1]};

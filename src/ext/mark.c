@@ -22,7 +22,7 @@ static bool mark_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 
 /* A plain value (mask all ones), or a mask of leading ones: a range of marks. */
 static unsigned mark_cls_tests(const struct ext_instance *inst, int family,
-			       struct ext_cls_test *out)
+			       struct ext_cls_test *out, bool *exact)
 {
 	const struct mark_data *d = inst->data;
 	uint32_t m = d->mark[1];
@@ -36,6 +36,7 @@ static unsigned mark_cls_tests(const struct ext_instance *inst, int family,
 		return 1;
 	}
 	out[0] = ext_cls_range(EXT_CLS_MARK, inst->inv & 1u, d->mark[0], d->mark[0] | ~m);
+	*exact = true;
 	return 1;
 }
 

@@ -213,7 +213,7 @@ static bool multiport_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 
 /* --sports / --dports as a list of ranges of one field; --ports (either) has none. */
 static unsigned multiport_cls_tests(const struct ext_instance *inst, int family,
-				    struct ext_cls_test *out)
+				    struct ext_cls_test *out, bool *exact)
 {
 	const struct multiport_info *mi = inst->data;
 	unsigned field = mi->mode == MP_SOURCE ? EXT_CLS_SPORT : EXT_CLS_DPORT, n = 0;
@@ -229,6 +229,7 @@ static unsigned multiport_cls_tests(const struct ext_instance *inst, int family,
 		out[n++] = ext_cls_range(field, inv, lo, hi);
 	}
 	/* no port at all matches nothing; inverted, everything: leave that to the match */
+	*exact = n > 0;
 	return n;
 }
 

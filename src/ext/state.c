@@ -35,7 +35,7 @@ static bool state_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 /* Every value of the packet's state bits (CT_STATE_*, 5 bits) that shares a bit with the
  * rule's: one test per such value. */
 static unsigned state_cls_tests(const struct ext_instance *inst, int family,
-				struct ext_cls_test *out)
+				struct ext_cls_test *out, bool *exact)
 {
 	const struct state_info *si = inst->data;
 	unsigned n = 0;
@@ -45,6 +45,7 @@ static unsigned state_cls_tests(const struct ext_instance *inst, int family,
 			out[n++] = ext_cls_range(EXT_CLS_CTSTATE, inst->inv & 1u, v, v);
 	if (!n) /* no state bit: matches nothing, or (inverted) everything */
 		out[n++] = ext_cls_range(EXT_CLS_CTSTATE, !(inst->inv & 1u), 0, UINT32_MAX);
+	*exact = true;
 	return n;
 }
 

@@ -277,10 +277,11 @@ static bool tcp_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 
 /* Ports only: flags and options stay with tcp_match (residual). */
 static unsigned tcp_cls_tests(const struct ext_instance *inst, int family,
-			      struct ext_cls_test *out)
+			      struct ext_cls_test *out, bool *exact)
 {
 	const struct tcp_data *d = inst->data;
 
+	*exact = !(inst->seen & (1u << O_OPTION)) && !d->flg[0] && !(inst->inv & (1u << O_FLAGS));
 	out[0] = ext_cls_range(EXT_CLS_SPORT, inst->inv & (1u << O_SPORT), d->spts[0], d->spts[1]);
 	out[1] = ext_cls_range(EXT_CLS_DPORT, inst->inv & (1u << O_DPORT), d->dpts[0], d->dpts[1]);
 	return 2;

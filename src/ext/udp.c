@@ -80,10 +80,11 @@ static bool udp_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 }
 
 static unsigned udp_cls_tests(const struct ext_instance *inst, int family,
-			      struct ext_cls_test *out)
+			      struct ext_cls_test *out, bool *exact)
 {
 	const struct udp_data *d = inst->data;
 
+	*exact = true;
 	out[0] = ext_cls_range(EXT_CLS_SPORT, inst->inv & (1u << O_SPORT), d->spts[0], d->spts[1]);
 	out[1] = ext_cls_range(EXT_CLS_DPORT, inst->inv & (1u << O_DPORT), d->dpts[0], d->dpts[1]);
 	return 2;

@@ -317,9 +317,11 @@ struct ext_match {
 	 * match's field tests (at most EXT_CLS_MAX_TESTS) and returns their number (0: the match
 	 * is pure but has no test a classifier can use): a packet that fails one of them never
 	 * matches, so a classifier may skip the rule; one that passes them all is still given to
-	 * match(). A match without it ends what a classifier reads of a rule. */
+	 * match(). A match without it ends what a classifier reads of a rule. *exact (false
+	 * when called) is set when the tests are the whole match: a packet whose headers are
+	 * all there passes them exactly when match() returns true. */
 	unsigned (*cls_tests)(const struct ext_instance *inst, int family,
-			      struct ext_cls_test *out);
+			      struct ext_cls_test *out, bool *exact);
 	/* The packet's value of a field only this match can read (EXT_CLS_CTSTATE). Optional. */
 	uint32_t (*cls_value)(const struct ext_pkt_ctx *ctx, unsigned field);
 	/* The match reads connection tracking state (state, conntrack, connmark, connbytes,

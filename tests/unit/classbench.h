@@ -166,15 +166,17 @@ static inline int cb_constrain(struct cls_builder *b, unsigned i, const struct c
 	return err;
 }
 
-/* A builder with every rule's constraints, or NULL. */
-static inline struct cls_builder *cb_builder(const struct cb_rule *r, unsigned n)
+/* A builder with every rule's constraints, or NULL. With `finals`, a rule without a flags
+ * test (nothing left to check on a candidate) is final (cls_builder_final). */
+static inline struct cls_builder *cb_builder(const struct cb_rule *r, unsigned n, bool finals)
 {
 	struct cls_builder *b = cls_builder_new(n);
 
 	if (!b)
 		return NULL;
 	for (unsigned i = 0; i < n; i++)
-		if (cb_constrain(b, i, &r[i])) {
+		if (cb_constrain(b, i, &r[i]) ||
+		    (finals && !r[i].fmask && cls_builder_final(b, i))) {
 			cls_builder_free(b);
 			return NULL;
 		}

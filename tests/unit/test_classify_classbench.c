@@ -29,7 +29,7 @@ static unsigned check_set(const char *rules_path, const char *trace_path, unsign
 	unsigned nr = 0, np = 0, bad = 0;
 	struct cb_rule *r = cb_load_rules(rules_path, &nr);
 	struct cb_pkt *p = cb_load_trace(trace_path, step, &np);
-	struct cls_builder *b = r ? cb_builder(r, nr) : NULL;
+	struct cls_builder *b = r ? cb_builder(r, nr, true) : NULL;
 	struct classifier *c = NULL;
 	struct cls_build_info info;
 	uint32_t(*keys)[CLS_NDIMS] = NULL;
@@ -129,7 +129,7 @@ static void test_incremental(void **state)
 	assert_non_null(p);
 	cur = malloc(nr * sizeof(*cur));
 	assert_non_null(cur);
-	b = cb_builder(r, nr);
+	b = cb_builder(r, nr, false); /* a final rule cannot be deleted (-EAGAIN) */
 	assert_non_null(b);
 	assert_int_equal(cls_build(b, NULL, &c, NULL), 0);
 	for (unsigned v = 0; v < sizeof(victims) / sizeof(victims[0]); v++) {
@@ -179,7 +179,7 @@ static void test_budget(void **state)
 	snprintf(path, sizeof(path), "%s/acl1_1k", cb_dir());
 	r = cb_load_rules(path, &nr);
 	assert_non_null(r);
-	b = cb_builder(r, nr);
+	b = cb_builder(r, nr, true);
 	assert_non_null(b);
 	assert_int_equal(cls_build(b, &lim, &c, NULL), -E2BIG);
 	assert_null(c);
