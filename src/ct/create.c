@@ -75,6 +75,12 @@ int ct_entry_create(struct ct_table *t, const struct ct_entry_attrs *a, uint64_t
 	e->th[1].dir = CT_DIR_REPLY;
 	e->ops = ct_proto_find(a->orig.l4proto);
 	e->id = t->next_id++;
+	if (((a->have & CT_ATTR_LABELS) ? ct_labels_add(e) : (ct_labels_new(t, e), 0)) < 0) {
+		free(e);
+		return -ENOMEM;
+	}
+	if (a->have & CT_ATTR_LABELS)
+		ct_entry_labels_set(e, &a->labels, &a->labels_mask);
 	ct_tstamp_new(t, e);
 	ct_tstamp_start(e, now);
 	if ((a->have & CT_ATTR_HELPER) && ct_entry_set_helper(t, e, a->helper) < 0) {
@@ -101,7 +107,11 @@ int ct_entry_change(struct ct_table *t, struct ct_entry *e, const struct ct_entr
 		    uint64_t now)
 {
 	uint32_t ev = 0;
+	struct ct_labels have;
 
+	/* checked first: nothing is changed when a part is refused */
+	if ((a->have & CT_ATTR_LABELS) && !ct_entry_labels(e, &have))
+		return -ENOSPC; /* made without room for labels (the kernel's answer too) */
 	if (a->have & CT_ATTR_STATUS) {
 		uint32_t want = a->status & SETTABLE;
 
@@ -122,6 +132,8 @@ int ct_entry_change(struct ct_table *t, struct ct_entry *e, const struct ct_entr
 			ct_event_cache(e, CT_EV_MARK);
 		}
 	}
+	if (a->have & CT_ATTR_LABELS)
+		ct_entry_labels_set(e, &a->labels, &a->labels_mask);
 	if (a->have & CT_ATTR_TIMEOUT)
 		ct_entry_set_timeout(e, now, a->timeout);
 	if (a->have & CT_ATTR_PROTO_STATE && e->ops == &ct_proto_tcp &&

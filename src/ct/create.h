@@ -9,6 +9,7 @@
 
 #include "ct/ct.h"
 #include "ct/expect.h"
+#include "ct/labels.h"
 
 enum {
 	CT_ATTR_REPLY = 1 << 0,	      /* reply tuple given (else the inverse of orig) */
@@ -17,6 +18,7 @@ enum {
 	CT_ATTR_TIMEOUT = 1 << 3,     /* ns from now */
 	CT_ATTR_PROTO_STATE = 1 << 4, /* TCP/SCTP/DCCP state number, the kernel's */
 	CT_ATTR_HELPER = 1 << 5,      /* create only: the helper (CTA_HELP) */
+	CT_ATTR_LABELS = 1 << 6,      /* labels = (labels & ~labels_mask) | labels_bits */
 };
 struct ct_helper;
 struct ct_entry_attrs {
@@ -26,6 +28,7 @@ struct ct_entry_attrs {
 	uint64_t timeout;
 	uint8_t proto_state;
 	const struct ct_helper *helper;
+	struct ct_labels labels, labels_mask; /* CT_ATTR_LABELS */
 };
 /* A confirmed entry from attributes (NEW delivered). 0, -EEXIST (either tuple is in the table),
  * -EINVAL (the reply differs in family/protocol/zone, or orig has no inverse), -ENOSPC (full of

@@ -18,6 +18,7 @@
 
 #include "ct/ct_int.h"
 #include "ct/helper.h"
+#include "ct/labels.h"
 #include "ct/tstamp.h"
 
 void ct_config_default(struct ct_config *c)
@@ -133,6 +134,7 @@ static struct ct_entry *entry_new(struct ct_table *t, const struct ct_tuple *ori
 	e->ops = ops;
 	e->id = t->next_id++;
 	e->use = 0; /* ct_pkt_attach takes the packet's reference */
+	ct_labels_new(t, e);
 	ct_tstamp_new(t, e);
 	ct_list_add_tail(t, e, CT_LIST_UNCONFIRMED);
 	t->stats.unconfirmed++;

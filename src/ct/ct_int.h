@@ -188,6 +188,7 @@ struct ct_table {
 	struct ct_list lists[4]; /* by enum ct_list_id (NONE unused) */
 	uint64_t next_id;
 	uint64_t clock; /* the latest time a lookup or sweep brought: a kill's stop timestamp */
+	unsigned labels_used; /* users of connection labels (ct/labels.h) */
 	struct ct_stats stats;
 	struct {
 		ct_event_fn fn;

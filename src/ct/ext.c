@@ -9,6 +9,7 @@
 
 #include "ct/ct_int.h"
 #include "ct/helper.h"
+#include "ct/labels.h"
 #include "ct/tstamp.h"
 
 /* Sizes of each extension; 0 = reserved, not implemented yet (ct_ext_add refuses it). */
@@ -19,6 +20,7 @@ static const uint16_t ext_size[CT_EXT_NUM] = {
     [CT_EXT_TIMEOUT] = sizeof(struct ct_timeout_ext),
     [CT_EXT_SEQADJ] = sizeof(struct ct_seqadj),
     [CT_EXT_TSTAMP] = sizeof(struct ct_tstamp),
+    [CT_EXT_LABELS] = sizeof(struct ct_labels),
 };
 
 #define EXT_ALIGN 8u

@@ -46,8 +46,9 @@ struct run {
 	struct ctl_ct *found;
 	unsigned nfound, capfound;
 	bool collect;
-	bool xml_head;	     /* -o xml: the document was opened */
-	struct ctl_stats st; /* -C, -S */
+	bool xml_head;			/* -o xml: the document was opened */
+	struct ctl_cli_labelmap labels; /* -o labels: their names */
+	struct ctl_stats st;		/* -C, -S */
 	char line[2048];
 };
 
@@ -73,7 +74,7 @@ static void print_entry(struct run *r, const struct ctl_ct *c, const char *save_
 		fputs(CTL_CLI_XML_HEAD, r->out);
 		r->xml_head = true;
 	}
-	ctl_cli_format(c, r->o->fmt, save_cmd, r->line, sizeof(r->line));
+	ctl_cli_format(c, r->o->fmt, save_cmd, &r->labels, r->line, sizeof(r->line));
 	fprintf(r->out, "%s\n", r->line);
 }
 
@@ -297,6 +298,16 @@ static bool update_of(const struct ctl_ct_cli *o, const struct ctl_ct *e, struct
 		c->proto_state = o->state;
 		changed |= !(e->have & CTL_C_PROTOINFO) || e->proto_state != o->state;
 	}
+	if (o->opts & (OB(O_LABEL_ADD) | OB(O_LABEL_DEL))) {
+		/* the whole new set, as conntrack sends it */
+		c->have |= CTL_C_LABELS;
+		for (int i = 0; i < 4; i++) {
+			uint32_t was = (e->have & CTL_C_LABELS) ? e->labels[i] : 0;
+
+			c->labels[i] = (was | o->label_add[i]) & ~o->label_del[i];
+			changed |= c->labels[i] != was;
+		}
+	}
 	return changed;
 }
 
@@ -447,6 +458,10 @@ static int do_create(struct run *r)
 		if (o->helper) {
 			c.have |= CTL_C_HELPER;
 			snprintf(c.helper, sizeof(c.helper), "%s", o->helper);
+		}
+		if (o->opts & OB(O_LABEL_ADD)) {
+			c.have |= CTL_C_LABELS;
+			memcpy(c.labels, o->label_add, sizeof(c.labels));
 		}
 		/* -A as -I, but an entry that exists is no failure (conntrack 1.4.7) */
 		nlh = start(r, buf, sizeof(buf), CTL_TYPE(CTL_SUBSYS_CT, CTL_CT_NEW),
@@ -599,7 +614,8 @@ static int on_event(const struct nlmsghdr *nlh, void *priv)
 		clock_gettime(CLOCK_REALTIME, &ts);
 		fprintf(r->out, "[%-.8lld.%-.6ld]\t", (long long)ts.tv_sec, ts.tv_nsec / 1000);
 	}
-	ctl_cli_format(&c, r->o->fmt | CTL_FMT_EVENT, save_cmd[kind], r->line, sizeof(r->line));
+	ctl_cli_format(&c, r->o->fmt | CTL_FMT_EVENT, save_cmd[kind], &r->labels, r->line,
+		       sizeof(r->line));
 	if (r->o->fmt & (CTL_CLI_FMT_SAVE | CTL_CLI_FMT_XML))
 		fprintf(r->out, "%s\n", r->line);
 	else
@@ -687,6 +703,8 @@ static int run_one(struct run *r, const struct ctl_ct_cli *o, volatile sig_atomi
 	r->o = o;
 	r->n = r->nfound = 0;
 	r->collect = r->xml_head = false;
+	if (o->fmt & CTL_CLI_FMT_LABELS)
+		ctl_cli_labelmap_load(&r->labels);
 	switch (o->cmd) {
 	case CTL_CLI_LIST:
 		status = do_list(r);

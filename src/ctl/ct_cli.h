@@ -70,7 +70,17 @@ struct ctl_ct_cli {
 	uint8_t state;	    /* --state, the kernel's TCP state number */
 	const char *helper; /* -I --helper NAME (pkttables' own: conntrack 1.4.7 has none) */
 	struct ctl_cli_nat snat, dnat; /* -n (and -j), -g; -I: the NAT-ed reply */
+	/* -l (entries with all these), --label-add, --label-del (none named: every label) */
+	uint32_t label_want[4], label_add[4], label_del[4];
 };
+
+/* Label names, from connlabel.conf ("BIT NAME" lines): $PKTTABLES_CONNLABEL_CONF, else
+ * /etc/xtables/connlabel.conf, the file conntrack and iptables read. */
+struct ctl_cli_labelmap {
+	char name[128][32]; /* "" where the file names no label */
+};
+/* 0, or -errno when the file cannot be read (the map is then empty). */
+int ctl_cli_labelmap_load(struct ctl_cli_labelmap *m);
 
 /* The summary prefix conntrack prints on stderr: "conntrack v1.4.7 (conntrack-tools): ". */
 #define CTL_CLI_PREFIX "conntrack v1.4.7 (conntrack-tools): "

@@ -41,6 +41,9 @@ enum {
 	O_SRC_NAT,
 	O_DST_NAT,
 	O_ANY_NAT,
+	O_LABEL,
+	O_LABEL_ADD,
+	O_LABEL_DEL,
 	/* protocol options */
 	O_SPORT,
 	O_DPORT,
@@ -85,9 +88,10 @@ int ctl_cli_run_each(const struct ctl_ct_cli *const *cmds, size_t n, FILE *out, 
 /* Does the entry pass what only the client can check: --state, -n/-g/-j, address masks? */
 bool ctl_cli_passes(const struct ctl_ct_cli *o, const struct ctl_ct *c);
 /* An entry as -o asks (fmt: CTL_FMT_* | CTL_CLI_FMT_*); `save_cmd` starts a -o save line
- * ("-A", "-D", "-U", NULL: none). The length written, as snprintf. */
-int ctl_cli_format(const struct ctl_ct *c, unsigned fmt, const char *save_cmd, char *buf,
-		   size_t len);
+ * ("-A", "-D", "-U", NULL: none); `names` the labels' (-o labels). The length written, as
+ * snprintf. */
+int ctl_cli_format(const struct ctl_ct *c, unsigned fmt, const char *save_cmd,
+		   const struct ctl_cli_labelmap *names, char *buf, size_t len);
 /* The XML document's head and tail around -o xml entries. */
 #define CTL_CLI_XML_HEAD "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<conntrack>\n"
 #define CTL_CLI_XML_TAIL "</conntrack>\n"

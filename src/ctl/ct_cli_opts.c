@@ -57,6 +57,9 @@ static const struct cli_opt opts[O_NUM] = {
 	[O_SRC_NAT]    = { "src-nat", { "src-nat" }, 'n', OPTIONAL, P_ANY },
 	[O_DST_NAT]    = { "dst-nat", { "dst-nat" }, 'g', OPTIONAL, P_ANY },
 	[O_ANY_NAT]    = { "any-nat", { "any-nat" }, 'j', OPTIONAL, P_ANY },
+	[O_LABEL]      = { "label", { "label" }, 'l', true, P_ANY },
+	[O_LABEL_ADD]  = { "label-add", { "label-add" }, 0, true, P_ANY },
+	[O_LABEL_DEL]  = { "label-del", { "label-del" }, 0, OPTIONAL, P_ANY },
 	[O_SPORT]      = { "sport", { "sport", "orig-port-src" }, 0, true, P_PORTS },
 	[O_DPORT]      = { "dport", { "dport", "orig-port-dst" }, 0, true, P_PORTS },
 	[O_REPLY_SPORT]= { "reply-port-src", { "reply-port-src" }, 0, true, P_PORTS },
@@ -124,22 +127,25 @@ static uint64_t allowed(enum ctl_cli_cmd c, bool expect)
 	switch (c) {
 	case CTL_CLI_LIST:
 		return ALWAYS | TUPLE_OPTS | OB(O_STATUS) | OB(O_MARK) | OB(O_STATE) |
-		       OB(O_OUTPUT) | OB(O_ZERO) | NAT_OPTS | MASKS;
+		       OB(O_OUTPUT) | OB(O_ZERO) | NAT_OPTS | MASKS | OB(O_LABEL);
 	case CTL_CLI_DELETE:
 		return ALWAYS | TUPLE_OPTS | OB(O_STATUS) | OB(O_MARK) | OB(O_STATE) |
-		       OB(O_OUTPUT) | NAT_OPTS | MASKS;
+		       OB(O_OUTPUT) | NAT_OPTS | MASKS | OB(O_LABEL);
 	case CTL_CLI_EVENT:
 		return ALWAYS | TUPLE_OPTS | OB(O_STATUS) | OB(O_MARK) | OB(O_STATE) |
-		       OB(O_OUTPUT) | OB(O_EVENT_MASK) | OB(O_BUFFER) | NAT_OPTS | MASKS;
+		       OB(O_OUTPUT) | OB(O_EVENT_MASK) | OB(O_BUFFER) | NAT_OPTS | MASKS |
+		       OB(O_LABEL);
 	case CTL_CLI_GET:
 		return ALWAYS | TUPLE_OPTS | OB(O_OUTPUT);
 	case CTL_CLI_CREATE:
 	case CTL_CLI_ADD:
 		return ALWAYS | TUPLE_OPTS | OB(O_STATUS) | OB(O_MARK) | OB(O_STATE) |
-		       OB(O_TIMEOUT) | OB(O_OUTPUT) | OB(O_HELPER) | OB(O_SRC_NAT) | OB(O_DST_NAT);
+		       OB(O_TIMEOUT) | OB(O_OUTPUT) | OB(O_HELPER) | OB(O_SRC_NAT) | OB(O_DST_NAT) |
+		       OB(O_LABEL_ADD);
 	case CTL_CLI_UPDATE: /* no zone: conntrack 1.4.7 refuses -w with -U */
 		return ALWAYS | (TUPLE_OPTS & ~ZONES) | OB(O_STATUS) | OB(O_MARK) | OB(O_STATE) |
-		       OB(O_TIMEOUT) | OB(O_OUTPUT) | NAT_OPTS | MASKS;
+		       OB(O_TIMEOUT) | OB(O_OUTPUT) | NAT_OPTS | MASKS | OB(O_LABEL) |
+		       OB(O_LABEL_ADD) | OB(O_LABEL_DEL);
 	case CTL_CLI_FLUSH:
 		return ALWAYS | OB(O_FAMILY);
 	default:
@@ -364,6 +370,26 @@ static int set_port(const char *s, const char *name, struct ctl_tuple *t, uint32
 	return 0;
 }
 
+/* NAME[,NAME...] of connlabel.conf into bits (conntrack's names only, no numbers). */
+static int labels_of(const char *v, uint32_t bits[4], char *err, size_t len)
+{
+	struct ctl_cli_labelmap m;
+	char buf[512], *save, *w;
+
+	ctl_cli_labelmap_load(&m);
+	snprintf(buf, sizeof(buf), "%s", v);
+	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		unsigned b;
+
+		for (b = 0; b < 128 && strcmp(m.name[b], w); b++)
+			;
+		if (b == 128)
+			return bad(err, len, "unknown label '%s'", w);
+		bits[b / 32] |= 1u << (b % 32);
+	}
+	return 0;
+}
+
 /* One option with its argument. */
 static int take(struct ctl_ct_cli *o, int id, const char *v, char *err, size_t len)
 {
@@ -492,6 +518,16 @@ static int take(struct ctl_ct_cli *o, int id, const char *v, char *err, size_t l
 	case O_HELPER:
 		o->helper = v;
 		return 0;
+	case O_LABEL:
+		return labels_of(v, o->label_want, err, len);
+	case O_LABEL_ADD:
+		return labels_of(v, o->label_add, err, len);
+	case O_LABEL_DEL:
+		if (!v) {
+			memset(o->label_del, 0xff, sizeof(o->label_del)); /* every label */
+			return 0;
+		}
+		return labels_of(v, o->label_del, err, len);
 	case O_SPORT:
 		return set_port(v, opts[id].name, &o->orig, CTL_T_SPORT, err, len);
 	case O_DPORT:
@@ -630,6 +666,8 @@ static int check(struct ctl_ct_cli *o, char *err, size_t len)
 		if ((o->opts & OB(i)) && !(ok & OB(i)))
 			return bad(err, len, "Illegal option `--%s' with this command",
 				   opts[i].name);
+	if ((o->opts & OB(O_LABEL_ADD)) && (o->opts & OB(O_LABEL_DEL)))
+		return other(err, len, "cannot use --label-add and --label-del at the same time");
 	if ((o->opts & OB(O_ANY_NAT)) && (o->opts & (OB(O_SRC_NAT) | OB(O_DST_NAT))))
 		return bad(err, len, "cannot specify `--src-nat' or `--dst-nat' with `--any-nat'");
 	if (!o->expect && (o->opts & OB(O_MASK_SRC)) && !(o->orig.have & CTL_T_SRC))

@@ -19,7 +19,10 @@
  * An entry with a timestamp (the box's `timestamp` setting) shows " delta-time=S" after its
  * mark and zone: seconds since it was confirmed (until it left, for a destroy event); -o
  * ktimestamp adds " [start=DATE]" and, once it left, " [stop=DATE]" (the box's clock as a date).
+ * -o labels: " labels=NAME,NAME" last, the names connlabel.conf gives the entry's bits.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -59,10 +62,36 @@ static bool masked_equal(const union pt_addr *a, const union pt_addr *b, const u
 	return true;
 }
 
+int ctl_cli_labelmap_load(struct ctl_cli_labelmap *m)
+{
+	const char *path = getenv("PKTTABLES_CONNLABEL_CONF");
+	char line[256];
+	FILE *f;
+
+	memset(m, 0, sizeof(*m));
+	if (!(f = fopen(path && *path ? path : "/etc/xtables/connlabel.conf", "r")))
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char name[32];
+		unsigned bit;
+
+		/* "BIT NAME", # comments; the first name a bit gets is its name */
+		if (sscanf(line, "%u %31s", &bit, name) == 2 && bit < 128 && name[0] != '#' &&
+		    !m->name[bit][0])
+			snprintf(m->name[bit], sizeof(m->name[bit]), "%s", name);
+	}
+	fclose(f);
+	return 0;
+}
+
 bool ctl_cli_passes(const struct ctl_ct_cli *o, const struct ctl_ct *c)
 {
 	bool s, d;
 
+	for (int i = 0; i < 4; i++)
+		if (o->label_want[i] && (!(c->have & CTL_C_LABELS) ||
+					 (c->labels[i] & o->label_want[i]) != o->label_want[i]))
+			return false;
 	if ((o->opts & OB(O_STATE)) && o->cmd != CTL_CLI_UPDATE &&
 	    !((c->have & CTL_C_PROTOINFO) && c->proto_state == o->state))
 		return false;
@@ -177,7 +206,21 @@ static size_t xml_dir(const struct ctl_ct *c, int dir, char *buf, size_t len)
 	return off;
 }
 
-static size_t xml_flow(const struct ctl_ct *c, unsigned fmt, char *buf, size_t len)
+/* The names of the entry's labels, joined by sep, each between pre and post. */
+static size_t label_names(const struct ctl_ct *c, const struct ctl_cli_labelmap *m, const char *pre,
+			  const char *post, const char *sep, char *buf, size_t len)
+{
+	size_t off = 0;
+	unsigned n = 0;
+
+	for (unsigned b = 0; m && b < 128; b++)
+		if ((c->labels[b / 32] >> (b % 32) & 1) && m->name[b][0])
+			OUT("%s%s%s%s", n++ ? sep : "", pre, m->name[b], post);
+	return off;
+}
+
+static size_t xml_flow(const struct ctl_ct *c, unsigned fmt, const struct ctl_cli_labelmap *names,
+		       char *buf, size_t len)
 {
 	size_t off = 0;
 
@@ -190,6 +233,12 @@ static size_t xml_flow(const struct ctl_ct *c, unsigned fmt, char *buf, size_t l
 	OUT("<timeout>%u</timeout><mark>%u</mark>", c->timeout, c->mark);
 	if (c->zone)
 		OUT("<zone>%u</zone>", c->zone);
+	if ((fmt & CTL_CLI_FMT_LABELS) && (c->have & CTL_C_LABELS)) {
+		OUT("<labels>");
+		off += label_names(c, names, "<label>", "</label>", "", buf + off,
+				   off < len ? len - off : 0);
+		OUT("</labels>");
+	}
 	if (c->have & CTL_C_USE)
 		OUT("<use>%u</use>", c->use);
 	if (c->have & CTL_C_ID)
@@ -259,8 +308,8 @@ static size_t tstamp_insert(const struct ctl_ct *c, unsigned fmt, char *buf, siz
 	return off + n;
 }
 
-int ctl_cli_format(const struct ctl_ct *c, unsigned fmt, const char *save_cmd, char *buf,
-		   size_t len)
+int ctl_cli_format(const struct ctl_ct *c, unsigned fmt, const char *save_cmd,
+		   const struct ctl_cli_labelmap *names, char *buf, size_t len)
 {
 	int n;
 
@@ -269,9 +318,17 @@ int ctl_cli_format(const struct ctl_ct *c, unsigned fmt, const char *save_cmd, c
 	if (fmt & CTL_CLI_FMT_SAVE)
 		return (int)save_line(c, save_cmd, buf, len);
 	if (fmt & CTL_CLI_FMT_XML)
-		return (int)xml_flow(c, fmt, buf, len);
+		return (int)xml_flow(c, fmt, names, buf, len);
 	n = ctl_ct_format_flags(c, fmt & (CTL_FMT_EXTENDED | CTL_FMT_ID | CTL_FMT_EVENT), buf, len);
 	if (n > 0 && (c->have & CTL_C_TSTAMP) && (size_t)n < len)
 		n = (int)tstamp_insert(c, fmt, buf, len, (size_t)n);
+	if (n > 0 && (size_t)n < len && (fmt & CTL_CLI_FMT_LABELS) && (c->have & CTL_C_LABELS) &&
+	    label_names(c, names, "", "", ",", NULL, 0)) {
+		size_t off = (size_t)n;
+
+		OUT(" labels=");
+		off += label_names(c, names, "", "", ",", buf + off, off < len ? len - off : 0);
+		n = (int)off;
+	}
 	return n;
 }

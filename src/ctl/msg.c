@@ -16,6 +16,7 @@
  *   CTA_PROTOINFO (4) -- CTA_PROTOINFO_TCP (1) -- CTA_PROTOINFO_TCP_STATE (1) u8
  *   CTA_COUNTERS_ORIG (9) / _REPLY (10) -- CTA_COUNTERS_PACKETS (1) be64, _BYTES (2) be64
  *   CTA_TIMESTAMP (20) -- CTA_TIMESTAMP_START (1) be64 ns, _STOP (2), CTL_TS_NOW (64)
+ *   CTA_LABELS (22) 16 bytes, CTA_LABELS_MASK (23) 16 bytes (host-order 32-bit words)
  *
  * Validation (one table per nesting level, below) is separate from access (decode_*): by the
  * time a decoder reads an attribute, its type and length are known good.
@@ -34,6 +35,7 @@
 #include "ctl/msg.h"
 #include "ct/expect.h"
 #include "ct/helper.h"
+#include "ct/labels.h"
 #include "ct/tstamp.h"
 #include "nat/nat.h"
 
@@ -162,6 +164,8 @@ static const struct ctl_pol ct_pol[CTL_A_MAX + 1] = {
 	[CTA_ID] = { MNL_TYPE_U32, 0, "CTA_ID", NULL },
 	[CTA_ZONE] = { MNL_TYPE_U16, 0, "CTA_ZONE", NULL },
 	[CTA_TIMESTAMP] = { MNL_TYPE_NESTED, 0, "CTA_TIMESTAMP", &tstamp_level },
+	[CTA_LABELS] = { MNL_TYPE_BINARY, 16, "CTA_LABELS", NULL },
+	[CTA_LABELS_MASK] = { MNL_TYPE_BINARY, 16, "CTA_LABELS_MASK", NULL },
 	[CTA_MARK_MASK] = { MNL_TYPE_U32, 0, "CTA_MARK_MASK", NULL },
 	[CTL_A_VERSION] = { MNL_TYPE_U32, 0, "CTL_A_VERSION", NULL },
 	[CTL_A_FILTER] = { MNL_TYPE_NESTED, 0, "CTL_A_FILTER", &filter_level },
@@ -604,6 +608,7 @@ static uint32_t ctl_nat_status(unsigned nat)
 
 void ctl_ct_from_entry(struct ctl_ct *c, const struct ct_entry *e, uint64_t now)
 {
+	struct ct_labels labels;
 	const struct proto_desc *pd;
 	const char *st;
 
@@ -639,6 +644,11 @@ void ctl_ct_from_entry(struct ctl_ct *c, const struct ct_entry *e, uint64_t now)
 	if (ct_entry_tstamp(e, &c->ts_start, &c->ts_stop)) {
 		c->ts_now = now;
 		c->have |= CTL_C_TSTAMP;
+	}
+	if (ct_entry_labels(e, &labels) &&
+	    (labels.words[0] | labels.words[1] | labels.words[2] | labels.words[3])) {
+		memcpy(c->labels, labels.words, sizeof(c->labels)); /* as ctnetlink: when any */
+		c->have |= CTL_C_LABELS;
 	}
 }
 
@@ -784,6 +794,11 @@ int ctl_put_ct(struct nlmsghdr *nlh, size_t room, const struct ctl_ct *c)
 		ok = ok && mnl_attr_put_u32_check(nlh, room, CTA_MARK_MASK, htonl(c->mark_mask));
 	if (c->have & CTL_C_TSTAMP)
 		ok = ok && !put_tstamp(nlh, room, c);
+	if (c->have & CTL_C_LABELS)
+		ok = ok && mnl_attr_put_check(nlh, room, CTA_LABELS, sizeof(c->labels), c->labels);
+	if (c->have & CTL_C_LABELS_MASK)
+		ok = ok && mnl_attr_put_check(nlh, room, CTA_LABELS_MASK, sizeof(c->labels_mask),
+					      c->labels_mask);
 	if (ok && (c->have & CTL_C_HELPER)) {
 		struct nlattr *n = mnl_attr_nest_start_check(nlh, room, CTA_HELP);
 
@@ -889,6 +904,15 @@ static int decode_ct(const struct nlattr *const *tb, uint8_t family, struct ctl_
 				c->have |= CTL_C_PROTOINFO;
 			}
 		}
+	}
+	if (tb[CTA_LABELS]) {
+		memcpy(c->labels, mnl_attr_get_payload(tb[CTA_LABELS]), sizeof(c->labels));
+		c->have |= CTL_C_LABELS;
+	}
+	if (tb[CTA_LABELS_MASK]) {
+		memcpy(c->labels_mask, mnl_attr_get_payload(tb[CTA_LABELS_MASK]),
+		       sizeof(c->labels_mask));
+		c->have |= CTL_C_LABELS_MASK;
 	}
 	if (tb[CTA_TIMESTAMP]) {
 		const struct nlattr *ts[CTL_TS_NOW + 1];

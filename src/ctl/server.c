@@ -432,6 +432,14 @@ static void entry_attrs(const struct ctl_ct *cc, struct ct_entry_attrs *a)
 		a->have |= CT_ATTR_PROTO_STATE;
 		a->proto_state = cc->proto_state;
 	}
+	if (cc->have & CTL_C_LABELS) {
+		/* as ctnetlink: CTA_LABELS_MASK names the bits CTA_LABELS sets, else all */
+		a->have |= CT_ATTR_LABELS;
+		memcpy(a->labels.words, cc->labels, sizeof(a->labels.words));
+		memset(a->labels_mask.words, 0xff, sizeof(a->labels_mask.words));
+		if (cc->have & CTL_C_LABELS_MASK)
+			memcpy(a->labels_mask.words, cc->labels_mask, sizeof(a->labels_mask.words));
+	}
 }
 
 /* CT_NEW: update the entry the tuple names, or create it (NLM_F_CREATE), as ctnetlink. */

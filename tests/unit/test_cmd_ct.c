@@ -606,6 +606,63 @@ static void test_timestamps(void **state)
 	unsetenv("TZ");
 }
 
+/* Labels by connlabel.conf's names: -I --label-add gives an entry its labels (and room for
+ * them), -U --label-add / --label-del change them, -l picks by them, -o labels prints them;
+ * an entry made without room takes none (the kernel's ENOSPC), unknown names are refused. */
+static void test_labels(void **state)
+{
+	struct child c = {0};
+	char conf[64];
+	FILE *f;
+
+	snprintf(conf, sizeof(conf), "/tmp/pt-cmd-ct-labels-%d", (int)getpid());
+	assert_non_null(f = fopen(conf, "w"));
+	fputs("# bit name\n0 eth0-in\n1 eth1-in\n2 bulk\n127 last\n", f);
+	fclose(f);
+	setenv("PKTTABLES_CONNLABEL_CONF", conf, 1);
+	child_start(&c, false);
+	expect_run(&c, "-I " UDP_I " -t 30 --label-add bulk,eth0-in", 0, "",
+		   P "1 flow entries have been created.\n");
+	expect_run(&c, "-I " TCP_I " --state ESTABLISHED -t 30", 0, "", NULL);
+	expect_run(&c, "-L -p udp -o labels", 0,
+		   "udp      17 29 src=10.0.0.2 dst=192.0.2.1 sport=5000 dport=53 [UNREPLIED] "
+		   "src=192.0.2.1 dst=10.0.0.2 sport=53 dport=5000 mark=0 use=1 "
+		   "labels=eth0-in,bulk\n",
+		   NULL);
+	expect_run(&c, "-L -l bulk", 0, UDP_L, P "1 flow entries have been shown.\n");
+	expect_run(&c, "-L -l bulk,last", 0, "", P "0 flow entries have been shown.\n");
+	expect_run(&c, "-U -p udp --label-add last", 0, NULL,
+		   P "1 flow entries have been updated.\n");
+	expect_run(&c, "-U -p udp --label-add last", 1, "",
+		   P "0 flow entries have been updated.\n");
+	expect_run(&c, "-U -p udp --label-del eth0-in", 0, NULL, NULL);
+	expect_run(&c, "-L -l last -o labels,id -p udp", 0, NULL,
+		   P "1 flow entries have been shown.\n");
+	{
+		struct result r = run_ct(&c, "-L -p udp -o labels", NULL);
+
+		assert_non_null(strstr(r.out, " use=1 labels=bulk,last\n"));
+		result_free(&r);
+		r = run_ct(&c, "-L -p udp -o xml,labels", NULL);
+		assert_non_null(strstr(r.out, "<mark>0</mark><labels><label>bulk</label><label>last"
+					      "</label></labels><use>1</use>"));
+		result_free(&r);
+	}
+	expect_run(&c, "-U -p udp --label-del", 0, NULL, NULL);
+	expect_run(&c, "-L -p udp -o labels", 0, UDP_L, NULL);
+	/* the TCP entry was made without labels: no room for them */
+	expect_run(&c, "-U -p tcp --label-add bulk", 1, "",
+		   P "0 flow entries have been updated.\n");
+	expect_run(NULL, "-L -l nosuch", 2, "",
+		   P "unknown label 'nosuch'\nTry `conntrack -h' or 'conntrack --help' for more "
+		     "information.\n");
+	expect_run(NULL, "-U --label-add bulk --label-del last", 1, "",
+		   P "cannot use --label-add and --label-del at the same time\n");
+	child_stop(&c);
+	unsetenv("PKTTABLES_CONNLABEL_CONF");
+	unlink(conf);
+}
+
 static void test_name_and_add(void **state)
 {
 	struct child c = {0};
@@ -645,7 +702,8 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_create_list_get), cmocka_unit_test(test_update_delete_flush),
 	    cmocka_unit_test(test_expect),	    cmocka_unit_test(test_events),
 	    cmocka_unit_test(test_save_restore),    cmocka_unit_test(test_timestamps),
-	    cmocka_unit_test(test_name_and_add),    cmocka_unit_test(test_no_box),
+	    cmocka_unit_test(test_labels),	    cmocka_unit_test(test_name_and_add),
+	    cmocka_unit_test(test_no_box),
 	};
 
 	if (argc == 3 && !strcmp(argv[1], "--serve"))

@@ -200,6 +200,44 @@ static void test_fixed_timeout(void **state)
 	ct_table_free(t);
 }
 
+/* Labels: an entry made with labels has room for them, one made without does not (-ENOSPC,
+ * nothing changed), unless labels were in use when it was made (a connlabel rule). */
+static void test_labels(void **state)
+{
+	struct ct_table *t = table(NULL);
+	struct ct_entry_attrs a = {.have = CT_ATTR_TIMEOUT | CT_ATTR_LABELS, .timeout = S(30)};
+	struct ct_entry_attrs u = {
+	    .have = CT_ATTR_LABELS | CT_ATTR_MARK, .mark = 7, .mark_mask = ~0u};
+	struct ct_entry *e, *plain;
+	struct ct_labels l;
+
+	a.labels.words[0] = 1u << 2;
+	a.labels_mask.words[0] = ~0u;
+	a.orig = tuple_of("udp 10.0.0.2:5000 > 192.0.2.1:53");
+	assert_int_equal(ct_entry_create(t, &a, S(100), &e), 0);
+	assert_true(ct_entry_labels(e, &l));
+	assert_int_equal(l.words[0], 1u << 2);
+	u.labels.words[3] = 1u << 31; /* bit 127 */
+	u.labels_mask.words[3] = 1u << 31;
+	assert_int_equal(ct_entry_change(t, e, &u, S(101)), 0);
+	assert_true(ct_entry_labels(e, &l));
+	assert_int_equal(l.words[0], 1u << 2);
+	assert_int_equal(l.words[3], 1u << 31);
+	a.have = CT_ATTR_TIMEOUT;
+	a.orig = tuple_of("udp 10.0.0.3:5000 > 192.0.2.1:53");
+	assert_int_equal(ct_entry_create(t, &a, S(100), &plain), 0);
+	assert_false(ct_entry_labels(plain, &l));
+	assert_int_equal(ct_entry_change(t, plain, &u, S(101)), -ENOSPC);
+	assert_int_equal(ct_entry_mark(plain), 0); /* nothing changed */
+	ct_labels_use(t, 1);
+	a.orig = tuple_of("udp 10.0.0.4:5000 > 192.0.2.1:53");
+	assert_int_equal(ct_entry_create(t, &a, S(100), &plain), 0);
+	assert_true(ct_entry_labels(plain, &l));
+	assert_int_equal(ct_entry_change(t, plain, &u, S(101)), 0);
+	ct_labels_use(t, -1);
+	ct_table_free(t);
+}
+
 static void test_full(void **state)
 {
 	struct ct_config c;
@@ -227,6 +265,7 @@ int main(void)
 	    cmocka_unit_test(test_reply_given_and_icmp),
 	    cmocka_unit_test(test_change),
 	    cmocka_unit_test(test_fixed_timeout),
+	    cmocka_unit_test(test_labels),
 	    cmocka_unit_test(test_full),
 	};
 
