@@ -158,8 +158,8 @@ enum {
 	CTL_C_COUNTERS_REPLY = 1 << 10,
 	CTL_C_MARK_MASK = 1 << 11, /* CT_NEW update: the bits of the mark cleared before ^ mark */
 	CTL_C_HELPER = 1 << 12,
-	CTL_C_TSTAMP = 1 << 13, /* CTA_TIMESTAMP: ts_start, ts_stop, ts_now */
-	CTL_C_LABELS = 1 << 14, /* CTA_LABELS: 128 bits (ct/labels.h's layout) */
+	CTL_C_TSTAMP = 1 << 13,	     /* CTA_TIMESTAMP: ts_start, ts_stop, ts_now */
+	CTL_C_LABELS = 1 << 14,	     /* CTA_LABELS: 128 bits (ct/labels.h's layout) */
 	CTL_C_LABELS_MASK = 1 << 15, /* CTA_LABELS_MASK: in a CT_NEW, the bits CTA_LABELS sets */
 };
 /* Inside CTA_TIMESTAMP, beside ctnetlink's START (1) and STOP (2): the box's time when the
@@ -173,9 +173,9 @@ struct ctl_ct {
 	uint8_t proto_state; /* TCP/SCTP/DCCP state number (CTA_PROTOINFO_*_STATE) */
 	uint64_t packets[2], bytes[2];
 	uint32_t mark_mask;
-	char helper[16];		       /* CTA_HELP.CTA_HELP_NAME */
+	char helper[16];		    /* CTA_HELP.CTA_HELP_NAME */
 	uint64_t ts_start, ts_stop, ts_now; /* box clock, ns; ts_stop 0: still in the table */
-	uint32_t labels[4], labels_mask[4];	/* bit n: word n / 32, bit n % 32 */
+	uint32_t labels[4], labels_mask[4]; /* bit n: word n / 32, bit n % 32 */
 };
 
 /* One expectation (CTA_EXPECT_*). The mask is a tuple of the bits compared: src address and
