@@ -5,7 +5,9 @@
 set -eu
 B=build/bench/bench_engine
 OUT=build/bench.csv
-CONFIGS="none empty rules100 rules1000 rules10000"
+# rulesN: the box's default classifier (chains of 32 rules or more compiled); rulesN-linear:
+# the same rules scanned one by one
+CONFIGS="none empty rules100 rules1000 rules10000 rules1000-linear rules10000-linear"
 SECONDS_PER=${BENCH_SECONDS:-1}
 
 [ -x "$B" ] || { echo "bench: $B not built" >&2; exit 1; }
@@ -30,8 +32,8 @@ for c in $CONFIGS; do
 	ratio=$(echo "$mpps $base" | awk '{ printf "%.3f", $1 / $2 }')
 	if command -v valgrind >/dev/null 2>&1; then
 		case $c in
-		rules10000) ip=$(instr "$c" 200 400) ;;
-		rules1000) ip=$(instr "$c" 1000 2000) ;;
+		rules10000-linear | rules1000-linear) ip=$(instr "$c" 200 400) ;;
+		rules10000 | rules1000) ip=$(instr "$c" 1000 2000) ;;
 		*) ip=$(instr "$c" 5000 10000) ;;
 		esac
 	else

@@ -352,11 +352,15 @@ int cls_ruleset_compile(struct rules_ruleset *rs, enum cls_mode mode, const stru
 static uint32_t iface_word(const char *s)
 {
 	uint32_t v = 0;
-	bool end = false;
 
-	for (unsigned k = 0; k < 4; k++) {
-		end = end || !s[k];
-		v = v << 8 | (end ? 0 : (uint8_t)s[k]);
+	/* bytes up to the NUL, zeros after it */
+	if (s[0]) {
+		v = (uint32_t)(uint8_t)s[0] << 24;
+		if (s[1]) {
+			v |= (uint32_t)(uint8_t)s[1] << 16;
+			if (s[2])
+				v |= (uint32_t)(uint8_t)s[2] << 8 | (uint8_t)s[3];
+		}
 	}
 	return v;
 }

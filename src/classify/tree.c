@@ -575,7 +575,7 @@ int cls_build(const struct cls_builder *b, const struct cls_limits *lim, struct 
 		info = &scratch;
 	memset(info, 0, sizeof(*info));
 	bd.info = info;
-	bd.leaf_rules = lim && lim->leaf_rules ? lim->leaf_rules : 2;
+	bd.leaf_rules = lim && lim->leaf_rules ? lim->leaf_rules : 1;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
