@@ -286,8 +286,26 @@ void cls_first_burst(const struct classifier *c, const uint32_t (*keys)[CLS_NDIM
 		for (unsigned g = 0; g < CLS_GROUPS; g++) {
 			if (c->root[g] < 0)
 				continue;
+			unsigned node[STRIDE], active = m;
+
+			/* level by level across the stride: the loads of different keys' nodes
+			 * are independent, so their cache misses overlap */
 			for (unsigned i = 0; i < m; i++)
-				leaf[i] = walk(c, (unsigned)c->root[g], keys[base + i]);
+				node[i] = (unsigned)c->root[g];
+			while (active) {
+				active = 0;
+				for (unsigned i = 0; i < m; i++) {
+					const struct cls_node *nd = &c->nodes[node[i]];
+
+					if (nd->dim == CLS_LEAF)
+						continue;
+					node[i] =
+					    keys[base + i][nd->dim] <= nd->thr ? nd->a : nd->b;
+					active++;
+				}
+			}
+			for (unsigned i = 0; i < m; i++)
+				leaf[i] = &c->leaves[c->nodes[node[i]].a];
 			for (unsigned i = 0; i < m; i++)
 				out[base + i] =
 				    leaf_first(c, leaf[i], keys[base + i], 0, out[base + i]);
