@@ -14,6 +14,13 @@
 
 #include "classify/classify_int.h"
 
+/* memmove that takes n == 0 with NULL pointers (an empty table or leaf has none). */
+static void move(void *dst, const void *src, size_t n)
+{
+	if (n)
+		memmove(dst, src, n);
+}
+
 struct classifier *cls_clone(const struct classifier *c)
 {
 	struct classifier *d = calloc(1, sizeof(*d));
@@ -38,14 +45,14 @@ struct classifier *cls_clone(const struct classifier *c)
 		cls_free(d);
 		return NULL;
 	}
-	memcpy(d->rules, c->rules, c->nrules * sizeof(*c->rules));
-	memcpy(d->cons, c->cons, c->ncons * sizeof(*c->cons));
-	memcpy(d->ivs, c->ivs, c->nivs * sizeof(*c->ivs));
-	memcpy(d->nodes, c->nodes, c->nnodes * sizeof(*c->nodes));
+	move(d->rules, c->rules, c->nrules * sizeof(*c->rules));
+	move(d->cons, c->cons, c->ncons * sizeof(*c->cons));
+	move(d->ivs, c->ivs, c->nivs * sizeof(*c->ivs));
+	move(d->nodes, c->nodes, c->nnodes * sizeof(*c->nodes));
 	pool = 0;
 	for (unsigned i = 0; i < c->nleaves; i++) {
 		d->leaves[i] = (struct cls_leaf){.pos = d->pool + pool, .n = c->leaves[i].n};
-		memcpy(d->leaves[i].pos, c->leaves[i].pos, c->leaves[i].n * sizeof(uint32_t));
+		move(d->leaves[i].pos, c->leaves[i].pos, c->leaves[i].n * sizeof(uint32_t));
 		pool += c->leaves[i].n;
 	}
 	return d;
@@ -115,7 +122,7 @@ static int leaf_add(struct cls_leaf *l, void *arg)
 
 		if (!p)
 			return -ENOMEM;
-		memcpy(p, l->pos, l->n * sizeof(*p));
+		move(p, l->pos, l->n * sizeof(*p));
 		if (l->cap)
 			free(l->pos);
 		l->pos = p;
@@ -123,7 +130,7 @@ static int leaf_add(struct cls_leaf *l, void *arg)
 	}
 	while (i < l->n && CLS_POS(l->pos[i]) < pos)
 		i++;
-	memmove(&l->pos[i + 1], &l->pos[i], (l->n - i) * sizeof(*l->pos));
+	move(&l->pos[i + 1], &l->pos[i], (l->n - i) * sizeof(*l->pos));
 	l->pos[i] = pos;
 	l->n++;
 	return 0;
@@ -135,7 +142,7 @@ static int leaf_remove(struct cls_leaf *l, void *arg)
 
 	for (unsigned i = 0; i < l->n; i++)
 		if (CLS_POS(l->pos[i]) == pos) {
-			memmove(&l->pos[i], &l->pos[i + 1], (l->n - i - 1) * sizeof(*l->pos));
+			move(&l->pos[i], &l->pos[i + 1], (l->n - i - 1) * sizeof(*l->pos));
 			l->n--;
 			break;
 		}
@@ -180,7 +187,7 @@ int cls_insert(struct classifier *c, unsigned pos, const struct cls_builder *b, 
 		c->root[r.group & c->group_mask] = (int)c->nnodes++;
 	}
 	renumber(c, pos, +1);
-	memmove(&c->rules[pos + 1], &c->rules[pos], (c->nrules - pos) * sizeof(*c->rules));
+	move(&c->rules[pos + 1], &c->rules[pos], (c->nrules - pos) * sizeof(*c->rules));
 	c->rules[pos] = r;
 	c->nrules++;
 	err = for_rule_leaves(c, &c->rules[pos], leaf_add, &p);
@@ -197,7 +204,7 @@ int cls_delete(struct classifier *c, unsigned pos)
 	if (c->rules[pos].final)
 		return -EAGAIN;
 	for_rule_leaves(c, &c->rules[pos], leaf_remove, &p);
-	memmove(&c->rules[pos], &c->rules[pos + 1], (c->nrules - pos - 1) * sizeof(*c->rules));
+	move(&c->rules[pos], &c->rules[pos + 1], (c->nrules - pos - 1) * sizeof(*c->rules));
 	c->nrules--;
 	renumber(c, pos + 1, -1);
 	return 0;
