@@ -24,8 +24,13 @@
  *   III ack  <  R.end + 1                    not acknowledging unseen data
  *   IV  ack  >  R.end - max(S.maxwin, 66000) - 1   not an ancient ACK
  * (comparisons in sequence space). Beyond I or III is INVALID, below II or IV is ignored
- * (passed, state untouched), unless the entry or the table is liberal. Connections picked up
+ * (passed, state untouched), unless the entry or the table is liberal. A segment beyond I only,
+ * by no more than R's largest window, is ignored too, its end noted. Connections picked up
  * mid-stream (loose mode) are liberal on both sides.
+ *
+ * The corner cases (RSTs on closing connections, restarts in SYN_SENT / SYN_RECV, challenge
+ * ACKs, stale SYN-ACKs) are decided as Linux 6.18 decides them: tests/diff/run-tcp-corners.sh
+ * compares them packet for packet with the kernel's answers, IPv4 and IPv6.
  */
 #include <errno.h>
 #include <string.h>
@@ -208,17 +213,38 @@ static void seg_options(struct seg *s)
 	}
 }
 
-/* Window scale and SACK-permitted of a SYN into the sender's state. */
+/*
+ * Window scale and SACK-permitted of a SYN into the sender's state. A SYN without options
+ * leaves what was there; one with options replaces the option flags and drops the other
+ * per-side flags (MAXACK_SET, CLOSE_INIT, ...) but never the liberal mark.
+ */
 static void tcp_options(const struct seg *s, struct ct_tcp_dir *d)
 {
+	if (s->optlen == 0)
+		return;
 	d->td_scale = 0;
-	d->flags &= (uint8_t) ~(CT_TCPF_WINDOW_SCALE | CT_TCPF_SACK_PERM);
+	d->flags &= CT_TCPF_BE_LIBERAL;
 	if (s->sack_perm)
 		d->flags |= CT_TCPF_SACK_PERM;
 	if (s->has_wscale) {
 		d->td_scale = s->wscale;
 		d->flags |= CT_TCPF_WINDOW_SCALE;
 	}
+}
+
+/*
+ * (Re)start one side's window tracking from its SYN or SYN-ACK. Scaling is on only when both
+ * sides offered it (RFC 7323), decided when the answering side's SYN-ACK (or SYN) is seen.
+ */
+static void tcp_init_sender(const struct seg *s, struct ct_tcp_dir *sender,
+			    struct ct_tcp_dir *receiver, enum ct_dir dir)
+{
+	sender->td_end = sender->td_maxend = s->end;
+	sender->td_maxwin = s->win ? s->win : 1;
+	tcp_options(s, sender);
+	if (dir == CT_DIR_REPLY &&
+	    !((sender->flags & CT_TCPF_WINDOW_SCALE) && (receiver->flags & CT_TCPF_WINDOW_SCALE)))
+		sender->td_scale = receiver->td_scale = 0;
 }
 
 /* The highest right edge of the SACK blocks if above `ack` (they acknowledge up to there). */
@@ -234,13 +260,19 @@ static uint32_t max_ack_window(const struct ct_tcp_dir *sender)
 
 enum win_result { WIN_ACCEPT, WIN_IGNORE, WIN_INVALID };
 
+/* An out-of-window verdict, unless the sender or the whole table is liberal. */
+static enum win_result win_refuse(const struct ct_table *t, const struct ct_tcp_dir *sender,
+				  enum win_result r)
+{
+	return (sender->flags & CT_TCPF_BE_LIBERAL) || t->cfg.tcp_be_liberal ? WIN_ACCEPT : r;
+}
+
 static enum win_result tcp_in_window(struct ct_table *t, struct ct_entry *e, enum ct_dir dir,
 				     int index, const struct seg *s)
 {
 	struct ct_tcp *tc = &e->proto.tcp;
 	struct ct_tcp_dir *sender = &tc->seen[dir], *receiver = &tc->seen[!dir];
 	uint32_t seq = s->seq, ack = s->ack, end = s->end, win = s->win, sack, swin;
-	bool in_recv_win;
 
 	sack = ack;
 	if ((receiver->flags & CT_TCPF_SACK_PERM) && (s->flags & F_ACK))
@@ -257,13 +289,7 @@ static enum win_result tcp_in_window(struct ct_table *t, struct ct_entry *e, enu
 	if (sender->td_maxwin == 0) {
 		/* the first segment seen from this side */
 		if (s->flags & F_SYN) {
-			sender->td_end = sender->td_maxend = end;
-			sender->td_maxwin = win ? win : 1;
-			tcp_options(s, sender);
-			/* RFC 7323: scaling only when both sides offered it */
-			if (!((sender->flags & CT_TCPF_WINDOW_SCALE) &&
-			      (receiver->flags & CT_TCPF_WINDOW_SCALE)))
-				sender->td_scale = receiver->td_scale = 0;
+			tcp_init_sender(s, sender, receiver, dir);
 			if (!(s->flags & F_ACK))
 				return WIN_ACCEPT; /* simultaneous open */
 		} else {
@@ -277,13 +303,14 @@ static enum win_result tcp_in_window(struct ct_table *t, struct ct_entry *e, enu
 			else if (sack == receiver->td_end + 1)
 				receiver->td_end++; /* answer to a keep-alive */
 		}
-	} else if (((tc->state == sSS && dir == CT_DIR_ORIGINAL) ||
-		    (tc->state == sSR && dir == CT_DIR_REPLY)) &&
-		   ct_seq_after(end, sender->td_end)) {
-		/* a SYN (or SYN-ACK) retransmitted with a new initial sequence number */
-		sender->td_end = sender->td_maxend = end;
-		sender->td_maxwin = win ? win : 1;
-		tcp_options(s, sender);
+	} else if ((s->flags & F_SYN) && ct_seq_after(end, sender->td_end) &&
+		   (tc->state == sSS || tc->state == sSR)) {
+		/* a SYN or SYN-ACK from a side that started over with a higher initial sequence
+		 * number (RFC 793 lets a restarted TCP do so at once): track it from here. Only a
+		 * SYN does this; any other segment of the handshake is checked as it is. */
+		tcp_init_sender(s, sender, receiver, dir);
+		if (dir == CT_DIR_REPLY && !(s->flags & F_ACK))
+			return WIN_ACCEPT;
 	}
 
 	if (!(s->flags & F_ACK)) {
@@ -294,71 +321,76 @@ static enum win_result tcp_in_window(struct ct_table *t, struct ct_entry *e, enu
 	if ((s->flags & F_RST) && seq == 0 && tc->state == sSS)
 		seq = end = sender->td_end; /* RST answering a SYN, from stacks that zero seq */
 
-	in_recv_win =
-	    !receiver->td_maxwin || ct_seq_after(end, sender->td_end - receiver->td_maxwin - 1);
+	if (!ct_seq_before(seq, sender->td_maxend + 1)) {
+		/* I: beyond what the receiver allowed. When only that fails and by no more than
+		 * the receiver's largest window (a window update the tracker never saw, or a
+		 * sender overrunning it), let it pass unchecked but note where the data ends, so
+		 * that the receiver's ACK of it is not refused in turn (the ACK-loss stall). */
+		uint32_t overshot = end - sender->td_maxend + 1;
 
-	if (ct_seq_before(seq, sender->td_maxend + 1) && in_recv_win &&
-	    ct_seq_before(sack, receiver->td_end + 1) &&
-	    ct_seq_after(sack, receiver->td_end - max_ack_window(sender) - 1)) {
-		if (!(s->flags & F_SYN))
-			win <<= sender->td_scale;
-		swin = win + (sack - ack);
-		if (sender->td_maxwin < swin)
-			sender->td_maxwin = swin;
-		if (ct_seq_after(end, sender->td_end)) {
+		if (receiver->td_maxwin &&
+		    ct_seq_after(end, sender->td_end - receiver->td_maxwin - 1) &&
+		    ct_seq_after(sack, receiver->td_end - max_ack_window(sender) - 1) &&
+		    overshot <= receiver->td_maxwin && ct_seq_before(sack, receiver->td_end + 1)) {
 			sender->td_end = end;
 			sender->flags |= CT_TCPF_DATA_UNACKED;
+			return win_refuse(t, sender, WIN_IGNORE);
 		}
-		if (s->flags & F_ACK) {
-			if (!(sender->flags & CT_TCPF_MAXACK_SET)) {
-				sender->td_maxack = ack;
-				sender->flags |= CT_TCPF_MAXACK_SET;
-			} else if (ct_seq_after(ack, sender->td_maxack)) {
-				sender->td_maxack = ack;
-			}
-		}
-		/* the receiver's view */
-		if (receiver->td_maxwin != 0 && ct_seq_after(end, sender->td_maxend))
-			receiver->td_maxwin += end - sender->td_maxend;
-		if (ct_seq_after(sack + win, receiver->td_maxend - 1)) {
-			receiver->td_maxend = sack + win;
-			if (win == 0)
-				receiver->td_maxend++;
-		}
-		if (ack == receiver->td_end)
-			receiver->flags &= (uint8_t)~CT_TCPF_DATA_UNACKED;
-		/* retransmissions of the same pure ACK */
-		if (index == I_ACK) {
-			if (tc->last_dir == dir && tc->last_seq == seq && tc->last_ack == ack &&
-			    tc->last_end == end && tc->last_win == win) {
-				if (tc->retrans < 255)
-					tc->retrans++;
-			} else {
-				tc->last_dir = (uint8_t)dir;
-				tc->last_seq = seq;
-				tc->last_ack = ack;
-				tc->last_end = end;
-				tc->last_win = (uint16_t)win;
-				tc->retrans = 0;
-			}
-		}
-		return WIN_ACCEPT;
+		return win_refuse(t, sender, WIN_INVALID);
 	}
-	if ((sender->flags & CT_TCPF_BE_LIBERAL) || t->cfg.tcp_be_liberal)
-		return WIN_ACCEPT;
-	/*
-	 * Beyond the upper bounds (I: data the receiver did not allow, III: acknowledging data
-	 * never sent) is INVALID. Below the lower bounds (II: old data, IV: an overly delayed
-	 * ACK) is a late duplicate: let it through without touching the state, as Linux 6.x
-	 * does (measured: such a FIN does not move the connection to FIN_WAIT).
-	 */
-	if (!ct_seq_before(seq, sender->td_maxend + 1))
-		return WIN_INVALID;
-	if (!in_recv_win)
-		return WIN_IGNORE;
+	/* III: acknowledging data never sent */
 	if (!ct_seq_before(sack, receiver->td_end + 1))
-		return WIN_INVALID;
-	return WIN_IGNORE;
+		return win_refuse(t, sender, WIN_INVALID);
+	/* II: data acknowledged long ago (a late retransmission): passes, state untouched */
+	if (receiver->td_maxwin && !ct_seq_after(end, sender->td_end - receiver->td_maxwin - 1))
+		return win_refuse(t, sender, WIN_IGNORE);
+	/* IV: an overly delayed ACK, likewise */
+	if (!ct_seq_after(sack, receiver->td_end - max_ack_window(sender) - 1))
+		return win_refuse(t, sender, WIN_IGNORE);
+
+	if (!(s->flags & F_SYN))
+		win <<= sender->td_scale;
+	swin = win + (sack - ack);
+	if (sender->td_maxwin < swin)
+		sender->td_maxwin = swin;
+	if (ct_seq_after(end, sender->td_end)) {
+		sender->td_end = end;
+		sender->flags |= CT_TCPF_DATA_UNACKED;
+	}
+	if (s->flags & F_ACK) {
+		if (!(sender->flags & CT_TCPF_MAXACK_SET)) {
+			sender->td_maxack = ack;
+			sender->flags |= CT_TCPF_MAXACK_SET;
+		} else if (ct_seq_after(ack, sender->td_maxack)) {
+			sender->td_maxack = ack;
+		}
+	}
+	/* the receiver's view */
+	if (receiver->td_maxwin != 0 && ct_seq_after(end, sender->td_maxend))
+		receiver->td_maxwin += end - sender->td_maxend;
+	if (ct_seq_after(sack + win, receiver->td_maxend - 1)) {
+		receiver->td_maxend = sack + win;
+		if (win == 0)
+			receiver->td_maxend++;
+	}
+	if (ack == receiver->td_end)
+		receiver->flags &= (uint8_t)~CT_TCPF_DATA_UNACKED;
+	/* retransmissions of the same pure ACK (the window as sent, unscaled) */
+	if (index == I_ACK) {
+		if (tc->last_dir == dir && tc->last_seq == seq && tc->last_ack == ack &&
+		    tc->last_end == end && tc->last_win == s->win) {
+			if (tc->retrans < 255)
+				tc->retrans++;
+		} else {
+			tc->last_dir = (uint8_t)dir;
+			tc->last_seq = seq;
+			tc->last_ack = ack;
+			tc->last_end = end;
+			tc->last_win = s->win;
+			tc->retrans = 0;
+		}
+	}
+	return WIN_ACCEPT;
 }
 
 static int tcp_pkt_to_tuple(const struct pkt *p, uint32_t off, uint32_t len, struct ct_tuple *t)
@@ -424,25 +456,86 @@ static bool tcp_new(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
 	return true;
 }
 
+/* ESTABLISHED and assured: a connection whose handshake the tracker saw complete. */
+static bool tcp_established(const struct ct_entry *e)
+{
+	return e->proto.tcp.state == sES && (e->status & CT_S_ASSURED);
+}
+
+/* The states of a connection that is going away (either side sent a FIN, or an RST). */
+static bool tcp_closing(uint8_t state)
+{
+	return state == sFW || state == sCW || state == sLA || state == sTW || state == sCL;
+}
+
+enum rst_result {
+	RST_WINDOW,    /* check it against the window as any segment */
+	RST_UNCHECKED, /* take it as it is, no window check */
+	RST_INVALID,   /* below what the peer acknowledged: INVALID */
+};
+
 /*
- * An RST in a closing or established connection: Linux accepts it only at the exact sequence
- * the peer acknowledged last (RFC 5961), else keeps the state so a challenge ACK can follow.
- * Returns -1 for an invalid RST, 1 to keep the old state, 0 to go on.
+ * What to make of an RST before the window check (RFC 5961 and the kernel's handling of it).
+ * A connection already closing may have been reused by now, its numbers are stale: its RSTs
+ * are taken unchecked. Otherwise an RST below what the peer acknowledged is INVALID, and in an
+ * established connection only one at exactly that number (or right after this side's data)
+ * closes it: another keeps the state (*keep) so that a challenge ACK can follow. Two RSTs are
+ * taken unchecked: one answering a SYN or an ACK the tracker let through ignored, and in
+ * SYN_SENT one at the number of the challenge ACK a SYN drew.
  */
-static int tcp_rst_check(struct ct_entry *e, enum ct_dir dir, const struct seg *s)
+static enum rst_result tcp_rst_check(const struct ct_entry *e, enum ct_dir dir, const struct seg *s,
+				     bool *keep)
+{
+	const struct ct_tcp *tc = &e->proto.tcp;
+	const struct ct_tcp_dir *peer = &tc->seen[!dir];
+
+	*keep = false;
+	if (tcp_closing(tc->state))
+		return RST_UNCHECKED;
+	/* after a SYN let through, what the peer acknowledged may be out of date */
+	if ((peer->flags & CT_TCPF_MAXACK_SET) && tc->last_index != I_SYN) {
+		if (s->seq == 0 && !tcp_established(e))
+			return RST_WINDOW; /* most likely the answer to a SYN let through */
+		if (ct_seq_before(s->seq, peer->td_maxack))
+			return RST_INVALID;
+		if (!tcp_established(e) || s->seq == peer->td_maxack)
+			return RST_WINDOW;
+		if (tc->last_index == I_ACK && tc->last_dir == dir && s->seq == tc->last_end)
+			return RST_WINDOW; /* right after this side's data */
+		*keep = true;
+	}
+	if ((((e->status & CT_S_SEEN_REPLY) && tc->last_index == I_SYN) ||
+	     (!(e->status & CT_S_ASSURED) && tc->last_index == I_ACK)) &&
+	    s->ack == tc->last_end)
+		return RST_UNCHECKED; /* answers a SYN or ACK let through ignored */
+	if (tc->state == sSS && tc->last_index == I_ACK && tc->last_dir == CT_DIR_REPLY &&
+	    s->seq == tc->last_ack)
+		return RST_UNCHECKED; /* at the challenge ACK's number */
+	return RST_WINDOW;
+}
+
+/*
+ * A FIN or RST of an assured connection found out of window: the two ends and the tracker
+ * may be out of step. Remember it; when it answers the other side's FIN or RST, shorten a
+ * long timeout to the unacknowledged one so that the entry does not linger.
+ */
+static void tcp_invalid_close(struct ct_table *t, struct ct_entry *e, enum ct_dir dir, int index,
+			      uint64_t now)
 {
 	struct ct_tcp *tc = &e->proto.tcp;
-	struct ct_tcp_dir *peer = &tc->seen[!dir];
+	uint64_t left, unack;
 
-	if (!(peer->flags & CT_TCPF_MAXACK_SET))
-		return 0;
-	if (ct_seq_before(s->seq, peer->td_maxack))
-		return -1;
-	if (tc->state != sES || s->seq == peer->td_maxack)
-		return 0;
-	if (tc->last_index == I_ACK && tc->last_dir == dir && s->seq == tc->last_end)
-		return 0; /* RST right after this side's data */
-	return 1;
+	if (!(e->status & CT_S_ASSURED) || (index != I_RST && index != I_FIN))
+		return;
+	if (tc->last_dir == dir || (tc->last_index != I_FIN && tc->last_index != I_RST)) {
+		tc->last_index = (uint8_t)index;
+		tc->last_dir = (uint8_t)dir;
+		return;
+	}
+	left = e->expires > now ? e->expires - now : 0;
+	unack = ct_timeouts_of(t, e)->tcp[CT_TCP_UNACK];
+	if (left >= 120 * CT_SEC && left > unack)
+		ct_refresh(e, now, unack);
 }
 
 static enum ct_verdict tcp_packet(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
@@ -453,6 +546,7 @@ static enum ct_verdict tcp_packet(struct ct_table *t, struct ct_entry *e, const 
 	int old_state = tc->state, new_state, index;
 	uint64_t timeout;
 	struct seg s;
+	bool keep;
 
 	if (seg_read(p, &s) < 0)
 		return CT_INVALID;
@@ -476,7 +570,7 @@ static enum ct_verdict tcp_packet(struct ct_table *t, struct ct_entry *e, const 
 		    s.ack == tc->last_end) {
 			/* this SYN-ACK answers a SYN we ignored: both ends are in sync and we
 			 * are not; resynchronise from what we noted of that SYN */
-			struct ct_tcp_dir *o = &tc->seen[tc->last_dir];
+			struct ct_tcp_dir *o = &tc->seen[tc->last_dir], *d = &tc->seen[dir];
 
 			old_state = sSS;
 			new_state = sSR;
@@ -485,7 +579,9 @@ static enum ct_verdict tcp_packet(struct ct_table *t, struct ct_entry *e, const 
 			o->td_scale = tc->last_wscale;
 			tc->last_flags &= (uint8_t)~CT_TCPF_EXP_CHALLENGE_ACK;
 			o->flags = tc->last_flags;
-			memset(&tc->seen[dir], 0, sizeof(tc->seen[dir]));
+			d->td_end = d->td_maxend = d->td_maxwin = d->td_maxack = 0;
+			d->td_scale = 0;
+			d->flags &= CT_TCPF_BE_LIBERAL;
 			break;
 		}
 		tc->last_index = (uint8_t)index;
@@ -504,9 +600,13 @@ static enum ct_verdict tcp_packet(struct ct_table *t, struct ct_entry *e, const 
 			}
 			if (seen.flags & CT_TCPF_SACK_PERM)
 				tc->last_flags |= CT_TCPF_SACK_PERM;
+			/* RFC 5961: the peer may answer with a challenge ACK, which in LAST_ACK
+			 * would look like the last ACK */
 			if (old_state == sLA)
 				tc->last_flags |= CT_TCPF_EXP_CHALLENGE_ACK;
 		}
+		/* perhaps the challenge ACK a SYN draws from a peer that holds a connection:
+		 * the client's RST at its number is then let through (tcp_rst_check) */
 		if (old_state == sSS && index == I_ACK && dir == CT_DIR_REPLY)
 			tc->last_ack = s.ack;
 		t->stats.ignore++;
@@ -514,8 +614,9 @@ static enum ct_verdict tcp_packet(struct ct_table *t, struct ct_entry *e, const 
 	case sIV:
 		return CT_INVALID;
 	case sTW:
-		if (tc->last_index == I_SYN && (tc->last_flags & CT_TCPF_EXP_CHALLENGE_ACK)) {
-			/* the challenge ACK a SYN in LAST_ACK provokes (RFC 5961) */
+		if (old_state == sLA && index == I_ACK && tc->last_dir != dir &&
+		    tc->last_index == I_SYN && (tc->last_flags & CT_TCPF_EXP_CHALLENGE_ACK)) {
+			/* the challenge ACK a SYN in LAST_ACK provokes, not the last ACK */
 			tc->last_flags &= (uint8_t)~CT_TCPF_EXP_CHALLENGE_ACK;
 			return CT_ACCEPT;
 		}
@@ -531,17 +632,16 @@ static enum ct_verdict tcp_packet(struct ct_table *t, struct ct_entry *e, const 
 	case sCL:
 		if (index != I_RST)
 			break;
-		switch (tcp_rst_check(e, dir, &s)) {
-		case -1:
+		switch (tcp_rst_check(e, dir, &s, &keep)) {
+		case RST_INVALID:
 			return CT_INVALID;
-		case 1:
-			new_state = old_state;
+		case RST_UNCHECKED:
+			goto in_window;
+		case RST_WINDOW:
+			if (keep)
+				new_state = old_state;
 			break;
 		}
-		if ((((e->status & CT_S_SEEN_REPLY) && tc->last_index == I_SYN) ||
-		     (!(e->status & CT_S_ASSURED) && tc->last_index == I_ACK)) &&
-		    s.ack == tc->last_end)
-			return CT_ACCEPT; /* RST answering a SYN or ACK we let through ignored */
 		break;
 	default:
 		break;
@@ -554,9 +654,11 @@ static enum ct_verdict tcp_packet(struct ct_table *t, struct ct_entry *e, const 
 		t->stats.ignore++;
 		return CT_ACCEPT;
 	case WIN_INVALID:
+		tcp_invalid_close(t, e, dir, index, now);
 		return CT_INVALID;
 	}
 
+in_window:
 	tc->last_index = (uint8_t)index;
 	tc->last_dir = (uint8_t)dir;
 	tc->state = (uint8_t)new_state;
@@ -585,6 +687,13 @@ static enum ct_verdict tcp_packet(struct ct_table *t, struct ct_entry *e, const 
 			ct_kill(t, e);
 			return CT_ACCEPT;
 		}
+		/* a retransmitted SYN does not extend the entry's life: else a client or a NAT
+		 * reusing the port could keep it (and its mapping) alive for ever */
+		if (index == I_SYN && old_state == sSS)
+			return CT_ACCEPT;
+		/* picked up mid-stream and never answered: no five-day timeout */
+		if (new_state == sES && timeout > to[CT_TCP_UNACK])
+			timeout = to[CT_TCP_UNACK];
 	} else if (!(e->status & CT_S_ASSURED) && (old_state == sSR || old_state == sES) &&
 		   new_state == sES) {
 		/* a valid ACK after SYN_RECV, or an answer in a picked-up connection */

@@ -5,10 +5,10 @@
  */
 #include "ct_test.h"
 
-#define C "10.0.0.2:1234"
+#define C   "10.0.0.2:1234"
 #define SRV "192.0.2.1:80"
 #define OUT "tcp " C " > " SRV " "
-#define IN "tcp " SRV " > " C " "
+#define IN  "tcp " SRV " > " C " "
 
 static struct ct_table *handshake(uint64_t now)
 {
@@ -238,13 +238,124 @@ static void test_syn_retransmission(void **state)
 	assert_int_equal(ct_test_feed(t, OUT "syn seq=1000 win=64240", S(1)), CT_STATE_NEW);
 	e = ct_test_find(t, OUT "ack", S(1));
 	assert_int_equal(ct_entry_tcp_state(e), CT_TCP_SYN_SENT);
-	assert_int_equal(ct_entry_expires_in(e, S(1)), S(120));
+	/* an unanswered SYN's retransmission does not extend the entry's life (Linux 6.x) */
+	assert_int_equal(ct_entry_expires_in(e, S(1)), S(119));
 	/* a SYN with a new ISN replaces the old one; the SYN-ACK for it fits */
 	assert_int_equal(ct_test_feed(t, OUT "syn seq=7000 win=64240", S(2)), CT_STATE_NEW);
 	assert_int_equal(ct_test_feed(t, IN "syn,ack seq=5000 ack=7001 win=65160", S(2)),
 			 CT_STATE_ESTABLISHED);
 	assert_int_equal(ct_entry_tcp_state(e), CT_TCP_SYN_RECV);
 	assert_int_equal(ct_table_stats(t)->count, 1);
+	ct_table_free(t);
+}
+
+/*
+ * The corner cases tests/diff/tcp-corners.* pins against Linux 6.18, in small: the rules
+ * behind them, with the timeouts the differential comparison cannot see.
+ */
+static void test_rst_on_closing_unchecked(void **state)
+{
+	struct ct_table *t = handshake(0);
+	struct ct_entry *e = ct_test_find(t, OUT "ack", 0);
+
+	assert_int_equal(ct_test_feed(t, OUT "fin,ack seq=1001 ack=5001 win=502", S(1)),
+			 CT_STATE_ESTABLISHED);
+	assert_int_equal(ct_entry_tcp_state(e), CT_TCP_FIN_WAIT);
+	/* below what the client acknowledged: INVALID while established, taken once closing */
+	assert_int_equal(ct_test_feed(t, IN "rst seq=4000", S(2)), CT_STATE_ESTABLISHED);
+	assert_int_equal(ct_entry_tcp_state(e), CT_TCP_CLOSE);
+	assert_int_equal(ct_entry_expires_in(e, S(2)), S(10));
+	/* and in CLOSE, far off */
+	assert_int_equal(ct_test_feed(t, OUT "rst seq=2000000", S(3)), CT_STATE_ESTABLISHED);
+	ct_table_free(t);
+}
+
+static void test_handshake_restarts_only_on_syn(void **state)
+{
+	struct ct_table *t = ct_test_table(64);
+	struct ct_entry *e;
+
+	assert_int_equal(ct_test_feed(t, OUT "syn seq=1000 win=64240", 0), CT_STATE_NEW);
+	e = ct_test_find(t, OUT "ack", 0);
+	/* a stray RST beyond the SYN is checked, not taken as a new start */
+	assert_int_equal(ct_test_feed(t, OUT "rst seq=200000", 0), CT_STATE_INVALID);
+	assert_int_equal(ct_entry_tcp_state(e), CT_TCP_SYN_SENT);
+	/* a stale SYN-ACK (acknowledging what was never sent), then the right one above it */
+	assert_int_equal(ct_test_feed(t, IN "syn,ack seq=5000 ack=9999 win=65160", 0),
+			 CT_STATE_INVALID);
+	assert_int_equal(ct_test_feed(t, IN "syn,ack seq=90000 ack=1001 win=65160", 0),
+			 CT_STATE_ESTABLISHED);
+	assert_int_equal(ct_entry_tcp_state(e), CT_TCP_SYN_RECV);
+	/* in SYN_RECV the server's data beyond its window is INVALID too */
+	assert_int_equal(ct_test_feed(t, IN "psh,ack seq=900000 ack=1001 win=65160 len=10", 0),
+			 CT_STATE_INVALID);
+	assert_int_equal(ct_test_feed(t, OUT "ack seq=1001 ack=90001 win=502", 0),
+			 CT_STATE_ESTABLISHED);
+	assert_int_equal(ct_entry_tcp_state(e), CT_TCP_ESTABLISHED);
+	ct_table_free(t);
+}
+
+static void test_rst_at_challenge_ack(void **state)
+{
+	struct ct_table *t = ct_test_table(64);
+	struct ct_entry *e;
+
+	assert_int_equal(ct_test_feed(t, OUT "syn seq=1000 win=64240", 0), CT_STATE_NEW);
+	e = ct_test_find(t, OUT "ack", 0);
+	/* the server still holds an older connection: a challenge ACK, let through */
+	assert_int_equal(ct_test_feed(t, IN "ack seq=7000 ack=400000 win=65160", 0),
+			 CT_STATE_ESTABLISHED);
+	assert_int_equal(ct_entry_tcp_state(e), CT_TCP_SYN_SENT);
+	/* the client's RST: only at the challenge ACK's number */
+	assert_int_equal(ct_test_feed(t, OUT "rst seq=400001", 0), CT_STATE_INVALID);
+	assert_int_equal(ct_test_feed(t, OUT "rst seq=400000", 0), CT_STATE_ESTABLISHED);
+	assert_int_equal(ct_entry_tcp_state(e), CT_TCP_CLOSE);
+	/* the SYN again: a new connection */
+	assert_int_equal(ct_test_feed(t, OUT "syn seq=1000 win=64240", S(1)), CT_STATE_NEW);
+	ct_table_free(t);
+}
+
+static void test_data_beyond_unseen_window_update(void **state)
+{
+	struct ct_table *t = ct_test_table(64);
+
+	assert_int_equal(ct_test_feed(t, OUT "syn seq=1000 win=64240", 0), CT_STATE_NEW);
+	assert_int_equal(ct_test_feed(t, IN "syn,ack seq=5000 ack=1001 win=1000", 0),
+			 CT_STATE_ESTABLISHED);
+	assert_int_equal(ct_test_feed(t, OUT "ack seq=1001 ack=5001 win=64240", 0),
+			 CT_STATE_ESTABLISHED);
+	assert_int_equal(ct_test_feed(t, OUT "ack seq=1001 ack=5001 win=64240 len=500", 0),
+			 CT_STATE_ESTABLISHED);
+	assert_int_equal(ct_test_feed(t, OUT "ack seq=1501 ack=5001 win=64240 len=500", 0),
+			 CT_STATE_ESTABLISHED);
+	assert_int_equal(ct_test_feed(t, OUT "ack seq=2001 ack=5001 win=64240 len=500", 0),
+			 CT_STATE_ESTABLISHED);
+	/* beyond the window the tracker saw, by less than the largest: passes, noted... */
+	assert_int_equal(ct_test_feed(t, OUT "ack seq=2501 ack=5001 win=64240 len=500", 0),
+			 CT_STATE_ESTABLISHED);
+	/* ...so that its ACK is not acknowledging unseen data */
+	assert_int_equal(ct_test_feed(t, IN "ack seq=5001 ack=3001 win=1000", 0),
+			 CT_STATE_ESTABLISHED);
+	/* far beyond: INVALID */
+	assert_int_equal(ct_test_feed(t, OUT "ack seq=300000 ack=5001 win=64240 len=10", 0),
+			 CT_STATE_INVALID);
+	ct_table_free(t);
+}
+
+static void test_invalid_fins_shorten_timeout(void **state)
+{
+	struct ct_table *t = handshake(0);
+	struct ct_entry *e = ct_test_find(t, OUT "ack", 0);
+
+	/* an out-of-window FIN from each side of an assured connection: the second one
+	 * answers the first, the entry is out of step, its 5 days become 300 s */
+	assert_int_equal(ct_test_feed(t, IN "fin,ack seq=900000 ack=1001 win=509", S(1)),
+			 CT_STATE_INVALID);
+	assert_int_equal(ct_entry_expires_in(e, S(1)), S(432000 - 1));
+	assert_int_equal(ct_test_feed(t, OUT "fin,ack seq=900000 ack=5001 win=502", S(2)),
+			 CT_STATE_INVALID);
+	assert_int_equal(ct_entry_expires_in(e, S(2)), S(300));
+	assert_int_equal(ct_entry_tcp_state(e), CT_TCP_ESTABLISHED);
 	ct_table_free(t);
 }
 
@@ -297,8 +408,7 @@ static void test_loose_pickup_as_linux(void **state)
 	char line[512];
 
 	assert_int_equal(ct_test_feed(t, OUT "ack seq=777 ack=888 win=502", 0), CT_STATE_NEW);
-	assert_int_equal(ct_test_feed(t, OUT "ack seq=300000777 ack=888 win=502", 0),
-			 CT_STATE_NEW);
+	assert_int_equal(ct_test_feed(t, OUT "ack seq=300000777 ack=888 win=502", 0), CT_STATE_NEW);
 	e = ct_test_find(t, OUT "ack", 0);
 	assert_string_equal(ct_test_line(e, S(1) - 1, line, sizeof(line)),
 			    "tcp      6 299 ESTABLISHED src=10.0.0.2 dst=192.0.2.1 sport=1234 "
@@ -342,16 +452,19 @@ static void test_ipv6_handshake(void **state)
 	struct ct_entry *e;
 	char line[512];
 
-	assert_int_equal(ct_test_feed(t, "tcp [2001:db8::2]:40000 > [2001:db8:1::1]:443 syn "
-					 "seq=10 win=64800 wscale=7",
+	assert_int_equal(ct_test_feed(t,
+				      "tcp [2001:db8::2]:40000 > [2001:db8:1::1]:443 syn "
+				      "seq=10 win=64800 wscale=7",
 				      0),
 			 CT_STATE_NEW);
-	assert_int_equal(ct_test_feed(t, "tcp [2001:db8:1::1]:443 > [2001:db8::2]:40000 syn,ack "
-					 "seq=20 ack=11 win=64800 wscale=7",
+	assert_int_equal(ct_test_feed(t,
+				      "tcp [2001:db8:1::1]:443 > [2001:db8::2]:40000 syn,ack "
+				      "seq=20 ack=11 win=64800 wscale=7",
 				      0),
 			 CT_STATE_ESTABLISHED);
-	assert_int_equal(ct_test_feed(t, "tcp [2001:db8::2]:40000 > [2001:db8:1::1]:443 ack "
-					 "seq=11 ack=21 win=507",
+	assert_int_equal(ct_test_feed(t,
+				      "tcp [2001:db8::2]:40000 > [2001:db8:1::1]:443 ack "
+				      "seq=11 ack=21 win=507",
 				      0),
 			 CT_STATE_ESTABLISHED);
 	e = ct_test_find(t, "tcp [2001:db8::2]:40000 > [2001:db8:1::1]:443 ack", 0);
@@ -366,22 +479,27 @@ static void test_ipv6_handshake(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_handshake_and_listing),
-		cmocka_unit_test(test_data_unacked_and_teardown),
-		cmocka_unit_test(test_reopen_after_time_wait),
-		cmocka_unit_test(test_rst),
-		cmocka_unit_test(test_rst_as_only_answer_kills),
-		cmocka_unit_test(test_out_of_window),
-		cmocka_unit_test(test_out_of_window_global_liberal),
-		cmocka_unit_test(test_window_scale),
-		cmocka_unit_test(test_simultaneous_open),
-		cmocka_unit_test(test_syn_retransmission),
-		cmocka_unit_test(test_ack_retransmissions_shorten_timeout),
-		cmocka_unit_test(test_loose_pickup),
-		cmocka_unit_test(test_loose_pickup_as_linux),
-		cmocka_unit_test(test_not_loose_midstream_invalid),
-		cmocka_unit_test(test_bad_packets_invalid),
-		cmocka_unit_test(test_ipv6_handshake),
+	    cmocka_unit_test(test_handshake_and_listing),
+	    cmocka_unit_test(test_data_unacked_and_teardown),
+	    cmocka_unit_test(test_reopen_after_time_wait),
+	    cmocka_unit_test(test_rst),
+	    cmocka_unit_test(test_rst_as_only_answer_kills),
+	    cmocka_unit_test(test_out_of_window),
+	    cmocka_unit_test(test_out_of_window_global_liberal),
+	    cmocka_unit_test(test_window_scale),
+	    cmocka_unit_test(test_simultaneous_open),
+	    cmocka_unit_test(test_syn_retransmission),
+	    cmocka_unit_test(test_rst_on_closing_unchecked),
+	    cmocka_unit_test(test_handshake_restarts_only_on_syn),
+	    cmocka_unit_test(test_rst_at_challenge_ack),
+	    cmocka_unit_test(test_data_beyond_unseen_window_update),
+	    cmocka_unit_test(test_invalid_fins_shorten_timeout),
+	    cmocka_unit_test(test_ack_retransmissions_shorten_timeout),
+	    cmocka_unit_test(test_loose_pickup),
+	    cmocka_unit_test(test_loose_pickup_as_linux),
+	    cmocka_unit_test(test_not_loose_midstream_invalid),
+	    cmocka_unit_test(test_bad_packets_invalid),
+	    cmocka_unit_test(test_ipv6_handshake),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
