@@ -75,7 +75,7 @@ int ct_entry_create(struct ct_table *t, const struct ct_entry_attrs *a, uint64_t
 	e->th[1].dir = CT_DIR_REPLY;
 	e->ops = ct_proto_find(a->orig.l4proto);
 	e->id = t->next_id++;
-	if (((a->have & CT_ATTR_LABELS) ? ct_labels_add(e) : (ct_labels_new(t, e), 0)) < 0) {
+	if (((a->have & CT_ATTR_LABELS) ? ct_labels_add(t, e) : (ct_labels_new(t, e), 0)) < 0) {
 		free(e);
 		return -ENOMEM;
 	}

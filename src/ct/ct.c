@@ -146,7 +146,7 @@ static void account(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
 	struct ct_acct *a = ct_ext_find(e, CT_EXT_ACCT);
 
 	if (!a && t->cfg.acct && !(e->status & CT_S_CONFIRMED))
-		a = ct_ext_add(e, CT_EXT_ACCT);
+		a = ct_ext_add(t, e, CT_EXT_ACCT);
 	if (!a)
 		return;
 	a->dir[d].packets++;
@@ -166,7 +166,7 @@ static void attach_timeout(struct ct_table *t, struct ct_entry *e, const struct 
 	if (pol->l4proto != e->th[0].tuple.l4proto &&
 	    !(pol->l4proto == 255 && e->ops == &ct_proto_generic))
 		return;
-	x = ct_ext_add(e, CT_EXT_TIMEOUT);
+	x = ct_ext_add(t, e, CT_EXT_TIMEOUT);
 	if (x)
 		x->policy = pol; /* on ENOMEM the entry keeps the table's timeouts */
 }

@@ -277,6 +277,36 @@ const struct ct_timeout_policy *ct_entry_timeout_policy(const struct ct_entry *e
 /* Size in bytes of an entry without extensions (memory measurements). */
 size_t ct_entry_size(void);
 
+/* ---- extensions (ext.c) ------------------------------------------------------------------ */
+
+/*
+ * What only some entries need lives outside struct ct_entry, in one block allocated on first
+ * use (the kernel's nf_ct_ext); an entry without extensions pays one pointer. An extension's
+ * size is registered with the table before it is used: conntrack registers its own when the
+ * table is made, a plug-in (NAT's binding) when it attaches to the table.
+ */
+enum ct_ext_id {
+	CT_EXT_ACCT,	/* struct ct_acct: per-direction packets/bytes */
+	CT_EXT_HELPER,	/* struct ct_help: the entry's helper and its private data */
+	CT_EXT_NAT,	/* NAT's binding (src/nat: struct nat_binding) */
+	CT_EXT_TSTAMP,	/* struct ct_tstamp: start/stop timestamps (tstamp.h) */
+	CT_EXT_LABELS,	/* struct ct_labels: connlabel bits (labels.h) */
+	CT_EXT_TIMEOUT, /* struct ct_timeout_ext: the CT --timeout policy */
+	CT_EXT_SEQADJ,	/* struct ct_seqadj: a NAT helper resized the stream (src/nat/seqadj.h) */
+	CT_EXT_NUM
+};
+
+/* Give extension `id` its size in t (1..4096 bytes). 0; -EINVAL for a bad id or size; -EEXIST
+ * when it is registered with another size. Registering the same size again is 0. */
+int ct_ext_register(struct ct_table *t, enum ct_ext_id id, size_t size);
+/* The size registered for id, 0 when none. */
+size_t ct_ext_size(const struct ct_table *t, enum ct_ext_id id);
+/* Add extension `id` (zeroed) or return the existing one; NULL on ENOMEM or an id not
+ * registered with t. Pointers to an entry's extensions are invalid after the next add. */
+void *ct_ext_add(struct ct_table *t, struct ct_entry *e, enum ct_ext_id id);
+/* The entry's extension `id`, NULL when it has none. */
+void *ct_ext_find(const struct ct_entry *e, enum ct_ext_id id);
+
 /* ---- events ------------------------------------------------------------------------------ */
 
 /*

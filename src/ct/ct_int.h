@@ -82,25 +82,13 @@ union ct_proto_state {
 /*
  * Extension area: one block per entry, allocated at the first ct_ext_add, grown by realloc;
  * off[id] is the byte offset of extension id's data (0: absent; data starts at offset 8 so 0
- * never names real data). Pointers into it are invalid after the next ct_ext_add.
+ * never names real data). Pointers into it are invalid after the next ct_ext_add. The ids and
+ * the sizes registered with the table (ct_ext_register) are in ct.h.
  *
  *   e->ext --> +--------------------+------+-----------+-------------+
  *              | off[CT_EXT_NUM] len| pad  | ext A ... | ext B ...   |
  *              +--------------------+------+-----------+-------------+
  */
-enum ct_ext_id {
-	CT_EXT_ACCT,   /* struct ct_acct: per-direction packets/bytes */
-	CT_EXT_HELPER, /* reserved: helper + expectations (issue 4) */
-	CT_EXT_NAT,    /* NAT binding (src/nat: struct nat_binding, at most CT_EXT_NAT_SIZE) */
-	CT_EXT_TSTAMP, /* reserved: start/stop timestamps */
-	CT_EXT_LABELS, /* reserved: connlabel bits */
-	CT_EXT_TIMEOUT, /* struct ct_timeout_ext: the CT --timeout policy */
-	CT_EXT_SEQADJ,	/* struct ct_seqadj: a NAT helper resized the stream (src/nat/seqadj.h) */
-	CT_EXT_NUM
-};
-
-/* src/nat's binding is opaque here: its size is fixed so ct/ext.c needs no NAT header. */
-#define CT_EXT_NAT_SIZE 192
 
 struct ct_acct {
 	struct {
@@ -134,12 +122,10 @@ struct ct_ext {
 	_Alignas(8) unsigned char data[];
 };
 
-/* Add extension `id` (zeroed) or return the existing one; NULL on ENOMEM or unknown id. */
-void *ct_ext_add(struct ct_entry *e, enum ct_ext_id id);
-void *ct_ext_find(const struct ct_entry *e, enum ct_ext_id id);
 void ct_ext_free(struct ct_entry *e);
-/* Bytes an extension of that id takes (0 for the reserved ones not implemented yet). */
-size_t ct_ext_size(enum ct_ext_id id);
+/* The extensions conntrack itself keeps (accounting, helper, timeout policy, sequence
+ * adjustment), registered by ct_table_new. */
+void ct_ext_register_core(struct ct_table *t);
 
 /* ---- entries and the table --------------------------------------------------------------- */
 
@@ -195,9 +181,10 @@ struct ct_table {
 		void *priv;
 	} sub[CT_MAX_SUBSCRIBERS];
 	unsigned nsub;
-	struct ct_helper_state *helpers; /* helpers and expectations (helper_int.h), lazily */
+	struct ct_helper_state *helpers;    /* helpers and expectations (helper_int.h), lazily */
 	struct ct_timeout_policy *policies; /* CT_TIMEOUT_POLICY_MAX slots, on first use */
 	unsigned npolicies;
+	uint16_t ext_size[CT_EXT_NUM]; /* ct_ext_register: 0 = not registered */
 };
 
 /* ---- trackers ---------------------------------------------------------------------------- */

@@ -175,10 +175,9 @@ int ct_entry_set_helper(struct ct_table *t, struct ct_entry *e, const struct ct_
 {
 	struct ct_help *help;
 
-	(void)t;
 	if (e->status & CT_S_CONFIRMED)
 		return -EBUSY;
-	help = ct_ext_add(e, CT_EXT_HELPER);
+	help = ct_ext_add(t, e, CT_EXT_HELPER);
 	if (!help)
 		return -ENOMEM;
 	if (help->helper != h)

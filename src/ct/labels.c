@@ -19,12 +19,12 @@ void ct_labels_use(struct ct_table *t, int delta)
 void ct_labels_new(struct ct_table *t, struct ct_entry *e)
 {
 	if (t->labels_used)
-		ct_ext_add(e, CT_EXT_LABELS);
+		ct_ext_add(t, e, CT_EXT_LABELS);
 }
 
-int ct_labels_add(struct ct_entry *e)
+int ct_labels_add(struct ct_table *t, struct ct_entry *e)
 {
-	return ct_ext_add(e, CT_EXT_LABELS) ? 0 : -ENOMEM;
+	return ct_ext_add(t, e, CT_EXT_LABELS) ? 0 : -ENOMEM;
 }
 
 int ct_entry_labels_set(struct ct_entry *e, const struct ct_labels *bits,

@@ -30,7 +30,7 @@ void ct_labels_use(struct ct_table *t, int delta);
 /* A new entry of t: room for labels when they are in use (before any other extension). */
 void ct_labels_new(struct ct_table *t, struct ct_entry *e);
 /* Room for labels in an entry being created (ct_entry_create with labels). 0 or -ENOMEM. */
-int ct_labels_add(struct ct_entry *e);
+int ct_labels_add(struct ct_table *t, struct ct_entry *e);
 /* labels = (labels & ~mask) | (bits & mask). 1 when they changed, 0 when not, -ENOSPC when the
  * entry has no room for labels. */
 int ct_entry_labels_set(struct ct_entry *e, const struct ct_labels *bits,

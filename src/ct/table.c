@@ -351,6 +351,7 @@ struct ct_table *ct_table_new(const struct ct_config *c)
 		return NULL;
 	}
 	t->next_id = 1;
+	ct_ext_register_core(t);
 	return t;
 }
 

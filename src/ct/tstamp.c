@@ -9,7 +9,7 @@
 void ct_tstamp_new(struct ct_table *t, struct ct_entry *e)
 {
 	if (t->cfg.tstamp)
-		ct_ext_add(e, CT_EXT_TSTAMP);
+		ct_ext_add(t, e, CT_EXT_TSTAMP);
 }
 
 void ct_tstamp_start(struct ct_entry *e, uint64_t now)

@@ -244,6 +244,9 @@ void nat_opt_print_behave(struct ext_printer *pr, const struct nat_range *r)
 int nat_opt_request(struct ext_pkt_ctx *ctx, enum nat_manip m, const struct nat_range *r)
 {
 	/* without an entry (untracked) the kernel's NAT targets do nothing either */
-	nat_request(ctx->pkt, m, r);
+	const struct ext_env *env = ctx->env;
+
+	if (env && env->ops && env->ops->conntrack)
+		nat_request(env->ops->conntrack(env->box), ctx->pkt, m, r);
 	return EXT_ACCEPT;
 }

@@ -69,8 +69,8 @@ int nat_expect_port(struct nat_table *n, struct ct_table *t, struct ct_entry *e,
 	return r;
 }
 
-int nat_mangle_tcp(struct pkt *p, struct ct_entry *e, enum ct_dir dir, uint32_t off, uint32_t len,
-		   const char *text, uint32_t tlen)
+int nat_mangle_tcp(struct ct_table *t, struct pkt *p, struct ct_entry *e, enum ct_dir dir,
+		   uint32_t off, uint32_t len, const char *text, uint32_t tlen)
 {
 	struct pkt_info *in = &p->info;
 	int32_t delta = (int32_t)tlen - (int32_t)len;
@@ -93,9 +93,9 @@ int nat_mangle_tcp(struct pkt *p, struct ct_entry *e, enum ct_dir dir, uint32_t 
 	pkt_store_be16(p, lenoff, (uint16_t)(iplen + delta));
 	if (in->family == AF_INET && !pkt_load_be16(p, in->l3off + 10, &ipcheck))
 		pkt_store_be16(p, in->l3off + 10,
-		      pkt_csum_replace2(ipcheck, iplen, (uint16_t)(iplen + delta)));
+			       pkt_csum_replace2(ipcheck, iplen, (uint16_t)(iplen + delta)));
 	in->l3len = (uint32_t)((int64_t)in->l3len + delta);
 	in->l4len = (uint32_t)((int64_t)in->l4len + delta);
 	pkt_l4_csum_update(p);
-	return nat_seqadj_set(e, dir, seq, delta);
+	return nat_seqadj_set(t, e, dir, seq, delta);
 }

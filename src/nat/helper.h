@@ -49,8 +49,8 @@ void nat_follow_master(struct ct_table *t, struct ct_entry *child, const struct 
  * bytes after the change moved), p->info's lengths are updated, and the size change is
  * recorded for sequence adjustment. 0, -EMSGSIZE, -ENOMEM, -EFAULT, -EINVAL.
  */
-int nat_mangle_tcp(struct pkt *p, struct ct_entry *e, enum ct_dir dir, uint32_t off, uint32_t len,
-		   const char *text, uint32_t tlen);
+int nat_mangle_tcp(struct ct_table *t, struct pkt *p, struct ct_entry *e, enum ct_dir dir,
+		   uint32_t off, uint32_t len, const char *text, uint32_t tlen);
 
 int nat_helper_ftp(void *priv, struct ct_table *t, struct ct_entry *e, struct pkt *p,
 		   unsigned ctinfo, const struct ct_helper_match *m, struct ct_expect *x,

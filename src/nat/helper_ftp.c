@@ -86,5 +86,5 @@ int nat_helper_ftp(void *priv, struct ct_table *t, struct ct_entry *e, struct pk
 	tlen = format(m, delim, other->family, &addr, port, text, sizeof(text));
 	if (!tlen)
 		return -EINVAL;
-	return nat_mangle_tcp(p, e, dir, m->off, m->len, text, tlen);
+	return nat_mangle_tcp(t, p, e, dir, m->off, m->len, text, tlen);
 }

@@ -41,5 +41,5 @@ int nat_helper_irc(void *priv, struct ct_table *t, struct ct_entry *e, struct pk
 		     (unsigned)reply->dst.b[0] << 24 | (unsigned)reply->dst.b[1] << 16 |
 			 (unsigned)reply->dst.b[2] << 8 | reply->dst.b[3],
 		     x->tuple.d.port);
-	return nat_mangle_tcp(p, e, CT_DIR_ORIGINAL, m->off, m->len, text, (uint32_t)n);
+	return nat_mangle_tcp(t, p, e, CT_DIR_ORIGINAL, m->off, m->len, text, (uint32_t)n);
 }

@@ -87,7 +87,9 @@ struct nat_table *nat_table_new(struct ct_table *ct, const struct nat_config *c,
 	n->src_hash = calloc(buckets, sizeof(*n->src_hash));
 	if (!n->int_hash || !n->ext_hash || !n->pool_hash || !n->src_hash)
 		goto fail;
-	err = ct_event_subscribe(ct, ct_event, n);
+	err = ct_ext_register(ct, CT_EXT_NAT, sizeof(struct nat_binding));
+	if (!err)
+		err = ct_event_subscribe(ct, ct_event, n);
 	if (err) {
 		errno = -err;
 		goto fail;

@@ -59,13 +59,13 @@ enum nat_hairpin { NAT_HAIRPIN_DEFAULT = 0, NAT_HAIRPIN_ON, NAT_HAIRPIN_OFF };
 struct nat_range {
 	union pt_addr min_addr, max_addr;
 	uint16_t min_port, max_port;
-	uint16_t flags;	  /* NAT_R_* */
-	uint8_t family;	  /* AF_INET / AF_INET6 */
-	uint8_t mapping;  /* enum nat_behave_mode */
+	uint16_t flags;	 /* NAT_R_* */
+	uint8_t family;	 /* AF_INET / AF_INET6 */
+	uint8_t mapping; /* enum nat_behave_mode */
 	uint8_t filtering;
-	uint8_t refresh;  /* enum nat_refresh */
-	uint8_t hairpin;  /* enum nat_hairpin */
-	uint8_t netmap;	  /* NETMAP: min_addr is the network, max_addr the mask */
+	uint8_t refresh; /* enum nat_refresh */
+	uint8_t hairpin; /* enum nat_hairpin */
+	uint8_t netmap;	 /* NETMAP: min_addr is the network, max_addr the mask */
 };
 
 /* Effective policies of a range (defaults applied): EI mapping (APD with --random or
@@ -76,12 +76,12 @@ enum nat_refresh nat_range_refresh(const struct nat_range *r);
 bool nat_range_hairpin(const struct nat_range *r);
 
 struct nat_config {
-	uint32_t max_mappings;	    /* mappings at most (default 65536) */
-	uint32_t max_pools;	    /* port bitmaps (external address, protocol) at most (1024) */
-	uint64_t udp_timeout;	    /* UDP mapping after its last refresh: 300 s (at least 120) */
-	uint64_t tcp_timeout;	    /* TCP: 7440 s (RFC 5382 REQ-5: 2 h 4 min) */
-	uint64_t icmp_timeout;	    /* ICMP query: 60 s (RFC 5508 REQ-2), also its session's */
-	uint64_t other_timeout;	    /* SCTP, DCCP, UDP-Lite: 300 s */
+	uint32_t max_mappings;	/* mappings at most (default 65536) */
+	uint32_t max_pools;	/* port bitmaps (external address, protocol) at most (1024) */
+	uint64_t udp_timeout;	/* UDP mapping after its last refresh: 300 s (at least 120) */
+	uint64_t tcp_timeout;	/* TCP: 7440 s (RFC 5382 REQ-5: 2 h 4 min) */
+	uint64_t icmp_timeout;	/* ICMP query: 60 s (RFC 5508 REQ-2), also its session's */
+	uint64_t other_timeout; /* SCTP, DCCP, UDP-Lite: 300 s */
 	/* A TCP connection bound through a mapping (EI/AD source mapping, or inbound to one)
 	 * outside ESTABLISHED lives at least this long after its last packet, whatever the
 	 * conntrack timeout of its state (SYN_SENT is 120 s): 240 s (RFC 5382 REQ-5); in
@@ -99,16 +99,16 @@ struct nat_config {
 };
 
 struct nat_stats {
-	uint64_t bindings;	    /* nat_setup that changed something */
+	uint64_t bindings; /* nat_setup that changed something */
 	uint64_t null_bindings;
 	uint64_t mappings_created, mappings_reused, mappings_expired;
-	uint64_t port_preserved;    /* the internal port was kept */
+	uint64_t port_preserved; /* the internal port was kept */
 	uint64_t port_changed;
-	uint64_t source_reused;	    /* Linux mode: an endpoint's earlier translated source reused */
-	uint64_t exhausted;	    /* no free port (or tuple) in the range: the packet is dropped */
-	uint64_t table_full;	    /* max_mappings or max_pools reached */
-	uint64_t inbound;	    /* new inbound connections admitted to a mapping */
-	uint64_t inbound_filtered;  /* refused by the mapping's filtering */
+	uint64_t source_reused;	   /* Linux mode: an endpoint's earlier translated source reused */
+	uint64_t exhausted;	   /* no free port (or tuple) in the range: the packet is dropped */
+	uint64_t table_full;	   /* max_mappings or max_pools reached */
+	uint64_t inbound;	   /* new inbound connections admitted to a mapping */
+	uint64_t inbound_filtered; /* refused by the mapping's filtering */
 	uint64_t hairpinned;
 	uint64_t icmp_errors;	    /* ICMP errors whose quoted datagram was translated */
 	uint64_t icmp_bad_quoted;   /* dropped: quoted IPv4 header checksum wrong (5508 REQ-3a) */
@@ -126,8 +126,8 @@ void nat_config_default(struct nat_config *c);
 /*
  * Set one field by name (docs/nat.md; timeouts in seconds): max_mappings, max_pools,
  * udp_timeout (at least 120), tcp_timeout, icmp_timeout, other_timeout,
- * tcp_transitory_timeout, syn_hold_timeout (0 or at least 6), syn_hold_max. 0; -ENOENT no such name; -EINVAL bad
- * value; -ERANGE out of its range.
+ * tcp_transitory_timeout, syn_hold_timeout (0 or at least 6), syn_hold_max. 0; -ENOENT no such
+ * name; -EINVAL bad value; -ERANGE out of its range.
  */
 int nat_config_set(struct nat_config *c, const char *name, const char *value);
 /* Every setting as "name = value" lines, timeouts in seconds. */
@@ -167,9 +167,10 @@ struct nat_where {
 
 /*
  * Record a rule's request for the packet's (new, unconfirmed) connection; the NAT hook acts on
- * it after the table. 0; -EINVAL without a conntrack entry; -EEXIST when that manip is bound.
+ * it after the table. t: the packet's conntrack table (the binding is one of its extensions).
+ * 0; -EINVAL without a conntrack entry; -EEXIST when that manip is bound.
  */
-int nat_request(struct pkt *p, enum nat_manip m, const struct nat_range *r);
+int nat_request(struct ct_table *t, struct pkt *p, enum nat_manip m, const struct nat_range *r);
 /* The request stored for manip m, NULL if none (the hook's business). */
 const struct nat_range *nat_pending(const struct pkt *p, enum nat_manip m);
 /* Has manip m been decided for the packet's connection (the nat table need not run)? */

@@ -92,8 +92,6 @@ struct nat_binding {
 	struct ct_entry *src_link[2];	  /* [prev, next] in src's list */
 };
 
-_Static_assert(sizeof(struct nat_binding) <= CT_EXT_NAT_SIZE, "CT_EXT_NAT_SIZE too small");
-
 struct nat_table {
 	struct ct_table *ct;
 	struct nat_config cfg;

@@ -15,14 +15,15 @@
 #include "ct/ct_int.h"
 #include "nat/seqadj.h"
 
-int nat_seqadj_set(struct ct_entry *e, enum ct_dir dir, uint32_t seq, int32_t delta)
+int nat_seqadj_set(struct ct_table *t, struct ct_entry *e, enum ct_dir dir, uint32_t seq,
+		   int32_t delta)
 {
 	struct ct_seqadj *sa;
 	struct ct_seqadj_dir *d;
 
 	if (!delta)
 		return 0;
-	sa = ct_ext_add(e, CT_EXT_SEQADJ);
+	sa = ct_ext_add(t, e, CT_EXT_SEQADJ);
 	if (!sa)
 		return -ENOMEM;
 	d = &sa->dir[dir];

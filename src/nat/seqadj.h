@@ -42,7 +42,8 @@
  * delta bytes. Adds the extension on first use. A resizing at or before the recorded
  * position (the same segment retransmitted) changes nothing. 0 or -ENOMEM.
  */
-int nat_seqadj_set(struct ct_entry *e, enum ct_dir dir, uint32_t seq, int32_t delta);
+int nat_seqadj_set(struct ct_table *t, struct ct_entry *e, enum ct_dir dir, uint32_t seq,
+		   int32_t delta);
 /* The offset of direction dir's sequence number seq (0: none). */
 int32_t nat_seqadj_offset(const struct ct_entry *e, enum ct_dir dir, uint32_t seq);
 /*

@@ -57,10 +57,10 @@ static struct nat_binding *binding(const struct pkt *p)
 	return e ? ct_ext_find(e, CT_EXT_NAT) : NULL;
 }
 
-static struct nat_binding *binding_add(struct pkt *p)
+static struct nat_binding *binding_add(struct ct_table *t, struct pkt *p)
 {
 	struct ct_entry *e = ct_pkt_entry(p);
-	struct nat_binding *b = e ? ct_ext_add(e, CT_EXT_NAT) : NULL;
+	struct nat_binding *b = e ? ct_ext_add(t, e, CT_EXT_NAT) : NULL;
 
 	if (b)
 		b->entry = e;
@@ -74,14 +74,14 @@ unsigned nat_entry_status(const struct ct_entry *e)
 	return b ? b->status : 0;
 }
 
-int nat_request(struct pkt *p, enum nat_manip m, const struct nat_range *r)
+int nat_request(struct ct_table *t, struct pkt *p, enum nat_manip m, const struct nat_range *r)
 {
 	struct ct_entry *e = ct_pkt_entry(p);
 	struct nat_binding *b;
 
-	if (!e || (e->status & CT_S_CONFIRMED))
+	if (!e || !t || (e->status & CT_S_CONFIRMED))
 		return -EINVAL;
-	b = binding_add(p);
+	b = binding_add(t, p);
 	if (!b)
 		return -ENOMEM;
 	if (b->done_mask & (1u << m))
@@ -139,8 +139,7 @@ static uint16_t tuple_port(const struct ct_tuple *t, enum nat_manip m)
 	return m == NAT_MANIP_SRC ? t->s.port : t->d.port;
 }
 
-static void tuple_set(struct ct_tuple *t, enum nat_manip m, const union pt_addr *a,
-		      int port)
+static void tuple_set(struct ct_tuple *t, enum nat_manip m, const union pt_addr *a, int port)
 {
 	if (m == NAT_MANIP_SRC) {
 		t->src = *a;
@@ -191,8 +190,8 @@ static void pool_release(struct nat_table *n, struct nat_pool *pl)
 	}
 }
 
-static void apply(struct nat_table *n, struct ct_entry *e, struct nat_binding *b,
-		  enum nat_manip m, const struct ct_tuple *cand)
+static void apply(struct nat_table *n, struct ct_entry *e, struct nat_binding *b, enum nat_manip m,
+		  const struct ct_tuple *cand)
 {
 	const struct ct_tuple *orig = &e->th[CT_DIR_ORIGINAL].tuple;
 	bool changed;
@@ -203,7 +202,7 @@ static void apply(struct nat_table *n, struct ct_entry *e, struct nat_binding *b
 	else
 		changed = !pt_addr_eq(&orig->dst, &cand->dst) || orig->d.all != cand->d.all;
 	b->done_mask |= (uint8_t)(1u << m);
-	b->pending_mask &= (uint8_t)~(1u << m);
+	b->pending_mask &= (uint8_t) ~(1u << m);
 	if (changed) {
 		b->status |= (uint8_t)(1u << m);
 		n->stats.bindings++;
@@ -324,14 +323,13 @@ static uint16_t probe_start(struct nat_table *n, const struct nat_range *r,
 
 /* ---- source mappings (EI, AD) ------------------------------------------------------------ */
 
-static bool mapping_fits(const struct nat_mapping *mp, const struct nat_range *r,
-			 uint16_t lo, uint16_t hi)
+static bool mapping_fits(const struct nat_mapping *mp, const struct nat_range *r, uint16_t lo,
+			 uint16_t hi)
 {
-	if ((r->flags & NAT_R_MAP_IPS) &&
-	    (pt_addr_cmp(&mp->ext_addr, &r->min_addr) < 0 ||
-	     (pt_addr_cmp(&r->min_addr, &r->max_addr) < 0 ?
-		  pt_addr_cmp(&mp->ext_addr, &r->max_addr) > 0 :
-		  !pt_addr_eq(&mp->ext_addr, &r->min_addr))))
+	if ((r->flags & NAT_R_MAP_IPS) && (pt_addr_cmp(&mp->ext_addr, &r->min_addr) < 0 ||
+					   (pt_addr_cmp(&r->min_addr, &r->max_addr) < 0
+						? pt_addr_cmp(&mp->ext_addr, &r->max_addr) > 0
+						: !pt_addr_eq(&mp->ext_addr, &r->min_addr))))
 		return false;
 	return !(r->flags & NAT_R_PROTO) || (mp->ext_port >= lo && mp->ext_port <= hi);
 }
@@ -352,8 +350,8 @@ static int bind_mapping(struct nat_table *n, struct ct_entry *e, struct nat_bind
 	remote = mode == NAT_B_AD ? &cur.dst : NULL;
 	want = cur.s.port;
 	port_range(r, cur.l4proto, want, &lo, &hi);
-	mp = nat_mapping_find_int(n, cur.family, &cur.src, want, cur.l4proto, cur.zone, remote,
-				  now);
+	mp =
+	    nat_mapping_find_int(n, cur.family, &cur.src, want, cur.l4proto, cur.zone, remote, now);
 	if (mp) {
 		if (!mapping_fits(mp, r, lo, hi))
 			return 0; /* made by another rule for another range */
@@ -442,7 +440,7 @@ static bool range_holds(const struct nat_range *r, const union pt_addr *a, uint1
 	if ((r->flags & NAT_R_MAP_IPS) &&
 	    (pt_addr_cmp(a, &r->min_addr) < 0 ||
 	     (pt_addr_cmp(&r->min_addr, &r->max_addr) < 0 ? pt_addr_cmp(a, &r->max_addr) > 0
-							   : !pt_addr_eq(a, &r->min_addr))))
+							  : !pt_addr_eq(a, &r->min_addr))))
 		return false;
 	return !(r->flags & NAT_R_PROTO) || (port >= r->min_port && port <= r->max_port);
 }
@@ -455,8 +453,8 @@ static bool range_holds(const struct nat_range *r, const union pt_addr *a, uint1
  * changed keeps the new port for its other destinations. Like Linux, only the first
  * connection in the range is tried.
  */
-static bool reuse_source(struct nat_table *n, const struct nat_range *r,
-			 const struct ct_tuple *cur, uint64_t now, struct ct_tuple *cand)
+static bool reuse_source(struct nat_table *n, const struct nat_range *r, const struct ct_tuple *cur,
+			 uint64_t now, struct ct_tuple *cand)
 {
 	struct ct_entry *e = nat_bysrc_first(n, cur);
 
@@ -570,7 +568,7 @@ int nat_setup(struct nat_table *n, struct pkt *p, enum nat_manip m, const struct
 
 	if (!e || (e->status & CT_S_CONFIRMED) || e->th[0].tuple.family != r->family)
 		return -EINVAL;
-	b = binding_add(p);
+	b = binding_add(n->ct, p);
 	if (!b)
 		return -ENOMEM;
 	if (b->done_mask & (1u << m))
@@ -650,8 +648,7 @@ int nat_inbound(struct nat_table *n, struct pkt *p, const struct nat_where *w, u
 	current_tuple(e, &cur);
 	if (!nat_proto_has_ports(cur.l4proto))
 		return 0;
-	mp = nat_mapping_find_ext(n, cur.family, &cur.dst, cur.d.port, cur.l4proto, cur.zone,
-				  now);
+	mp = nat_mapping_find_ext(n, cur.family, &cur.dst, cur.d.port, cur.l4proto, cur.zone, now);
 	if (!mp)
 		return 0;
 	hairpin = mp->out && w && w->in && w->in != mp->out;
@@ -661,7 +658,7 @@ int nat_inbound(struct nat_table *n, struct pkt *p, const struct nat_where *w, u
 		n->stats.inbound_filtered++;
 		/* RFC 5382 REQ-4: held if the box accepts it (nat_syn_hold at INPUT) */
 		if (cur.l4proto == 6 && p->info.has_l4 && (p->info.tcp_flags & 0x12) == 0x02) {
-			b = binding_add(p);
+			b = binding_add(n->ct, p);
 			if (b)
 				b->syn_refused = true;
 		}
@@ -671,7 +668,7 @@ int nat_inbound(struct nat_table *n, struct pkt *p, const struct nat_where *w, u
 	tuple_set(&cand, NAT_MANIP_DST, &mp->int_addr, mp->int_port);
 	if (tuple_taken(n, &cand, now))
 		return 0;
-	b = binding_add(p);
+	b = binding_add(n->ct, p);
 	if (!b)
 		return -ENOMEM;
 	apply(n, e, b, NAT_MANIP_DST, &cand);

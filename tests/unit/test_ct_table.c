@@ -18,12 +18,44 @@ static const char *udp_flow(char *buf, size_t len, unsigned i, bool reply)
 
 static void test_entry_size(void **state)
 {
+	struct ct_table *t = ct_test_table(64);
+
 	/* measured, not asserted tightly: printed for the record (issue 4 asks for it) */
 	print_message("sizeof(struct ct_entry) = %zu bytes; accounting extension block %zu bytes "
 		      "(header %zu + %zu)\n",
-		      ct_entry_size(), (offsetof(struct ct_ext, data) + ct_ext_size(CT_EXT_ACCT)),
-		      offsetof(struct ct_ext, data), ct_ext_size(CT_EXT_ACCT));
+		      ct_entry_size(), (offsetof(struct ct_ext, data) + ct_ext_size(t, CT_EXT_ACCT)),
+		      offsetof(struct ct_ext, data), ct_ext_size(t, CT_EXT_ACCT));
 	assert_true(ct_entry_size() <= 256);
+	ct_table_free(t);
+}
+
+/* An extension's size comes from its registration with the table: conntrack's own are there
+ * from the start, another (NAT's binding) only once registered, and only with one size. */
+static void test_ext_register(void **state)
+{
+	struct ct_table *t = ct_test_table(64);
+	struct ct_entry *e;
+	unsigned char *x;
+
+	(void)state;
+	assert_int_not_equal(ct_ext_size(t, CT_EXT_ACCT), 0);
+	assert_int_equal(ct_ext_size(t, CT_EXT_NAT), 0);
+	ct_test_feed(t, "udp 10.0.0.2:1000 > 192.0.2.1:53 len=8", 0);
+	e = ct_test_find(t, "udp 10.0.0.2:1000 > 192.0.2.1:53 len=8", 0);
+	assert_non_null(e);
+	assert_null(ct_ext_add(t, e, CT_EXT_NAT)); /* not registered: refused */
+	assert_int_equal(ct_ext_register(t, CT_EXT_NAT, 0), -EINVAL);
+	assert_int_equal(ct_ext_register(t, CT_EXT_NUM, 8), -EINVAL);
+	assert_int_equal(ct_ext_register(t, CT_EXT_NAT, 40), 0);
+	assert_int_equal(ct_ext_register(t, CT_EXT_NAT, 40), 0);
+	assert_int_equal(ct_ext_register(t, CT_EXT_NAT, 48), -EEXIST);
+	assert_int_equal(ct_ext_size(t, CT_EXT_NAT), 40);
+	x = ct_ext_add(t, e, CT_EXT_NAT);
+	assert_non_null(x);
+	for (unsigned i = 0; i < 40; i++)
+		assert_int_equal(x[i], 0);
+	assert_ptr_equal(ct_ext_find(e, CT_EXT_NAT), x);
+	ct_table_free(t);
 }
 
 static void test_unconfirmed_leaves_nothing(void **state)
@@ -328,6 +360,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_entry_size),
+	    cmocka_unit_test(test_ext_register),
 		cmocka_unit_test(test_unconfirmed_leaves_nothing),
 		cmocka_unit_test(test_loopback_packet_tracked_once),
 		cmocka_unit_test(test_untracked),

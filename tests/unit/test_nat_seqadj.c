@@ -49,19 +49,19 @@ static void test_offsets(void **state)
 	assert_non_null(e);
 	assert_int_equal(nat_seqadj_offset(e, CT_DIR_ORIGINAL, 1500), 0);
 	/* a segment at 1011 grew by 5: after it +5, at or before it 0 */
-	assert_int_equal(nat_seqadj_set(e, CT_DIR_ORIGINAL, 1011, 5), 0);
+	assert_int_equal(nat_seqadj_set(t, e, CT_DIR_ORIGINAL, 1011, 5), 0);
 	assert_int_equal(nat_seqadj_offset(e, CT_DIR_ORIGINAL, 1001), 0);
 	assert_int_equal(nat_seqadj_offset(e, CT_DIR_ORIGINAL, 1011), 0);
 	assert_int_equal(nat_seqadj_offset(e, CT_DIR_ORIGINAL, 1037), 5);
 	assert_int_equal(nat_seqadj_offset(e, CT_DIR_REPLY, 6000), 0);
 	/* the same segment resized again (a retransmission): nothing moves */
-	assert_int_equal(nat_seqadj_set(e, CT_DIR_ORIGINAL, 1011, 5), 0);
+	assert_int_equal(nat_seqadj_set(t, e, CT_DIR_ORIGINAL, 1011, 5), 0);
 	assert_int_equal(nat_seqadj_offset(e, CT_DIR_ORIGINAL, 1037), 5);
 	/* an older one neither */
-	assert_int_equal(nat_seqadj_set(e, CT_DIR_ORIGINAL, 1001, 3), 0);
+	assert_int_equal(nat_seqadj_set(t, e, CT_DIR_ORIGINAL, 1001, 3), 0);
 	assert_int_equal(nat_seqadj_offset(e, CT_DIR_ORIGINAL, 1037), 5);
 	/* a later one shrinking by 2: the boundary moves, offsets compound */
-	assert_int_equal(nat_seqadj_set(e, CT_DIR_ORIGINAL, 1100, -2), 0);
+	assert_int_equal(nat_seqadj_set(t, e, CT_DIR_ORIGINAL, 1100, -2), 0);
 	assert_int_equal(nat_seqadj_offset(e, CT_DIR_ORIGINAL, 1050), 5);
 	assert_int_equal(nat_seqadj_offset(e, CT_DIR_ORIGINAL, 1100), 5);
 	assert_int_equal(nat_seqadj_offset(e, CT_DIR_ORIGINAL, 1130), 3);
@@ -69,7 +69,7 @@ static void test_offsets(void **state)
 	assert_int_equal(ct_seqadj_ack_offset(e, CT_DIR_ORIGINAL, 1105), 5);
 	assert_int_equal(ct_seqadj_ack_offset(e, CT_DIR_ORIGINAL, 1133), 3);
 	/* a zero change adds nothing */
-	assert_int_equal(nat_seqadj_set(e, CT_DIR_REPLY, 5100, 0), 0);
+	assert_int_equal(nat_seqadj_set(t, e, CT_DIR_REPLY, 5100, 0), 0);
 	assert_int_equal(nat_seqadj_offset(e, CT_DIR_REPLY, 5200), 0);
 	ct_table_free(t);
 }
@@ -82,7 +82,7 @@ static void test_apply_both_directions(void **state)
 	int err;
 
 	(void)state;
-	assert_int_equal(nat_seqadj_set(e, CT_DIR_ORIGINAL, 1011, 5), 0);
+	assert_int_equal(nat_seqadj_set(t, e, CT_DIR_ORIGINAL, 1011, 5), 0);
 	/* the client's later data: seq + 5, its ack (of the server's stream) untouched */
 	p = adjusted(t, CLIENT " ack,psh seq=1037 ack=5001 payload=\"QUIT\\r\\n\"", &err);
 	assert_int_equal(err, 0);
@@ -118,7 +118,7 @@ static void test_sack_edges(void **state)
 	int err;
 
 	(void)state;
-	assert_int_equal(nat_seqadj_set(e, CT_DIR_ORIGINAL, 1011, 5), 0);
+	assert_int_equal(nat_seqadj_set(t, e, CT_DIR_ORIGINAL, 1011, 5), 0);
 	/* the client sent up to 1637 (its numbering), so the server may acknowledge 1600 */
 	ct_test_feed(t, CLIENT " ack seq=1037 ack=5001 len=600", 0);
 	/* NOP, SACK with two blocks (edges at odd offsets: 23, 27, 31, 35), NOPs to 24 bytes:
@@ -155,7 +155,7 @@ static void test_shrink_and_wrap(void **state)
 	ct_test_feed(t, SERVER " syn,ack seq=4294967290 ack=101", 0);
 	ct_test_feed(t, CLIENT " ack seq=101 ack=4294967291", 0);
 	e = ct_test_find(t, CLIENT, 0);
-	assert_int_equal(nat_seqadj_set(e, CT_DIR_REPLY, 4294967291, -3), 0);
+	assert_int_equal(nat_seqadj_set(t, e, CT_DIR_REPLY, 4294967291, -3), 0);
 	p = adjusted(t, SERVER " ack,psh seq=10 ack=101 len=4", &err);
 	assert_int_equal(err, 0);
 	assert_int_equal(rd32(p, p->info.l4off + 4), 7);
@@ -212,7 +212,7 @@ static void test_mangle_nonlinear(void **state)
 	assert_int_equal(ct_in(t, p, true, 0, 0), 0);
 	assert_ptr_equal(ct_pkt_entry(p), e);
 	/* "10,0,0,2,19,137" at payload offset 5 becomes 5 bytes longer */
-	assert_int_equal(nat_mangle_tcp(p, e, CT_DIR_ORIGINAL, p->info.payload_off + 5, 15, text,
+	assert_int_equal(nat_mangle_tcp(t, p, e, CT_DIR_ORIGINAL, p->info.payload_off + 5, 15, text,
 					(uint32_t)strlen(text)),
 			 0);
 	assert_int_equal(p->len, b->len + 5);
