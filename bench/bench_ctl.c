@@ -42,6 +42,7 @@
 #include "bench_common.h"
 #include "ct/create.h"
 #include "ct/ct.h"
+#include "ct/ct_plugin.h"
 #include "ctl/client.h"
 #include "ctl/msg.h"
 #include "ctl/server.h"
@@ -530,10 +531,10 @@ static int setup(struct bench *bn)
 	const char *dir = getenv("TMPDIR");
 
 	bn->box = box_new("bench", &ops, &bn->flows);
-	if (!bn->box || box_setup_default_gateway(bn->box) || box_set_conntrack(bn->box, true))
+	if (!bn->box || box_setup_default_gateway(bn->box) || ct_box_enable(bn->box, true))
 		return -ENOMEM;
 	bn->lan = box_iface_index(bn->box, "lan0");
-	bn->ct = box_ct(bn->box);
+	bn->ct = ct_box_table(bn->box);
 	cc = *ct_table_config(bn->ct);
 	cc.max_entries = bn->o.entries + bn->o.events + DP_FLOWS + 1024;
 	if (bn->o.buckets) {

@@ -29,6 +29,7 @@
  */
 #include "bench_common.h"
 #include "ct/ct.h"
+#include "ct/ct_plugin.h"
 
 #define FLOWS	     10000
 #define FULL_PREFILL 60000
@@ -137,13 +138,13 @@ static int setup(struct nat_bench *nb, const char *config, const struct box_ops 
 	if ((rc = box_add_addr(nb->box, nb->wan, AF_INET, &a4, 24)) < 0 ||
 	    (rc = box_add_addr(nb->box, nb->wan, AF_INET6, &a6, 64)) < 0)
 		return rc;
-	if ((rc = box_set_conntrack(nb->box, true)))
+	if ((rc = ct_box_enable(nb->box, true)))
 		return rc;
 	/* room for every connection; TCP replies of the generated mix carry made-up numbers */
-	cc = *ct_table_config(box_ct(nb->box));
+	cc = *ct_table_config(ct_box_table(nb->box));
 	cc.max_entries = 4 * (FLOWS + FULL_PREFILL);
 	cc.tcp_be_liberal = true;
-	ct_table_set_config(box_ct(nb->box), &cc);
+	ct_table_set_config(ct_box_table(nb->box), &cc);
 	for (int f = 0; f < 2; f++) {
 		int family = f ? AF_INET6 : AF_INET;
 

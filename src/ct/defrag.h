@@ -133,23 +133,8 @@ unsigned ct_defrag_expire(struct ct_defrag *d, uint64_t now);
  * bytes of the fragmentable part it holds (transport header rewrites such as NAT ports or
  * TCPMSS, with their checksums, which the shadow has right for the whole datagram). 0, or
  * -EINVAL when the shadow no longer lines up with the fragments (its length or unfragmentable
- * part changed): the engine then drops the originals.
+ * part changed): conntrack's transmit hook then drops the originals.
  */
 int ct_defrag6_sync(const struct pkt *shadow, struct pkt *orig);
-
-/*
- * Cut an IPv4 datagram into fragments for a link of `mtu` IP bytes, as Linux's ip_fragment
- * does on output. For a reassembled datagram pass its frag_max_size: Linux always refragments
- * such a datagram to min(mtu, frag_max_size), so defragmentation stays invisible on the wire;
- * 0 for a datagram the box did not reassemble (then one that fits is returned as one copy).
- * Options without the copy bit become NOPs after the first fragment (the header length stays).
- * A fragment (not reassembled) is cut further: the pieces keep its offset and, on the last, MF.
- * DF: set on every fragment when the datagram has it; a DF datagram larger than the mtu (or
- * whose largest fragment was) is refused with -EMSGSIZE, the caller sends "fragmentation
- * needed". Returns the number of packets put in out[] (metadata copied, ct not), -ENOSPC when
- * more than `max` are needed, -EINVAL (not IPv4, mtu below header + 8), -ENOMEM.
- */
-int ct_defrag4_fragment(const struct pkt *p, uint32_t mtu, uint16_t frag_max_size, struct pkt **out,
-			unsigned max);
 
 #endif

@@ -33,6 +33,7 @@
 #include <linux/netfilter.h>
 #include <linux/netlink.h>
 
+#include "ct/ct_plugin.h"
 #include "ctl/msg.h"
 #include "ctl/server.h"
 #include "ct/create.h"
@@ -286,7 +287,7 @@ static void event_cb(void *priv, uint32_t events, const struct ct_entry *e,
 
 static void ensure_subscription(struct ctl_server *s)
 {
-	struct ct_table *t = box_ct(s->box);
+	struct ct_table *t = ct_box_table(s->box);
 
 	if (t && t != s->sub_table && ct_event_subscribe(t, event_cb, s) == 0)
 		s->sub_table = t;
@@ -364,7 +365,7 @@ static void job_finish(struct client *c)
 
 static void job_step(struct ctl_server *s, struct client *c)
 {
-	struct ct_table *t = box_ct(s->box);
+	struct ct_table *t = ct_box_table(s->box);
 
 	if (c->job == JOB_NONE || c->out)
 		return;
@@ -379,7 +380,7 @@ static void job_step(struct ctl_server *s, struct client *c)
 static void job_start(struct client *c, enum job_kind kind, const struct ctl_request *req)
 {
 	c->job = kind;
-	c->job_table = box_ct(c->srv->box);
+	c->job_table = ct_box_table(c->srv->box);
 	c->cursor = 0;
 	c->deleted = 0;
 	c->job_seq = req->seq;
@@ -399,7 +400,7 @@ static void job_start(struct client *c, enum job_kind kind, const struct ctl_req
 
 static struct ct_entry *find_entry(struct ctl_server *s, const struct ctl_request *req)
 {
-	struct ct_table *t = box_ct(s->box);
+	struct ct_table *t = ct_box_table(s->box);
 	const struct ct_tuple *tu = (req->ct.have & CTL_C_ORIG) ? &req->ct.orig : &req->ct.reply;
 
 	return t ? ct_lookup(t, tu, box_now(s->box), NULL) : NULL;
@@ -446,7 +447,7 @@ static void entry_attrs(const struct ctl_ct *cc, struct ct_entry_attrs *a)
 static void do_ct_new(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh,
 		      const struct ctl_request *req)
 {
-	struct ct_table *t = box_ct(s->box);
+	struct ct_table *t = ct_box_table(s->box);
 	struct ct_entry_attrs a;
 	struct ct_entry *e = find_entry(s, req);
 	int r;
@@ -508,7 +509,7 @@ static void do_ct_new(struct ctl_server *s, struct client *c, const struct nlmsg
 static void do_ct(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh,
 		  const struct ctl_request *req)
 {
-	struct ct_table *t = box_ct(s->box);
+	struct ct_table *t = ct_box_table(s->box);
 	struct ct_entry *e;
 	struct ctl_stats st;
 	size_t room;
@@ -640,7 +641,7 @@ static struct ct_expect *find_exp(struct ct_table *t, const struct ctl_exp *q)
 static void do_exp_new(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh,
 		       const struct ctl_exp *q)
 {
-	struct ct_table *t = box_ct(s->box);
+	struct ct_table *t = ct_box_table(s->box);
 	const struct ct_tuple *tu = &q->tuple.t;
 	struct ct_entry *master;
 	struct ct_expect x;
@@ -677,7 +678,7 @@ static void do_exp_new(struct ctl_server *s, struct client *c, const struct nlms
 static void do_exp(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh,
 		   const struct ctl_request *req)
 {
-	struct ct_table *t = box_ct(s->box);
+	struct ct_table *t = ct_box_table(s->box);
 	struct ct_expect *x;
 
 	if (!t) {
@@ -830,7 +831,7 @@ static void do_replace(struct ctl_server *s, struct client *c, const struct nlms
 		return;
 	}
 	/* CT --timeout names a policy of this box: refused here as at a load from a file */
-	if (ext_ct_timeout_check(rs, box_ct(s->box), re.msg, sizeof(re.msg)) < 0) {
+	if (ext_ct_timeout_check(rs, ct_box_table(s->box), re.msg, sizeof(re.msg)) < 0) {
 		rules_ruleset_free(rs);
 		reply_error(c, nlh, -EINVAL, "%s: %s", name, re.msg);
 		return;
@@ -1195,7 +1196,7 @@ void ctl_server_free(struct ctl_server *s)
 		return;
 	while (s->nclients)
 		client_drop(s, s->nclients - 1);
-	if (s->sub_table && s->sub_table == box_ct(s->box))
+	if (s->sub_table && s->sub_table == ct_box_table(s->box))
 		ct_event_unsubscribe(s->sub_table, event_cb, s);
 	close(s->lfd);
 	close(s->epfd);

@@ -69,6 +69,7 @@ struct box *box_new(const char *name, const struct box_ops *ops, void *user)
 	box_seed(b, BOX_DEFAULT_SEED);
 	box_env_init(b);
 	box_register_tables(b);
+	box_plugins_init(b);
 	box_thread_register();
 	return b;
 }
@@ -78,7 +79,7 @@ void box_free(struct box *b)
 	if (!b)
 		return;
 	/* No packet may be in flight and no other thread may use the box: free directly. */
-	box_ct_free(b);
+	box_plugins_free(b);
 	for (unsigned i = 0; i < 2; i++)
 		if (b->rs[i])
 			rules_ruleset_free(b->rs[i]);
@@ -412,7 +413,7 @@ int box_watch_addr_gone(struct box *b, box_addr_gone_fn fn, void *priv)
 
 void box_send_icmp_error(struct box *b, const struct pkt *orig, uint8_t type, uint8_t code)
 {
-	box_icmp_error(b, orig, type, code);
+	box_send_icmp_error_rest(b, orig, type, code, 0);
 }
 
 int box_unwatch_addr_gone(struct box *b, box_addr_gone_fn fn, void *priv)
@@ -508,9 +509,9 @@ void box_set_ruleset(struct box *b, struct rules_ruleset *rs, int family)
 	 * compile leaves chains linear, never the ruleset unloaded. */
 	if (rs && !rs->compiled)
 		cls_ruleset_compile(rs, (enum cls_mode)b->cls_mode, NULL, b->cls_clock);
-	/* Before publishing: the first packet that sees the rules is tracked (box_ct_apply). */
-	if (box_ruleset_needs_conntrack(rs))
-		atomic_store(&b->ct_wanted, true);
+	/* Before publishing: the first packet that sees the rules has the plug-ins it needs on
+	 * (box_plugins_apply). */
+	box_plugins_want(b, rs);
 	old = rcu_xchg_pointer(&b->rs[box_fam_index(family)], rs);
 	if (!old)
 		return;
@@ -535,7 +536,8 @@ struct rules_ruleset *box_ruleset(struct box *b, int family)
 void box_pkt_begin(struct box *b, struct rules_ruleset *saved[2])
 {
 	if (b->depth == 0)
-		box_ct_apply(b); /* between packets on the data-path thread: hooks may change */
+		box_plugins_apply(
+		    b); /* between packets on the data-path thread: hooks may change */
 	urcu_memb_read_lock();
 	for (unsigned i = 0; i < 2; i++) {
 		saved[i] = b->cur[i];
@@ -570,7 +572,7 @@ void box_set_time(struct box *b, uint64_t ns)
 	if (ns == b->now)
 		return;
 	b->now = ns;
-	box_ct_clock(b);
+	box_plugins_clock(b);
 }
 
 void box_advance(struct box *b, uint64_t ns)
@@ -578,7 +580,7 @@ void box_advance(struct box *b, uint64_t ns)
 	if (!ns)
 		return;
 	b->now += ns;
-	box_ct_clock(b);
+	box_plugins_clock(b);
 }
 
 static uint64_t splitmix64(uint64_t *x)

@@ -13,8 +13,9 @@
  *   priorities: defrag -400, raw -300, conntrack -200, mangle -150, nat(dst) -100,
  *               filter 0, security 50, nat(src) 100, conntrack confirm INT_MAX
  *
- * Tables are hook functions registered like any other; conntrack and NAT (later) register
- * theirs with box_register_hook().
+ * Tables are hook functions registered like any other; plug-ins (conntrack and its
+ * defragmentation, NAT with the nat table) register theirs with box_register_hook() and
+ * box_register_tx_hook() (see "plug-ins" below).
  */
 #ifndef ENGINE_BOX_H
 #define ENGINE_BOX_H
@@ -57,7 +58,7 @@ enum box_drop_kind {
 	BOX_DROP_QUEUE,	    /* NFQUEUE without a handler and without --queue-bypass */
 	BOX_DROP_LOOP,	    /* chain traversal deeper than the limit */
 	BOX_DROP_HOOK,	    /* a registered hook function */
-	BOX_DROP_DEFRAG,    /* defragmentation refused the fragment (box_drop.defrag says why) */
+	BOX_DROP_DEFRAG,    /* defragmentation refused the fragment (box_drop.reason says why) */
 	BOX_DROP_CONNTRACK, /* no conntrack entry could be made (table full of assured ones) */
 	BOX_DROP_MTU,	    /* too big for the link and DF set (ICMP "fragmentation needed" sent) */
 	BOX_DROP_MAX
@@ -70,8 +71,7 @@ struct box_drop {
 	const char *chain; /* chain name, NULL if not in a chain */
 	unsigned rulenum;  /* 1-based rule number in the chain, 0 for policies */
 	enum pkt_bad bad;  /* for BOX_DROP_MALFORMED */
-	unsigned defrag;   /* for BOX_DROP_DEFRAG: enum ct_defrag_stat (CT_DEFRAG_ST_MAX: the
-			      IPv6 originals no longer line up with their shadow) */
+	unsigned reason;   /* the plug-in's own reason (BOX_DROP_DEFRAG: src/ct's defrag one) */
 };
 
 const char *box_drop_kind_name(enum box_drop_kind k);
@@ -173,6 +173,9 @@ int box_unwatch_addr_gone(struct box *b, box_addr_gone_fn fn, void *priv);
 /* From a hook: send the ICMP / ICMPv6 error `type`/`code` about packet `orig` from the box
  * (the source the box uses for its own errors), if the RFCs allow one for it. */
 void box_send_icmp_error(struct box *b, const struct pkt *orig, uint8_t type, uint8_t code);
+/* The same with the 32-bit "rest of header" (the next-hop MTU of "fragmentation needed"). */
+void box_send_icmp_error_rest(struct box *b, const struct pkt *orig, uint8_t type, uint8_t code,
+			      uint32_t rest);
 int box_add_route(struct box *b, const struct box_route *r);
 int box_del_route(struct box *b, int family, const union pt_addr *net, int plen);
 /* Longest-prefix match; NULL when there is no route. */
@@ -194,9 +197,9 @@ void box_set_forwarding(struct box *b, int family, bool on);
 /*
  * Install a ruleset for its family, replacing the current one as a whole: a packet being
  * processed sees either the old or the new one, never a mix. The box takes ownership and
- * frees the old one. rs may be NULL (no rules: all tables absent). A ruleset that needs
- * connection tracking turns it on (box_set_conntrack), on the data-path thread before the
- * next packet (or at the next box_ct / box_set_conntrack / clock call there).
+ * frees the old one. rs may be NULL (no rules: all tables absent). A plug-in the ruleset needs
+ * (box_plugin_ops.wants: conntrack for a rule with needs_conntrack) is turned on, on the
+ * data-path thread before the next packet (or at the next box_plugin_data / clock call).
  */
 void box_set_ruleset(struct box *b, struct rules_ruleset *rs, int family);
 /*
@@ -211,51 +214,80 @@ int box_classifier(const struct box *b);
 /* The current ruleset of a family (the box keeps ownership), NULL if none. */
 struct rules_ruleset *box_ruleset(struct box *b, int family);
 
-/* ---- connection tracking ----------------------------------------------------------------- */
+/* ---- plug-ins ---------------------------------------------------------------------------- */
 
 /*
- * Every box owns one conntrack table and one defragmenter (src/ct), made when tracking is
- * first turned on, freed by box_free. Tracking runs only when something needs it, as Linux
- * loads nf_conntrack per namespace: box_set_ruleset turns it on for a ruleset with a rule
- * whose match or target has needs_conntrack; box_set_conntrack turns it on or
- * off explicitly. Once on it stays on, whatever later rulesets hold.
+ * A plug-in keeps state per box and works through hooks, as the kernel's conntrack and NAT
+ * do: conntrack (src/ct), NAT (src/nat), and what comes next (state sync, the classifier,
+ * sets). The engine names none of them. box_new gives every box one slot per plug-in of the
+ * list box_plugin_list (src/plugins/list.c), each off:
  *
- *   PREROUTING / OUTPUT  BOX_PRIO_DEFRAG     reassembly (ct_defrag_in): held fragments are
- *                                            stolen, refused ones dropped (BOX_DROP_DEFRAG)
- *                        BOX_PRIO_CONNTRACK  ct_in
- *   INPUT / POSTROUTING  BOX_PRIO_CONFIRM    ct_confirm
- *   leaving the box (xmit, deliver, drop)    the packet's reference is dropped; a
- *                                            reassembled IPv4 datagram is cut again to
- *                                            min(mtu, largest fragment); an IPv6 shadow
- *                                            sends its original fragments instead
- *   the clock moves                          expired fragment queues go, a bounded ct_sweep
+ *   box_plugin_on(b, ops), or a ruleset ops->wants (applied on the data-path thread before
+ *   the next packet, clock move or box_plugin_data)
+ *        -> ops->init(b, &priv): makes its state, registers its hooks
+ *        -> then every plug-in whose `follows` names it (NAT follows conntrack)
+ *   box_plugin_off(b, ops), box_free
+ *        -> its followers' free first, then ops->free(b, priv): unregisters, frees
  *
- * Off, nothing is tracked nor reassembled: a non-first fragment still matches -f.
+ * While on, the engine calls, when the plug-in has them:
+ *   release(priv, p)            the box is done with a packet (sent, delivered, dropped)
+ *   clock(priv, now)            the box's clock moved
+ *   stats(priv, f, indent)      box_print_stats: its counter lines
+ * and box_setup_command finds its setup verbs (ops->setup) by their first word, on or off.
+ * Hooks a plug-in registers may replace the packet (box_hook_state.replaced) and may sit in
+ * the transmit stage (box_register_tx_hook).
  */
-struct ct_table;
-struct ct_stats;
-struct ct_defrag;
-struct ct_defrag_stats;
-struct nat_stats;
+struct box_plugin_ops;
 
-/* On: make the table (hash key from box_random) and the defragmenter if needed, register the
- * hooks. Off: unregister, free both (the entries are gone). 0 or -ENOMEM/-ENOSPC. Call from
- * the data-path thread, or while no packet is in flight. */
-int box_set_conntrack(struct box *b, bool on);
-bool box_conntrack_on(struct box *b);
-/* The box's table / defragmenter; NULL while tracking is off. */
-struct ct_table *box_ct(struct box *b);
-struct ct_defrag *box_defrag(struct box *b);
-/* Their counters, NULL while tracking is off (ct_table_stats / ct_defrag_stats). */
-const struct ct_stats *box_ct_stats(const struct box *b);
-const struct ct_defrag_stats *box_defrag_stats(const struct box *b);
-/* NAT's counters (attached with tracking), NULL while tracking is off (nat_table_stats). */
-const struct nat_stats *box_nat_stats(const struct box *b);
-/* Does a ruleset need tracking (a rule with a needs_conntrack match or target)? */
-bool box_ruleset_needs_conntrack(const struct rules_ruleset *rs);
-/* Drop the conntrack reference a packet holds. The box does it for every packet it finishes
- * with; a caller that runs hooks itself and keeps the packet (box_hook_packet) does it when
- * done. pkt->ct stays readable while the entry is in the table. Idempotent. */
+/* One setup verb ("conntrack set NAME VALUE"): 0, or -1 with the reason in err. */
+typedef int (*box_setup_fn)(struct box *b, int argc, char **argv, char *err, size_t errlen);
+struct box_setup_cmd {
+	const char *name;  /* the first word */
+	box_setup_fn fn;   /* argv[0] is name */
+	const char *usage; /* "conntrack set NAME VALUE" */
+};
+
+struct box_plugin_ops {
+	const char *name;    /* "conntrack", "nat" */
+	const char *follows; /* NULL, or on right after and off right before this plug-in */
+	/* Does this ruleset need the plug-in on? NULL: only box_plugin_on turns it on. */
+	bool (*wants)(const struct rules_ruleset *rs);
+	/* Make the state, register hooks: 0 or -errno (then nothing is left behind). */
+	int (*init)(struct box *b, void **priv);
+	/* Unregister and free everything. */
+	void (*free)(struct box *b, void *priv);
+	void (*release)(void *priv, struct pkt *p);
+	void (*clock)(void *priv, uint64_t now);
+	void (*stats)(void *priv, FILE *f, const char *indent);
+	const struct box_setup_cmd *setup; /* ends with {NULL}; NULL: no verbs */
+	/* What extensions get from it through struct ext_env (the plug-in named "conntrack":
+	 * ext_env_ops.conntrack, its struct ct_table *). NULL: priv itself. */
+	void *(*ext_data)(void *priv);
+};
+
+/* The plug-ins every box gets a slot for, NULL-terminated (src/plugins/list.c). */
+extern const struct box_plugin_ops *const box_plugin_list[];
+
+/* Turn a plug-in on (and its followers): 0, -ENOENT (no slot) or init's error. Once on it
+ * stays on until box_plugin_off, whatever later rulesets hold. Call from the data-path thread,
+ * or while no packet is in flight. */
+int box_plugin_on(struct box *b, const struct box_plugin_ops *ops);
+/* Off (its followers first): its state is gone. 0 or -ENOENT. */
+int box_plugin_off(struct box *b, const struct box_plugin_ops *ops);
+/* Is it on? A turn-on a ruleset asked for is applied first (data-path thread). */
+bool box_plugin_is_on(struct box *b, const struct box_plugin_ops *ops);
+/* Its private data while on, else NULL; a turn-on a ruleset asked for is applied first, as
+ * for every packet (call it on the data-path thread). */
+void *box_plugin_data(struct box *b, const struct box_plugin_ops *ops);
+/* The same without applying anything (for counters and printing). */
+void *box_plugin_peek(const struct box *b, const struct box_plugin_ops *ops);
+
+/* The box is done with a packet it was given or made: every plug-in's release, then freed.
+ * For hook functions that take a packet (EXT_STOLEN) and end it. */
+void box_pkt_free(struct box *b, struct pkt *p);
+/* Only the plug-ins' release (their references on the packet go; the packet stays). A caller
+ * that runs hooks itself and keeps the packet (box_hook_packet) does it when done.
+ * Idempotent. */
 void box_pkt_release(struct box *b, struct pkt *p);
 
 /* ---- clock ------------------------------------------------------------------------------- */
@@ -293,11 +325,16 @@ void box_zero_stats(struct box *b);
 struct box_hook_state {
 	struct box *box;
 	int family;
-	unsigned hook;
+	unsigned hook;	      /* HOOK_*; the transmit stage: HOOK_POSTROUTING */
 	int in, out;	      /* interface indexes, 0 = none */
 	struct box_drop drop; /* a hook function returning EXT_DROP fills this */
 	uint16_t queue_num;   /* a hook function returning EXT_QUEUE fills these */
 	uint16_t queue_flags; /* EXT_QUEUE_* */
+	/* A hook function that replaces the packet (defragmentation) puts the new one here and
+	 * returns EXT_ACCEPT (go on with it) or EXT_DROP (drop it); the old one is then its
+	 * business (kept or freed). */
+	struct pkt *replaced;
+	uint32_t mtu; /* the transmit stage: the link's MTU (IP bytes) */
 };
 
 /* For a hook function that drops outside any chain: fills st->drop (table: TABLE_* or -1) and
@@ -314,6 +351,26 @@ typedef int (*box_hook_fn)(void *priv, struct box_hook_state *st, struct pkt *p)
 int box_register_hook(struct box *b, int family, unsigned hook, int priority, box_hook_fn fn,
 		      void *priv);
 int box_unregister_hook(struct box *b, int family, unsigned hook, box_hook_fn fn, void *priv);
+
+/*
+ * The transmit stage: after POSTROUTING, before the box fits the packet to the link (IPv4
+ * fragmentation, the MTU check) and hands it to ops.xmit. A function may take the packet
+ * (EXT_STOLEN; it sends what it wants with box_xmit_frame and ends p with box_pkt_free) or
+ * drop it (EXT_DROP, st->drop filled); st->out and st->mtu say where it goes. Conntrack sends
+ * an IPv6 datagram it reassembled as its original fragments here.
+ */
+int box_register_tx_hook(struct box *b, int family, int priority, box_hook_fn fn, void *priv);
+int box_unregister_tx_hook(struct box *b, int family, box_hook_fn fn, void *priv);
+/* Out of interface `oif` as it is (framed for the link, no MTU check, no hooks); takes p. */
+void box_xmit_frame(struct box *b, struct pkt *p, int oif);
+
+/*
+ * Table traversal for a plug-in's hook function: run `table` of the current ruleset for the
+ * packet at st->hook, as the engine's own table hooks do (ipt_do_table). NAT runs the nat
+ * table this way, behind its own gate (nf_nat_inet_fn: only a connection's first packet).
+ * EXT_ACCEPT when the table is absent or has no chain at the hook.
+ */
+int box_table_run(struct box_hook_state *st, struct pkt *p, unsigned table);
 
 /*
  * Threading: one data-path thread per box (box_receive/box_output and all their callbacks);

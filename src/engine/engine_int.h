@@ -18,6 +18,7 @@
 #define ENGINE_ENGINE_INT_H
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <sys/socket.h>
 
 #include "engine/box.h"
@@ -36,6 +37,15 @@ struct box_hook_entry {
 struct box_hook_list {
 	struct box_hook_entry e[BOX_MAX_HOOK_FNS];
 	unsigned n;
+};
+
+#define BOX_MAX_PLUGINS 8
+
+struct box_slot {
+	const struct box_plugin_ops *ops;
+	void *priv;
+	bool on;
+	atomic_bool wanted; /* a ruleset asked for it; applied on the data-path thread */
 };
 
 struct box {
@@ -72,30 +82,21 @@ struct box {
 	struct box_stats stats;
 	struct ext_env env;
 
-	/* Connection tracking (conntrack.c): made at the first turn-on, freed by box_free; also
-	 * what ext_env_ops.conntrack hands to extensions (NULL while off). */
-	struct ct_table *ct;
-	struct ct_defrag *defrag;
-	struct nat_table *nat; /* attached while tracking is on (nat_attach), gone before ct */
-	bool ct_on;
-	atomic_bool ct_wanted;	 /* a ruleset asked for it; applied on the data-path thread */
-	struct box_reasm *reasm; /* reassembled packets in flight */
+	/* Plug-ins (plugin.c): one slot each, in box_plugin_list's order. */
+	struct box_slot slot[BOX_MAX_PLUGINS];
+	unsigned nslots;
+	atomic_bool plugin_wanted; /* a slot's `wanted` is set: apply before the next packet */
+	/* The release functions of the plug-ins that are on (the per-packet path reads only
+	 * these). */
+	struct box_release {
+		void (*fn)(void *priv, struct pkt *p);
+		void *priv;
+	} release[BOX_MAX_PLUGINS];
+	unsigned nrelease;
+	struct box_hook_list tx_hooks[2]; /* the transmit stage (box_register_tx_hook) */
 
-	int cls_mode;		      /* CLS_MODE_* for rulesets loaded from now on */
+	int cls_mode;		   /* CLS_MODE_* for rulesets loaded from now on */
 	double (*cls_clock)(void); /* times builds; NULL in the simulator */
-};
-
-/*
- * A packet defragmentation made, while it is in the box: an IPv4 datagram (cut again on
- * transmit to frag_max_size) or an IPv6 shadow with its original fragments (sent instead of
- * it, or freed with it). Found by the packet's address; every way out of the box takes it.
- */
-struct box_reasm {
-	struct box_reasm *next;
-	struct pkt *pkt;
-	struct pkt **orig; /* IPv6: the originals in arrival order; NULL for IPv4 */
-	unsigned norig;
-	uint16_t frag_max_size;
 };
 
 static inline int box_fam_index(int family)
@@ -110,41 +111,50 @@ const char *box_ifname(const struct box *b, int index);
 void box_pkt_begin(struct box *b, struct rules_ruleset *saved[2]);
 void box_pkt_end(struct box *b, struct rules_ruleset *saved[2]);
 
-/* ---- conntrack.c ---- */
+/* ---- plugin.c ---- */
 
-/* A ruleset asked for tracking: turn it on now (data-path thread, no packet in flight). */
-void box_ct_apply(struct box *b);
-/* The clock moved: expire fragment queues, sweep a bounded part of the table. */
-void box_ct_clock(struct box *b);
-/* Free the table, the defragmenter and what is left of reassembled packets (box_free). */
-void box_ct_free(struct box *b);
-/* Defragmentation at BOX_PRIO_DEFRAG of `hook`. EXT_ACCEPT: go on with *pp (maybe a new,
- * reassembled packet); EXT_STOLEN: held; EXT_DROP: *drop says why, the caller drops *pp. */
-int box_defrag_step(struct box *b, unsigned hook, struct pkt **pp, enum pkt_link link,
-		    struct box_drop *drop);
-/* Take p's reassembly record out of the list; NULL when p is no such packet. */
-struct box_reasm *box_reasm_take(struct box *b, const struct pkt *p);
-/* Free a record and the IPv6 originals it still holds (not the packet itself). */
-void box_reasm_free(struct box_reasm *r);
-/* Release the packet's reference, forget its reassembly record (freeing IPv6 originals),
- * free it: the one way the box frees a packet it was given or made. */
-void box_pkt_free(struct box *b, struct pkt *p);
+/* box_new: a slot per plug-in of box_plugin_list; box_free: all off. */
+void box_plugins_init(struct box *b);
+void box_plugins_free(struct box *b);
+/* Turn on what rulesets asked for (data-path thread, no packet in flight). */
+void box_plugins_apply(struct box *b);
+/* The clock moved: every plug-in's clock. */
+void box_plugins_clock(struct box *b);
+/* A ruleset was installed: mark the plug-ins it wants (any thread). */
+void box_plugins_want(struct box *b, const struct rules_ruleset *rs);
+/* Every plug-in's setup verbs after the engine's own: the one named argv[0], NULL if none. */
+const struct box_setup_cmd *box_plugins_setup_cmd(const struct box *b, const char *name);
+/* What the plug-in named `name` gives extensions (ops->ext_data), NULL while it is off. */
+void *box_plugin_ext_data(struct box *b, const char *name);
+/* Every plug-in's stats lines. */
+void box_plugins_stats(const struct box *b, FILE *f, const char *indent);
+
+/* ---- fragment.c ---- */
+
+/*
+ * IPv4 fragmentation on output (ip_fragment): p cut for a link of `mtu` into at most `max`
+ * packets in out[] (metadata copied, plug-ins' references not). frag_max_size (the largest
+ * fragment of a datagram defragmentation made, 0 for others): its fragments leave cut as they
+ * came in, to min(mtu, frag_max_size), even when it would fit whole. Returns the number of
+ * packets, -EMSGSIZE (DF and too big), -ENOSPC (more than max), -EINVAL, -ENOMEM.
+ */
+int box_fragment4(const struct pkt *p, uint32_t mtu, uint16_t frag_max_size, struct pkt **out,
+		  unsigned max);
 
 /* Count the drop, tell ops.dropped, free the packet. Returns EXT_DROP. */
 int box_drop_pkt(struct box *b, struct pkt *p, const struct box_drop *why);
 int box_drop_simple(struct box *b, struct pkt *p, enum box_drop_kind kind, unsigned hook);
 
 /* Run every hook function at (family, hook). EXT_ACCEPT, EXT_DROP (st->drop filled) or
- * EXT_STOLEN. Handles EXT_QUEUE through ops.queue. */
-int box_run_hook(struct box *b, int family, unsigned hook, int in, int out, struct pkt *p,
+ * EXT_STOLEN. Handles EXT_QUEUE through ops.queue. *pp may be replaced by a hook function
+ * (box_hook_state.replaced: defragmentation). */
+int box_run_hook(struct box *b, int family, unsigned hook, int in, int out, struct pkt **pp,
 		 struct box_drop *drop);
 /* The same for the hook functions with lo <= priority <= hi only. */
-int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out, struct pkt *p,
+int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out, struct pkt **pp,
 		      struct box_drop *drop, int lo, int hi);
-/* box_run_hook with defragmentation at BOX_PRIO_DEFRAG (PREROUTING, OUTPUT): *pp may be
- * replaced by the reassembled packet; EXT_STOLEN when the fragment was held. */
-int box_run_hook_defrag(struct box *b, int family, unsigned hook, int in, int out, struct pkt **pp,
-			enum pkt_link link, struct box_drop *drop);
+/* The transmit stage toward oif (mtu): EXT_ACCEPT (go on), EXT_STOLEN, EXT_DROP. */
+int box_run_tx_hooks(struct box *b, struct pkt *p, int oif, uint32_t mtu, struct box_drop *drop);
 
 /* The tables' hook functions (table.c), registered by box_new. */
 void box_register_tables(struct box *b);
@@ -158,11 +168,6 @@ int box_format_packet(char *buf, size_t len, const char *prefix, const struct pk
 
 /* Locally generated packet, with the emit depth counted (env.emit and ICMP errors). */
 int box_emit(struct box *b, struct pkt *p);
-/* ICMP / ICMPv6 error about `orig` (time exceeded, unreachable), if the box may send one. */
-void box_icmp_error(struct box *b, const struct pkt *orig, uint8_t type, uint8_t code);
-/* The same with the 32-bit "rest of header" (the next-hop MTU of "fragmentation needed"). */
-void box_icmp_error_rest(struct box *b, const struct pkt *orig, uint8_t type, uint8_t code,
-			 uint32_t rest);
 void box_icmp_source(const struct box *b, const struct pkt *orig, union pt_addr *src);
 
 uint32_t box_env_addr_type(void *box, int family, const union pt_addr *a, const char *limit);

@@ -151,9 +151,11 @@ static void env_icmp_source(void *box, const struct pkt *orig, union pt_addr *sr
 	box_icmp_source(box, orig, src);
 }
 
+/* ext_env_ops.conntrack names its service: the plug-in of that name provides it (turned on
+ * first if a ruleset asked for it, as for a packet). */
 static void *env_conntrack(void *box)
 {
-	return box_ct(box);
+	return box_plugin_ext_data(box, "conntrack");
 }
 
 static const struct ext_env_ops env_ops = {

@@ -8,6 +8,12 @@
  * function, REPEAT runs the queueing function again, DROP drops. Without a handler
  * (ops.queue NULL) the packet is dropped, unless the rule said --queue-bypass: then it goes on
  * as if accepted (nf_queue's -ESRCH with NF_VERDICT_FLAG_QUEUE_BYPASS).
+ *
+ * A function may replace the packet (st->replaced with EXT_ACCEPT): the functions after it
+ * and the path after the hook go on with the new one. Defragmentation does (src/ct registers
+ * it at BOX_PRIO_DEFRAG, so functions below that priority see the fragment: the kernel's
+ * "raw before defrag"). The transmit stage is a list of its own, run between POSTROUTING and
+ * the link (box_run_tx_hooks).
  */
 #include <errno.h>
 #include <limits.h>
@@ -26,6 +32,18 @@ static int add_one(struct box_hook_list *l, int prio, box_hook_fn fn, void *priv
 	memmove(&l->e[pos + 1], &l->e[pos], (l->n - pos) * sizeof(l->e[0]));
 	l->e[pos] = (struct box_hook_entry){.prio = prio, .fn = fn, .priv = priv};
 	l->n++;
+	return 0;
+}
+
+static int remove_one(struct box_hook_list *l, box_hook_fn fn, void *priv)
+{
+	for (unsigned i = 0; i < l->n; i++) {
+		if (l->e[i].fn != fn || l->e[i].priv != priv)
+			continue;
+		memmove(&l->e[i], &l->e[i + 1], (l->n - i - 1) * sizeof(l->e[0]));
+		l->n--;
+		return 1;
+	}
 	return 0;
 }
 
@@ -50,18 +68,8 @@ int box_unregister_hook(struct box *b, int family, unsigned hook, box_hook_fn fn
 
 	if (hook >= HOOK_MAX)
 		return -EINVAL;
-	for (int f = lo; f <= hi; f++) {
-		struct box_hook_list *l = &b->hooks[f][hook];
-
-		for (unsigned i = 0; i < l->n; i++) {
-			if (l->e[i].fn != fn || l->e[i].priv != priv)
-				continue;
-			memmove(&l->e[i], &l->e[i + 1], (l->n - i - 1) * sizeof(l->e[0]));
-			l->n--;
-			found = 1;
-			break;
-		}
-	}
+	for (int f = lo; f <= hi; f++)
+		found |= remove_one(&b->hooks[f][hook], fn, priv);
 	return found ? 0 : -ENOENT;
 }
 
@@ -100,37 +108,17 @@ static int queue_packet(struct box *b, struct box_hook_state *st, struct pkt *p,
 	return EXT_DROP;
 }
 
-int box_run_hook(struct box *b, int family, unsigned hook, int in, int out, struct pkt *p,
+int box_run_hook(struct box *b, int family, unsigned hook, int in, int out, struct pkt **pp,
 		 struct box_drop *drop)
 {
-	return box_run_hook_prio(b, family, hook, in, out, p, drop, INT_MIN, INT_MAX);
+	return box_run_hook_prio(b, family, hook, in, out, pp, drop, INT_MIN, INT_MAX);
 }
 
-/*
- * Defragmentation is not a hook function: it replaces the packet. It runs where its priority
- * puts it, after the functions below BOX_PRIO_DEFRAG (the kernel's "raw before defrag") and
- * before the others (raw, conntrack, ...).
- */
-int box_run_hook_defrag(struct box *b, int family, unsigned hook, int in, int out, struct pkt **pp,
-			enum pkt_link link, struct box_drop *drop)
+/* The functions of list l with lo <= priority <= hi, for *pp; a function may replace it. */
+static int run_list(struct box *b, const struct box_hook_list *l, struct box_hook_state *proto,
+		    struct pkt **pp, struct box_drop *drop, int lo, int hi)
 {
-	int v;
-
-	if (!b->ct_on)
-		return box_run_hook(b, family, hook, in, out, *pp, drop);
-	v = box_run_hook_prio(b, family, hook, in, out, *pp, drop, INT_MIN, BOX_PRIO_DEFRAG - 1);
-	if (v != EXT_ACCEPT)
-		return v;
-	v = box_defrag_step(b, hook, pp, link, drop);
-	if (v != EXT_ACCEPT)
-		return v;
-	return box_run_hook_prio(b, family, hook, in, out, *pp, drop, BOX_PRIO_DEFRAG, INT_MAX);
-}
-
-int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out, struct pkt *p,
-		      struct box_drop *drop, int lo, int hi)
-{
-	const struct box_hook_list *l = &b->hooks[box_fam_index(family)][hook];
+	unsigned hook = proto->hook;
 
 	for (unsigned i = 0; i < l->n; i++) {
 		unsigned repeats = 0;
@@ -139,18 +127,11 @@ int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out,
 		if (l->e[i].prio < lo || l->e[i].prio > hi)
 			continue;
 		for (;;) {
-			struct box_hook_state st = {
-			    .box = b,
-			    .family = family,
-			    .hook = hook,
-			    .in = in,
-			    .out = out,
-			    .drop = {.kind = BOX_DROP_HOOK, .table = -1, .hook = hook},
-			};
+			struct box_hook_state st = *proto;
 
-			v = l->e[i].fn(l->e[i].priv, &st, p);
+			v = l->e[i].fn(l->e[i].priv, &st, *pp);
 			if (v == EXT_QUEUE)
-				v = queue_packet(b, &st, p, &st.drop);
+				v = queue_packet(b, &st, *pp, &st.drop);
 			if (v == EXT_REPEAT && ++repeats <= BOX_MAX_REPEAT)
 				continue;
 			if (v == EXT_REPEAT) {
@@ -161,6 +142,8 @@ int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out,
 				*drop = st.drop;
 				drop->hook = hook;
 			}
+			if (st.replaced && (v == EXT_ACCEPT || v == EXT_DROP))
+				*pp = st.replaced;
 			break;
 		}
 		if (v == EXT_ACCEPT)
@@ -173,4 +156,63 @@ int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out,
 		return EXT_DROP;
 	}
 	return EXT_ACCEPT;
+}
+
+int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out, struct pkt **pp,
+		      struct box_drop *drop, int lo, int hi)
+{
+	struct box_hook_state st = {
+	    .box = b,
+	    .family = family,
+	    .hook = hook,
+	    .in = in,
+	    .out = out,
+	    .drop = {.kind = BOX_DROP_HOOK, .table = -1, .hook = hook},
+	};
+
+	return run_list(b, &b->hooks[box_fam_index(family)][hook], &st, pp, drop, lo, hi);
+}
+
+/* ---- the transmit stage ------------------------------------------------------------------ */
+
+int box_register_tx_hook(struct box *b, int family, int priority, box_hook_fn fn, void *priv)
+{
+	int lo = family == AF_INET6 ? 1 : 0, hi = family == AF_INET ? 0 : 1;
+
+	if (!fn || (family && family != AF_INET && family != AF_INET6))
+		return -EINVAL;
+	for (int f = lo; f <= hi; f++)
+		if (b->tx_hooks[f].n >= BOX_MAX_HOOK_FNS)
+			return -ENOSPC;
+	for (int f = lo; f <= hi; f++)
+		add_one(&b->tx_hooks[f], priority, fn, priv);
+	return 0;
+}
+
+int box_unregister_tx_hook(struct box *b, int family, box_hook_fn fn, void *priv)
+{
+	int lo = family == AF_INET6 ? 1 : 0, hi = family == AF_INET ? 0 : 1, found = 0;
+
+	for (int f = lo; f <= hi; f++)
+		found |= remove_one(&b->tx_hooks[f], fn, priv);
+	return found ? 0 : -ENOENT;
+}
+
+int box_run_tx_hooks(struct box *b, struct pkt *p, int oif, uint32_t mtu, struct box_drop *drop)
+{
+	const struct box_hook_list *l = &b->tx_hooks[box_fam_index(p->info.family)];
+	struct box_hook_state st;
+
+	if (!l->n)
+		return EXT_ACCEPT;
+	st = (struct box_hook_state){
+	    .box = b,
+	    .family = p->info.family,
+	    .hook = HOOK_POSTROUTING,
+	    .in = p->iif,
+	    .out = oif,
+	    .drop = {.kind = BOX_DROP_HOOK, .table = -1, .hook = HOOK_POSTROUTING},
+	    .mtu = mtu,
+	};
+	return run_list(b, l, &st, &p, drop, INT_MIN, INT_MAX);
 }

@@ -5,6 +5,7 @@
  * read-side section of one packet and the hook runner, as box_receive uses them.
  */
 #include <errno.h>
+#include <limits.h>
 
 #include "engine/engine_int.h"
 #include "engine/nfq_hook.h"
@@ -38,7 +39,13 @@ int box_hook_packet(struct box *b, unsigned hook, int in, int out, struct pkt *p
 	p->oif = out;
 	b->stats.received++;
 	box_pkt_begin(b, saved);
-	v = box_run_hook(b, p->info.family, hook, in, out, p, drop);
+	/* The kernel defragmented what it queued: the defragmentation priority is skipped, so no
+	 * hook function replaces the packet the caller owes a verdict on. */
+	v = box_run_hook_prio(b, p->info.family, hook, in, out, &p, drop, INT_MIN,
+			      BOX_PRIO_DEFRAG - 1);
+	if (v == EXT_ACCEPT)
+		v = box_run_hook_prio(b, p->info.family, hook, in, out, &p, drop,
+				      BOX_PRIO_DEFRAG + 1, INT_MAX);
 	box_pkt_end(b, saved);
 	if (v == EXT_DROP)
 		count_drop(b, p, drop);

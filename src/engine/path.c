@@ -37,7 +37,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ct/defrag.h"
 #include "engine/engine_int.h"
 #include "pkt/reply.h"
 
@@ -136,7 +135,7 @@ static struct pkt *reframe(struct pkt *p, const struct box_iface *o)
 	return np;
 }
 
-/* One packet out of `oif`, framed for it. The packet leaves the box: its reference goes. */
+/* One packet out of `oif`, framed for it. The packet leaves the box: plug-ins' references go. */
 static int xmit_one(struct box *b, struct pkt *p, int oif)
 {
 	const struct box_iface *o = box_iface(b, oif);
@@ -165,6 +164,11 @@ static int xmit_one(struct box *b, struct pkt *p, int oif)
 	return EXT_ACCEPT;
 }
 
+void box_xmit_frame(struct box *b, struct pkt *p, int oif)
+{
+	xmit_one(b, p, oif);
+}
+
 /*
  * An IPv4 datagram cut for a link of `mtu` (ip_fragment): one the box reassembled leaves cut
  * as it came in (to min(mtu, frag_max_size)), any other only when larger than the mtu.
@@ -184,7 +188,7 @@ static int xmit_fragment(struct box *b, struct pkt *p, int oif, uint32_t mtu,
 	frags = calloc(max, sizeof(*frags));
 	if (!frags)
 		return box_drop_simple(b, p, BOX_DROP_HOOK, HOOK_POSTROUTING);
-	n = ct_defrag4_fragment(p, mtu, frag_max_size, frags, max);
+	n = box_fragment4(p, mtu, frag_max_size, frags, max);
 	if (n < 0) {
 		free(frags);
 		if (n != -EMSGSIZE)
@@ -193,7 +197,7 @@ static int xmit_fragment(struct box *b, struct pkt *p, int oif, uint32_t mtu,
 		 * grew after): "fragmentation needed" with the next-hop MTU. A packet of the
 		 * box's own gets no ICMP: Linux tells the socket. */
 		if (p->iif)
-			box_icmp_error_rest(b, p, 3, 4, mtu);
+			box_send_icmp_error_rest(b, p, 3, 4, mtu);
 		return box_drop_simple(b, p, BOX_DROP_MTU, HOOK_POSTROUTING);
 	}
 	box_pkt_free(b, p);
@@ -205,76 +209,35 @@ static int xmit_fragment(struct box *b, struct pkt *p, int oif, uint32_t mtu,
 	return EXT_ACCEPT;
 }
 
-/* An IPv6 shadow: what the rules changed goes into the original fragments, which leave. */
-static int xmit_originals(struct box *b, struct pkt *p, int oif, uint32_t mtu, struct box_reasm *r)
-{
-	struct pkt **orig = r->orig;
-	unsigned n = r->norig;
-
-	if (!box_iface(b, oif)) {
-		box_reasm_free(r);
-		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_POSTROUTING);
-	}
-	if (r->frag_max_size > mtu) {
-		/* the largest fragment does not fit: Packet Too Big (forwarded ones were
-		 * refused before FORWARD already) */
-		box_reasm_free(r);
-		if (p->iif)
-			box_icmp_error_rest(b, p, 2, 0, mtu);
-		return box_drop_simple(b, p, BOX_DROP_MTU, HOOK_POSTROUTING);
-	}
-	for (unsigned i = 0; i < n; i++) {
-		if (ct_defrag6_sync(p, orig[i]) < 0) {
-			struct box_drop d = {.kind = BOX_DROP_DEFRAG,
-					     .table = -1,
-					     .hook = HOOK_POSTROUTING,
-					     .defrag = CT_DEFRAG_ST_MAX};
-
-			box_reasm_free(r);
-			return box_drop_pkt(b, p, &d);
-		}
-	}
-	r->orig = NULL;
-	r->norig = 0;
-	box_reasm_free(r);
-	box_pkt_free(b, p);
-	for (unsigned i = 0; i < n; i++) {
-		orig[i]->oif = oif;
-		xmit_one(b, orig[i], oif);
-	}
-	free(orig);
-	return EXT_ACCEPT;
-}
-
-/* Out of `oif` toward a link of `mtu` IP bytes: IPv4 is fragmented to fit (DF: refused), IPv6
- * larger than the link is dropped (only its source may fragment it). */
+/*
+ * Out of `oif` toward a link of `mtu` IP bytes: the transmit stage first (conntrack sends an
+ * IPv6 datagram it reassembled as its original fragments), then IPv4 is fragmented to fit (DF:
+ * refused; one defragmentation made leaves cut as it came in), IPv6 larger than the link is
+ * dropped (only its source may fragment it).
+ */
 static int xmit(struct box *b, struct pkt *p, int oif, uint32_t mtu)
 {
-	struct box_reasm *r = b->reasm ? box_reasm_take(b, p) : NULL;
-	uint16_t fms;
+	struct box_drop drop;
+	int v = box_run_tx_hooks(b, p, oif, mtu, &drop);
 
-	if (!r) {
-		if (p->info.l3len <= mtu)
-			return xmit_one(b, p, oif);
-		if (p->info.family == AF_INET)
-			return xmit_fragment(b, p, oif, mtu, 0);
-		if (p->iif)
-			box_icmp_error_rest(b, p, 2, 0, mtu);
-		return box_drop_simple(b, p, BOX_DROP_MTU, HOOK_POSTROUTING);
-	}
-	if (r->orig)
-		return xmit_originals(b, p, oif, mtu, r);
-	fms = r->frag_max_size;
-	box_reasm_free(r);
-	return xmit_fragment(b, p, oif, mtu, fms);
+	if (v != EXT_ACCEPT)
+		return v == EXT_DROP ? box_drop_pkt(b, p, &drop) : v;
+	if (p->info.family == AF_INET && p->frag_max_size)
+		return xmit_fragment(b, p, oif, mtu, p->frag_max_size);
+	if (p->info.l3len <= mtu)
+		return xmit_one(b, p, oif);
+	if (p->info.family == AF_INET)
+		return xmit_fragment(b, p, oif, mtu, 0);
+	if (p->iif)
+		box_send_icmp_error_rest(b, p, 2, 0, mtu);
+	return box_drop_simple(b, p, BOX_DROP_MTU, HOOK_POSTROUTING);
 }
 
-/* Delivered: the reference goes; the originals of an IPv6 shadow are not needed any more. */
+/* Delivered: plug-ins' references go (the originals of an IPv6 datagram conntrack reassembled
+ * are not needed any more). */
 static void deliver(struct box *b, struct pkt *p)
 {
 	box_pkt_release(b, p);
-	if (b->reasm)
-		box_reasm_free(box_reasm_take(b, p));
 	b->stats.delivered++;
 	if (b->ops.deliver)
 		b->ops.deliver(b->user, b, p);
@@ -285,7 +248,7 @@ static void deliver(struct box *b, struct pkt *p)
 static int local_in(struct box *b, struct pkt *p, int fam, int iif)
 {
 	struct box_drop drop;
-	int v = box_run_hook(b, fam, HOOK_INPUT, iif, 0, p, &drop);
+	int v = box_run_hook(b, fam, HOOK_INPUT, iif, 0, &p, &drop);
 
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
@@ -296,7 +259,7 @@ static int local_in(struct box *b, struct pkt *p, int fam, int iif)
 static int post_and_xmit(struct box *b, struct pkt *p, int fam, int iif, int oif, uint32_t mtu)
 {
 	struct box_drop drop;
-	int v = box_run_hook(b, fam, HOOK_POSTROUTING, iif, oif, p, &drop);
+	int v = box_run_hook(b, fam, HOOK_POSTROUTING, iif, oif, &p, &drop);
 
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
@@ -323,30 +286,18 @@ static uint32_t route_mtu(const struct box *b, const struct box_route *r, bool f
 	return m;
 }
 
-/* The record of a packet defragmentation made, left in place; NULL for any other packet. */
-static const struct box_reasm *reasm_of(const struct box *b, const struct pkt *p)
-{
-	for (const struct box_reasm *r = b->reasm; r; r = r->next)
-		if (r->pkt == p)
-			return r;
-	return NULL;
-}
-
 /*
  * ip_exceeds_mtu / ip6_pkt_too_big: a forwarded packet the next link cannot take whole and the
  * router may not cut: IPv4 with DF (a reassembled one: when its largest fragment does not fit,
  * it leaves cut as it came in otherwise), IPv6 always (a reassembled one: its largest fragment).
  */
-static bool forward_too_big(const struct box *b, const struct pkt *p, uint32_t mtu)
+static bool forward_too_big(const struct pkt *p, uint32_t mtu)
 {
-	const struct box_reasm *r;
-
 	if (p->info.l3len <= mtu)
 		return false;
 	if (p->info.family == AF_INET && !p->info.dont_frag)
 		return false;
-	r = b->reasm ? reasm_of(b, p) : NULL;
-	return !r || r->frag_max_size > mtu;
+	return !p->frag_max_size || p->frag_max_size > mtu;
 }
 
 /* ip_decrease_ttl / hop_limit--, with the IPv4 header checksum updated incrementally. */
@@ -385,12 +336,12 @@ static void refuse_icmp(struct box *b, struct pkt *p, int fam, int rt)
 	if (rt == BOX_RT_BLACKHOLE)
 		return;
 	if (fam == AF_INET)
-		box_icmp_error(b, p, 3,
-			       rt == BOX_RT_PROHIBIT	  ? 13
-			       : rt == BOX_RT_UNREACHABLE ? 1
-							  : 0);
+		box_send_icmp_error(b, p, 3,
+				    rt == BOX_RT_PROHIBIT      ? 13
+				    : rt == BOX_RT_UNREACHABLE ? 1
+							       : 0);
 	else
-		box_icmp_error(b, p, 1, rt == BOX_RT_PROHIBIT ? 1 : 0);
+		box_send_icmp_error(b, p, 1, rt == BOX_RT_PROHIBIT ? 1 : 0);
 }
 
 static int route_input(struct box *b, struct pkt *p, int fam, int iif)
@@ -414,17 +365,17 @@ static int route_input(struct box *b, struct pkt *p, int fam, int iif)
 	/* ip_forward / ip6_forward: the TTL, then the MTU, are checked before FORWARD (the error
 	 * quotes the packet as it came, TTL not yet decremented). */
 	if (p->info.ttl <= 1) {
-		box_icmp_error(b, p, fam == AF_INET ? 11 : 3, 0);
+		box_send_icmp_error(b, p, fam == AF_INET ? 11 : 3, 0);
 		return box_drop_simple(b, p, BOX_DROP_TTL, HOOK_FORWARD);
 	}
 	mtu = route_mtu(b, r, true);
-	if (forward_too_big(b, p, mtu)) {
-		box_icmp_error_rest(b, p, fam == AF_INET ? 3 : 2, fam == AF_INET ? 4 : 0, mtu);
+	if (forward_too_big(p, mtu)) {
+		box_send_icmp_error_rest(b, p, fam == AF_INET ? 3 : 2, fam == AF_INET ? 4 : 0, mtu);
 		return box_drop_simple(b, p, BOX_DROP_MTU, HOOK_FORWARD);
 	}
 	decrease_ttl(p);
 	p->oif = r->oif;
-	v = box_run_hook(b, fam, HOOK_FORWARD, iif, r->oif, p, &drop);
+	v = box_run_hook(b, fam, HOOK_FORWARD, iif, r->oif, &p, &drop);
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
 	b->stats.forwarded++;
@@ -469,7 +420,7 @@ static int receive(struct box *b, const struct box_iface *ifc, struct pkt *p)
 	fam = p->info.family;
 	if (p->info.l3len && p->info.l3off + p->info.l3len < p->len)
 		pkt_trim(p, p->info.l3off + p->info.l3len);
-	v = box_run_hook_defrag(b, fam, HOOK_PREROUTING, ifc->index, 0, &p, ifc->link, &drop);
+	v = box_run_hook(b, fam, HOOK_PREROUTING, ifc->index, 0, &p, &drop);
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
 	if (p->info.bad == PKT_BAD_IP_OPTIONS)
@@ -531,7 +482,7 @@ static int output(struct box *b, struct pkt *p)
 	if (!oif)
 		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_OUTPUT);
 	p->oif = oif;
-	v = box_run_hook_defrag(b, fam, HOOK_OUTPUT, 0, oif, &p, PKT_LINK_RAW, &drop);
+	v = box_run_hook(b, fam, HOOK_OUTPUT, 0, oif, &p, &drop);
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
 	/* ip_route_me_harder: a DNAT at OUTPUT moved the destination, so route again. */
@@ -544,12 +495,12 @@ static int output(struct box *b, struct pkt *p)
 	if (oif != BOX_IFINDEX_LO)
 		return post_and_xmit(b, p, fam, 0, oif, route_mtu(b, r, false));
 	/* Loopback: out through POSTROUTING, back in through PREROUTING and INPUT. */
-	v = box_run_hook(b, fam, HOOK_POSTROUTING, 0, oif, p, &drop);
+	v = box_run_hook(b, fam, HOOK_POSTROUTING, 0, oif, &p, &drop);
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
 	p->iif = BOX_IFINDEX_LO;
 	p->oif = 0;
-	v = box_run_hook(b, fam, HOOK_PREROUTING, BOX_IFINDEX_LO, 0, p, &drop);
+	v = box_run_hook(b, fam, HOOK_PREROUTING, BOX_IFINDEX_LO, 0, &p, &drop);
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
 	return local_in(b, p, fam, BOX_IFINDEX_LO);
@@ -635,13 +586,8 @@ void box_icmp_source(const struct box *b, const struct pkt *orig, union pt_addr 
 /* An ICMP error about `orig`, sent as a locally generated packet. pkt_reply_icmp refuses
  * what RFC 1812 4.3.2.7 / RFC 4443 2.4 (e) forbid (errors about errors, non-first
  * fragments, multicast, ...); a broadcast destination of this box is refused here. */
-void box_icmp_error(struct box *b, const struct pkt *orig, uint8_t type, uint8_t code)
-{
-	box_icmp_error_rest(b, orig, type, code, 0);
-}
-
-void box_icmp_error_rest(struct box *b, const struct pkt *orig, uint8_t type, uint8_t code,
-			 uint32_t rest)
+void box_send_icmp_error_rest(struct box *b, const struct pkt *orig, uint8_t type, uint8_t code,
+			      uint32_t rest)
 {
 	struct pkt_reply_opts o = {0};
 	union pt_addr src;

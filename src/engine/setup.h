@@ -11,19 +11,16 @@
 
 struct box;
 
-/* Apply one setup command (iface, addr, route, forwarding, conntrack set, ct-timeout), split
- * into words. 0, or -1 with the reason in err. */
+/* Apply one setup command (iface, addr, route, forwarding, or a plug-in's: conntrack set,
+ * ct-timeout, nat set), split into words. 0, or -1 with the reason in err. */
 int box_setup_command(struct box *b, int argc, char **argv, char *err, size_t errlen);
 /* Read a whole file into a malloc()ed, NUL-terminated buffer. 0 or -errno. */
 int box_read_file(const char *path, char **buf, size_t *len);
 /* The box's statistics (received, forwarded, dropped by reason, malformed by reason, ...),
- * then box_print_ct_stats with an indent of two blanks. */
+ * then box_print_plugin_stats with an indent of two blanks. */
 void box_print_stats(FILE *f, const struct box *b);
-/* Conntrack and defragmentation counters (nothing while tracking is off), each line after
+/* The counter lines of the plug-ins that are on (conntrack, defrag, nat), each after
  * `indent`. */
-void box_print_ct_stats(FILE *f, const struct box *b, const char *indent);
-/* The NAT settings (`nat show`: "name = value" lines, nat_config_print). -ENOENT while
- * tracking is off (no NAT table). */
-int box_print_nat_config(FILE *f, struct box *b);
+void box_print_plugin_stats(FILE *f, const struct box *b, const char *indent);
 
 #endif

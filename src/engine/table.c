@@ -23,16 +23,14 @@
  * it is); the key is taken again after a target ran, since the target may have changed the
  * packet (MARK). Each candidate is evaluated whole, as above.
  *
- * nat is traversed only by a tracked connection's first packet (NEW) and only while the
- * manip of the hook (DST at PREROUTING/OUTPUT, SRC at POSTROUTING/INPUT) is not bound yet, as
- * in the kernel; src/nat/attach.c binds and translates right after it.
+ * The engine registers the tables that run for every packet (raw, mangle, filter, security).
+ * A table with a gate of its own is run by its plug-in's hook function through box_table_run:
+ * NAT runs the nat table only for a connection's first packet (src/nat/plugin.c).
  */
 #include <string.h>
 
 #include "classify/ruleset.h"
-#include "ct/ct.h"
 #include "engine/engine_int.h"
-#include "nat/nat.h"
 
 struct table_hook_desc {
 	unsigned table;
@@ -48,10 +46,6 @@ static const struct table_hook_desc table_hooks[] = {
     {TABLE_MANGLE, HOOK_FORWARD, BOX_PRIO_MANGLE},
     {TABLE_MANGLE, HOOK_OUTPUT, BOX_PRIO_MANGLE},
     {TABLE_MANGLE, HOOK_POSTROUTING, BOX_PRIO_MANGLE},
-    {TABLE_NAT, HOOK_PREROUTING, BOX_PRIO_NAT_DST},
-    {TABLE_NAT, HOOK_OUTPUT, BOX_PRIO_NAT_DST},
-    {TABLE_NAT, HOOK_INPUT, BOX_PRIO_NAT_SRC},
-    {TABLE_NAT, HOOK_POSTROUTING, BOX_PRIO_NAT_SRC},
     {TABLE_FILTER, HOOK_INPUT, BOX_PRIO_FILTER},
     {TABLE_FILTER, HOOK_FORWARD, BOX_PRIO_FILTER},
     {TABLE_FILTER, HOOK_OUTPUT, BOX_PRIO_FILTER},
@@ -296,23 +290,24 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 	return EXT_ACCEPT;
 }
 
-static int table_hook(void *priv, struct box_hook_state *st, struct pkt *p)
+int box_table_run(struct box_hook_state *st, struct pkt *p, unsigned table)
 {
-	const struct table_hook_desc *d = priv;
 	struct rules_ruleset *rs = st->box->cur[box_fam_index(st->family)];
 	struct rules_table *t;
 
-	if (!rs)
+	if (!rs || table >= TABLE_MAX)
 		return EXT_ACCEPT;
-	if (d->table == TABLE_NAT &&
-	    (!p->ct || ct_pkt_ctinfo(p) != CT_NEW ||
-	     nat_bound(p, d->hook == HOOK_PREROUTING || d->hook == HOOK_OUTPUT ? NAT_MANIP_DST
-									       : NAT_MANIP_SRC)))
-		return EXT_ACCEPT;
-	t = &rs->tables[d->table];
+	t = &rs->tables[table];
 	if (!t->present || t->builtin[st->hook] < 0 || (unsigned)t->builtin[st->hook] >= t->nchains)
 		return EXT_ACCEPT;
-	return do_table(st->box, st, t, d->table, p, rs->compiled);
+	return do_table(st->box, st, t, table, p, rs->compiled);
+}
+
+static int table_hook(void *priv, struct box_hook_state *st, struct pkt *p)
+{
+	const struct table_hook_desc *d = priv;
+
+	return box_table_run(st, p, d->table);
 }
 
 void box_register_tables(struct box *b)

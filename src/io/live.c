@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "ct/ct.h"
+#include "ct/ct_plugin.h"
 #include "ctl/client.h"
 #include "io/clock.h"
 #include "ctl/server.h"
@@ -540,10 +541,10 @@ int live_load_rules(struct box *b, const char *rules, const char *rules6, FILE *
 		 * kernel checks it at load */
 		char msg[256];
 
-		if (ext_ct_timeout_check(rs4, box_ct(b), msg, sizeof(msg)) < 0) {
+		if (ext_ct_timeout_check(rs4, ct_box_table(b), msg, sizeof(msg)) < 0) {
 			fprintf(err, "pkttables: %s: %s\n", rules, msg);
 			rc = -EINVAL;
-		} else if (ext_ct_timeout_check(rs6, box_ct(b), msg, sizeof(msg)) < 0) {
+		} else if (ext_ct_timeout_check(rs6, ct_box_table(b), msg, sizeof(msg)) < 0) {
 			fprintf(err, "pkttables: %s: %s\n", has6 ? rules6 : rules, msg);
 			rc = -EINVAL;
 		}
@@ -909,10 +910,10 @@ void live_dump(struct live *l, FILE *f)
 			rules_print(rs, f, RULES_PRINT_COUNTERS);
 	}
 	box_print_stats(f, l->box);
-	if (box_ct(l->box)) {
+	if (ct_box_table(l->box)) {
 		/* the table as conntrack -L prints it; entries are counted in the stats above */
 		fprintf(f, "# conntrack table\n");
-		ct_dump(box_ct(l->box), f, box_now(l->box));
+		ct_dump(ct_box_table(l->box), f, box_now(l->box));
 	}
 	for (unsigned i = 0; i < l->nsock; i++) {
 		struct afpacket_stats st;

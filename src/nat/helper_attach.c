@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The NAT helpers and sequence adjustment hooked into a box (with attach.c, the files of
- * src/nat that know the engine). nat_attach calls nat_helpers_attach:
+ * The NAT helpers and sequence adjustment hooked into a box (with plugin.c, the files of
+ * src/nat that know the engine). The NAT plug-in's init calls nat_helpers_attach:
  *
  *   ct_helper_set_nat(ftp, tftp, irc)  the conntrack helpers hand their findings to NAT
  *   POSTROUTING, INPUT  301        nat_seqadj_apply: after the conntrack helpers (300, which
@@ -12,7 +12,7 @@
 #include <errno.h>
 
 #include "nat/helper.h"
-#include "nat/nat_attach.h"
+#include "nat/nat_plugin.h"
 #include "nat/seqadj.h"
 
 #define NAT_PRIO_SEQADJ 301 /* NF_IP_PRI_CONNTRACK_HELPER (300) + 1 */

@@ -142,7 +142,7 @@ struct nat_table *nat_table_new(struct ct_table *ct, const struct nat_config *c,
 				uint32_t (*random)(void *), void *rpriv);
 void nat_table_free(struct nat_table *n);
 const struct nat_stats *nat_table_stats(const struct nat_table *n);
-/* Who sends port unreachable for a held SYN (nat_attach: box_send_icmp_error). */
+/* Who sends port unreachable for a held SYN (the NAT plug-in: box_send_icmp_error). */
 void nat_set_syn_unreach(struct nat_table *n, void (*fn)(void *priv, const struct pkt *syn),
 			 void *priv);
 /*

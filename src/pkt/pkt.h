@@ -131,8 +131,11 @@ struct pkt {
 	uint64_t tstamp_ns;
 	uint64_t id;       /* number of the packet in its source (pcap packet number, ...) */
 	bool trace;        /* TRACE target hit: print each rule traversed */
-	void *ct;          /* conntrack entry (later: src/ct), NULL if untracked */
+	void *ct;          /* conntrack entry (src/ct), NULL if untracked */
 	uint32_t ctinfo;
+	/* Made by defragmentation: its largest fragment (IP bytes), the size it leaves cut to
+	 * and the one the forwarding MTU check uses (the kernel's IPCB frag_max_size); 0 else. */
+	uint16_t frag_max_size;
 };
 
 /* ---- buffer ------------------------------------------------------------------------------ */

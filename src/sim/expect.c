@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "ct/ct_plugin.h"
 #include "pkt/build.h"
 #include "sim/internal.h"
 
@@ -454,7 +455,7 @@ static int expect_counter(struct sim *s, struct sim_box *sb, int argc, char **ar
  */
 static int expect_conntrack(struct sim *s, struct sim_box *sb, int argc, char **argv, bool neg)
 {
-	struct ct_table *t = box_ct(sb->box);
+	struct ct_table *t = ct_box_table(sb->box);
 	char *buf = NULL, *line, *save = NULL, pattern[1024];
 	size_t len = 0;
 	unsigned n = 0, want = 0;
@@ -479,7 +480,7 @@ static int expect_conntrack(struct sim *s, struct sim_box *sb, int argc, char **
 	/* entries made and neither confirmed nor freed yet: 0 between packets, or packets
 	 * dropped before confirmation leaked theirs */
 	if (count && t && !strcmp(argv[2], "unconfirmed")) {
-		unsigned u = box_ct_stats(sb->box)->unconfirmed;
+		unsigned u = ct_box_stats(sb->box)->unconfirmed;
 
 		return u == want ? 0
 				 : sim_failf(s,

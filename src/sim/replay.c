@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "ct/ct_plugin.h"
 #include "ct/expect.h"
 #include "sim/internal.h"
 
@@ -381,7 +382,7 @@ static void print_summary(FILE *out, struct box *b, const struct replay_totals *
 	if (tot->queued)
 		fprintf(out, "  queued        %" PRIu64 "\n", tot->queued);
 	fprintf(out, "  generated     %" PRIu64 "\n", tot->generated);
-	box_print_ct_stats(out, b, "  ");
+	box_print_plugin_stats(out, b, "  ");
 }
 
 static int load_rules(struct sim_box *sb, const char *path, int family, bool unified_v6, FILE *err)
@@ -524,15 +525,15 @@ int sim_replay(const struct sim_replay_opts *o, FILE *out, FILE *err)
 			rules_print(rs, vf, RULES_PRINT_COUNTERS);
 		}
 	}
-	if (box_ct(sb->box)) {
+	if (ct_box_table(sb->box)) {
 		fprintf(out, "Conntrack\n");
-		ct_dump(box_ct(sb->box), out, box_now(sb->box));
+		ct_dump(ct_box_table(sb->box), out, box_now(sb->box));
 		fputc('\n', out);
-		ct_expect_sweep(box_ct(sb->box), box_now(sb->box));
-		ct_expect_stats(box_ct(sb->box), &xs);
+		ct_expect_sweep(ct_box_table(sb->box), box_now(sb->box));
+		ct_expect_stats(ct_box_table(sb->box), &xs);
 		if (xs.count) { /* conntrack -L expect */
 			fprintf(out, "Expectations\n");
-			ct_expect_dump(box_ct(sb->box), out, box_now(sb->box));
+			ct_expect_dump(ct_box_table(sb->box), out, box_now(sb->box));
 			fputc('\n', out);
 		}
 	}

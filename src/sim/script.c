@@ -13,7 +13,9 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "ct/ct_plugin.h"
 #include "ext/ct_timeout.h"
+#include "nat/nat_plugin.h"
 #include "pkt/build.h"
 #include "sim/internal.h"
 
@@ -211,8 +213,8 @@ int sim_load_rules(struct box *b, const char *buf, size_t len, const char *name,
 		return -EINVAL;
 	}
 	/* CT --timeout names a policy of this box (the kernel refuses unknown ones at load) */
-	if (ext_ct_timeout_check(rs4, box_ct(b), e.msg, sizeof(e.msg)) < 0 ||
-	    ext_ct_timeout_check(rs6, box_ct(b), e.msg, sizeof(e.msg)) < 0) {
+	if (ext_ct_timeout_check(rs4, ct_box_table(b), e.msg, sizeof(e.msg)) < 0 ||
+	    ext_ct_timeout_check(rs6, ct_box_table(b), e.msg, sizeof(e.msg)) < 0) {
 		fprintf(err, "%s: %s\n", name, e.msg);
 		rules_ruleset_free(rs4);
 		rules_ruleset_free(rs6);
@@ -833,7 +835,7 @@ static int cmd_show(struct sim *s, struct words *w)
 		return 0;
 	}
 	if (!strcmp(what, "conntrack")) {
-		struct ct_table *t = box_ct(sb->box);
+		struct ct_table *t = ct_box_table(sb->box);
 
 		if (w->argc > 2 && !strcmp(w->argv[2], "settings")) {
 			if (!t)
@@ -955,15 +957,15 @@ static int cmd_conntrack(struct sim *s, struct words *w)
 	if (!sb)
 		return -1;
 	if (w->argc == 2 && (!strcmp(w->argv[1], "on") || !strcmp(w->argv[1], "off"))) {
-		if (box_set_conntrack(sb->box, !strcmp(w->argv[1], "on")) < 0)
+		if (ct_box_enable(sb->box, !strcmp(w->argv[1], "on")) < 0)
 			return sim_errorf(s, "cannot turn conntrack on");
 		return 0;
 	}
 	if (w->argc >= 2 && !strcmp(w->argv[1], "set"))
 		return cmd_setup(s, w);
 	if (w->argc == 2 && !strcmp(w->argv[1], "flush")) {
-		if (box_ct(sb->box))
-			ct_flush(box_ct(sb->box));
+		if (ct_box_table(sb->box))
+			ct_flush(ct_box_table(sb->box));
 		return 0;
 	}
 	return sim_errorf(s, "usage: conntrack on|off|flush | conntrack set NAME VALUE");
@@ -979,7 +981,7 @@ static int cmd_nat(struct sim *s, struct words *w)
 	if (w->argc >= 2 && !strcmp(w->argv[1], "set"))
 		return cmd_setup(s, w);
 	if (w->argc == 2 && !strcmp(w->argv[1], "show")) {
-		if (box_print_nat_config(s->out, sb->box) < 0)
+		if (nat_box_print_config(s->out, sb->box) < 0)
 			return sim_errorf(s, "conntrack (and so NAT) is off in %s",
 					  box_name(sb->box));
 		return 0;

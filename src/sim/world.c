@@ -519,7 +519,7 @@ const char *sim_drop_text(const struct box_drop *d, char *buf, size_t len)
 		break;
 	case BOX_DROP_DEFRAG:
 		snprintf(buf, len, "defrag (%s)",
-			 d->defrag < CT_DEFRAG_ST_MAX ? ct_defrag_stat_name(d->defrag) : "desync");
+			 d->reason < CT_DEFRAG_ST_MAX ? ct_defrag_stat_name(d->reason) : "desync");
 		break;
 	case BOX_DROP_HOTDROP:
 	case BOX_DROP_QUEUE:

@@ -8,6 +8,7 @@
  * with the box clock following real time, until SIGTERM (tests/netns/run-ct-tools.sh uses it
  * when `pkttables sim --serve` is not there).
  */
+#include "ct/ct_plugin.h"
 #include "ct_test.h"
 
 #include <poll.h>
@@ -65,18 +66,18 @@ static int serve(const char *path, int ready_fd, bool with_ftp, bool tstamp)
 
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
-	if (!b || box_set_conntrack(b, true) < 0)
+	if (!b || ct_box_enable(b, true) < 0)
 		return 1;
 	if (tstamp) {
-		struct ct_config cfg = *ct_table_config(box_ct(b));
+		struct ct_config cfg = *ct_table_config(ct_box_table(b));
 
 		cfg.tstamp = true;
-		ct_table_set_config(box_ct(b), &cfg);
+		ct_table_set_config(ct_box_table(b), &cfg);
 	}
 	/* the kernel's clock is not at 0 either; and time only moves forward from here */
 	box_set_time(b, 1000 * CT_SEC);
 	if (with_ftp)
-		ftp_master(box_ct(b), box_now(b));
+		ftp_master(ct_box_table(b), box_now(b));
 	if (!(s = ctl_server_new(b, path, NULL))) {
 		perror(path);
 		return 1;
@@ -88,7 +89,7 @@ static int serve(const char *path, int ready_fd, bool with_ftp, bool tstamp)
 
 		poll(&p, 1, 50);
 		box_set_time(b, 1000 * CT_SEC + (mono_ns() - t0));
-		ct_sweep(box_ct(b), box_now(b), 64);
+		ct_sweep(ct_box_table(b), box_now(b), 64);
 		ctl_server_process(s);
 	}
 	ctl_server_free(s);

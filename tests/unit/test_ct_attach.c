@@ -6,6 +6,7 @@
  */
 /* engine_test.h has helpers this file does not use */
 #pragma GCC diagnostic ignored "-Wunused-function"
+#include "ct/ct_plugin.h"
 #include "engine_test.h"
 
 #define S(x) ((uint64_t)(x)*CT_SEC)
@@ -45,9 +46,9 @@ static void test_stateful_forwarding(void **state)
 	FILE *f;
 
 	/* the ruleset turns tracking on, in the box's own table */
-	assert_null(box_ct(b));
+	assert_null(ct_box_table(b));
 	box_set_ruleset(b, parse(stateful, AF_INET), AF_INET);
-	t = box_ct(b);
+	t = ct_box_table(b);
 	assert_non_null(t);
 
 	box_set_time(b, S(100));
@@ -82,8 +83,8 @@ static void test_tcp_through_box_and_invalid(void **state)
 	struct box *b = gw_box(&r, NULL);
 	struct ct_table *t;
 
-	assert_int_equal(box_set_conntrack(b, true), 0);
-	t = box_ct(b);
+	assert_int_equal(ct_box_enable(b, true), 0);
+	t = ct_box_table(b);
 	assert_non_null(t);
 	box_set_ruleset(b, parse(stateful, AF_INET), AF_INET);
 	assert_int_equal(box_receive(b, 1,

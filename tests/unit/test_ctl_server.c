@@ -4,6 +4,7 @@
  * raw client driven in the same thread as the server (send, ctl_server_process, read what
  * arrived) so that the batching is visible and deterministic.
  */
+#include "ct/ct_plugin.h"
 #include "ct_test.h"
 
 #include <arpa/inet.h>
@@ -55,8 +56,8 @@ static struct fx *fx_new(const struct ctl_server_config *cfg)
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 
 	f->b = box_new("b", NULL, NULL);
-	assert_int_equal(box_set_conntrack(f->b, true), 0);
-	f->t = box_ct(f->b);
+	assert_int_equal(ct_box_enable(f->b, true), 0);
+	f->t = ct_box_table(f->b);
 	assert_non_null(f->t);
 	snprintf(f->path, sizeof(f->path), "/tmp/pt-ctl-test-%d.sock", (int)getpid());
 	f->s = ctl_server_new(f->b, f->path, cfg);

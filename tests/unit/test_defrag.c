@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "ct/defrag.h"
+#include "engine/engine_int.h" /* box_fragment4: the refragmentation a datagram meets */
 #include "pkt/build.h"
 
 #define SEC CT_DEFRAG_SEC
@@ -956,16 +957,16 @@ static void test_refragment_ipv4(void **state)
 		assert_int_equal(o.frag_max_size, 1500);
 		assert_int_equal(o.pkt->info.dont_frag, df);
 		/* a bigger link: still the sender's fragments, byte for byte */
-		assert_int_equal(ct_defrag4_fragment(o.pkt, 9000, o.frag_max_size, out, 16), 3);
+		assert_int_equal(box_fragment4(o.pkt, 9000, o.frag_max_size, out, 16), 3);
 		for (unsigned i = 0; i < 3; i++) {
 			assert_same_bytes(out[i], copy[i]);
 			pkt_free(out[i]);
 			pkt_free(copy[i]);
 		}
-		assert_int_equal(ct_defrag4_fragment(o.pkt, 9000, o.frag_max_size, out, 2),
+		assert_int_equal(box_fragment4(o.pkt, 9000, o.frag_max_size, out, 2),
 				 -ENOSPC);
 		/* a smaller link: DF refuses (fragmentation needed), else smaller fragments */
-		n = ct_defrag4_fragment(o.pkt, 1000, o.frag_max_size, out, 16);
+		n = box_fragment4(o.pkt, 1000, o.frag_max_size, out, 16);
 		if (df) {
 			assert_int_equal(n, -EMSGSIZE);
 		} else {
@@ -979,10 +980,10 @@ static void test_refragment_ipv4(void **state)
 
 	/* not reassembled here: as is when it fits, cut when it does not */
 	w = whole(AF_INET, "udp %s:1 > %s:2 ipopt=rr,ra", 1400);
-	assert_int_equal(ct_defrag4_fragment(w, 1500, 0, out, 16), 1);
+	assert_int_equal(box_fragment4(w, 1500, 0, out, 16), 1);
 	assert_same_bytes(out[0], w);
 	pkt_free(out[0]);
-	n = ct_defrag4_fragment(w, 576, 0, out, 16);
+	n = box_fragment4(w, 576, 0, out, 16);
 	assert_int_equal(n, 3);
 	/* after the first fragment record route (not copied) is NOPs, router alert stays */
 	assert_int_equal(pkt_copy_out(out[1], 0, b, out[1]->info.ihl), 0);
@@ -992,10 +993,10 @@ static void test_refragment_ipv4(void **state)
 	assert_int_equal(pkt_copy_out(out[0], 0, b, out[0]->info.ihl), 0);
 	assert_int_equal(b[20], 7);
 	assert_reassembles_to(out, n, w);
-	assert_int_equal(ct_defrag4_fragment(w, 27, 0, out, 16), -EINVAL);
+	assert_int_equal(box_fragment4(w, 27, 0, out, 16), -EINVAL);
 	pkt_free(w);
 	w = whole(AF_INET, "udp %s:1 > %s:2 df", 1400);
-	assert_int_equal(ct_defrag4_fragment(w, 576, 0, out, 16), -EMSGSIZE);
+	assert_int_equal(box_fragment4(w, 576, 0, out, 16), -EMSGSIZE);
 	pkt_free(w);
 }
 

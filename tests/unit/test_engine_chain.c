@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Hook order, chain traversal (jump/goto/RETURN/policy), counters, standard matches, TRACE,
  * NFQUEUE and ruleset swap, on hand-built rulesets. */
+#include "ct/ct_plugin.h"
 #include "engine_test.h"
 
 static char order[512];
@@ -36,7 +37,7 @@ static void test_hook_order_forward(void **state)
 	struct box *b = gw_box(&r, NULL);
 
 	/* nat is traversed by a tracked connection's first packet only */
-	assert_int_equal(box_set_conntrack(b, true), 0);
+	assert_int_equal(ct_box_enable(b, true), 0);
 	order[0] = 0;
 	box_set_ruleset(b, recording_ruleset(AF_INET), AF_INET);
 	assert_int_equal(box_receive(b, 1, mk("tcp 10.0.0.2:1234 > 192.0.2.1:80 syn eth")),
@@ -59,7 +60,7 @@ static void test_hook_order_input(void **state)
 
 	addr("10.0.0.1", &a);
 	assert_int_equal(box_add_addr(b, 1, AF_INET, &a, 8), 0);
-	assert_int_equal(box_set_conntrack(b, true), 0);
+	assert_int_equal(ct_box_enable(b, true), 0);
 	order[0] = 0;
 	box_set_ruleset(b, recording_ruleset(AF_INET), AF_INET);
 	assert_int_equal(box_receive(b, 1, mk("udp 10.0.0.2:1234 > 10.0.0.1:53 eth")), EXT_ACCEPT);
@@ -77,7 +78,7 @@ static void test_hook_order_output(void **state)
 	struct box *b = gw_box(&r, NULL);
 	const uint8_t *d;
 
-	assert_int_equal(box_set_conntrack(b, true), 0);
+	assert_int_equal(ct_box_enable(b, true), 0);
 	order[0] = 0;
 	box_set_ruleset(b, recording_ruleset(AF_INET6), AF_INET6);
 	assert_int_equal(box_output(b, mk("udp [fd00::1]:5 > [2001:db8::1]:53")), EXT_ACCEPT);
