@@ -13,6 +13,7 @@
  *   INPUT       BOX_PRIO_CONFIRM    ct_confirm
  *   POSTROUTING BOX_PRIO_CONFIRM    ct_confirm
  *   transmit    0                   tx_hook: an IPv6 shadow leaves as its original fragments
+ *                                   (registered only while one is in the box)
  *
  * A reassembled IPv4 datagram needs no record: it carries frag_max_size, and the box cuts it
  * again to min(mtu, frag_max_size) on transmit. An IPv6 shadow is remembered (struct ct_reasm,
@@ -31,6 +32,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "ct/ct_int.h"
 #include "ct/ct_plugin.h"
@@ -56,7 +58,27 @@ struct ct_box {
 	struct ct_table *table;
 	struct ct_defrag *defrag;
 	struct ct_reasm *reasm;
+	bool tx_on; /* tx_hook registered: only while reasm holds a record */
 };
+
+static int tx_hook(void *priv, struct box_hook_state *st, struct pkt *p);
+
+/* The transmit hook is there only while an IPv6 shadow is in the box, so that every other
+ * packet's way out costs nothing. 0 or -ENOSPC. */
+static int tx_sync(struct ct_box *c)
+{
+	int rc = 0;
+
+	if (c->reasm && !c->tx_on)
+		rc = box_register_tx_hook(c->box, AF_INET6, 0, tx_hook, c);
+	else if (!c->reasm && c->tx_on)
+		box_unregister_tx_hook(c->box, AF_INET6, tx_hook, c);
+	else
+		return 0;
+	if (!rc)
+		c->tx_on = !c->tx_on;
+	return rc;
+}
 
 /* ---- reassembled IPv6 datagrams ---------------------------------------------------------- */
 
@@ -93,8 +115,8 @@ static int defrag_hook(void *priv, struct box_hook_state *st, struct pkt *p)
 	struct ct_defrag_out out;
 	struct ct_reasm *r;
 
-	if (st->in == BOX_IFINDEX_LO)
-		return EXT_ACCEPT; /* looped back: reassembled at OUTPUT already */
+	if (!p->info.is_fragment || st->in == BOX_IFINDEX_LO)
+		return EXT_ACCEPT; /* not one; looped back: reassembled at OUTPUT already */
 	switch (
 	    ct_defrag_in(c->defrag, p, ifc ? ifc->link : PKT_LINK_RAW, box_now(st->box), &out)) {
 	case CT_DEFRAG_PASS:
@@ -122,6 +144,12 @@ static int defrag_hook(void *priv, struct box_hook_state *st, struct pkt *p)
 	*r = (struct ct_reasm){
 	    .next = c->reasm, .pkt = out.pkt, .orig = out.orig, .norig = out.norig};
 	c->reasm = r;
+	if (tx_sync(c) < 0) {
+		c->reasm = r->next;
+		reasm_free(r);
+		st->drop.reason = CT_DEFRAG_ST_NOMEM;
+		return box_hook_drop(st, BOX_DROP_DEFRAG, -1);
+	}
 	return EXT_ACCEPT;
 }
 
@@ -165,6 +193,7 @@ static int tx_hook(void *priv, struct box_hook_state *st, struct pkt *p)
 
 	if (!r)
 		return EXT_ACCEPT;
+	tx_sync(c); /* unregistering cannot fail; the runner stops after this function */
 	if (!box_iface(st->box, st->out)) {
 		reasm_free(r);
 		return box_hook_drop(st, BOX_DROP_NOROUTE, -1);
@@ -227,7 +256,8 @@ static void plugin_free(struct box *b, void *priv)
 {
 	struct ct_box *c = priv;
 
-	box_unregister_tx_hook(b, 0, tx_hook, c);
+	if (c->tx_on)
+		box_unregister_tx_hook(b, AF_INET6, tx_hook, c);
 	for (unsigned i = 0; i < NHOOKS; i++)
 		box_unregister_hook(b, 0, ct_hooks[i].hook, ct_hooks[i].fn, c);
 	while (c->reasm) {
@@ -266,8 +296,6 @@ static int plugin_init(struct box *b, void **priv)
 	}
 	for (unsigned i = 0; i < NHOOKS && !rc; i++)
 		rc = box_register_hook(b, 0, ct_hooks[i].hook, ct_hooks[i].prio, ct_hooks[i].fn, c);
-	if (!rc)
-		rc = box_register_tx_hook(b, 0, 0, tx_hook, c);
 	if (rc < 0) {
 		plugin_free(b, c); /* unregistering what was not registered is harmless */
 		return rc;
@@ -282,8 +310,10 @@ static void plugin_release(void *priv, struct pkt *p)
 
 	if (p->ct)
 		ct_pkt_release(c->table, p);
-	if (c->reasm)
+	if (c->reasm) {
 		reasm_free(reasm_take(c, p));
+		tx_sync(c);
+	}
 }
 
 static void plugin_clock(void *priv, uint64_t now)
