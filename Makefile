@@ -104,6 +104,7 @@ check-fast:
 	@PT_NO_SAN=1 sh tests/run.sh
 
 bench: deps
+	@sh tools/install-deps.sh --bench
 	@$(MAKE) --no-print-directory all $(BENCHES)
 	@sh bench/run.sh
 

@@ -10,6 +10,9 @@
 # One line per test: PASS|FAIL|SKIP name. The last line is exactly "N passed, N failed, N skipped".
 # Exit status 1 if anything failed.
 #
+# A suite that needs longer (it builds something first, e.g. the fuzz targets) says so in a line
+# "# pt-timeout-factor: N" of its own: its bound is N times the common one.
+#
 # Environment: PT_NO_SAN=1 skips the build-san ones; PT_TEST_TIMEOUT overrides 300 (seconds);
 # PT_VERBOSE=1 prints the whole output of failed tests (otherwise the last 30 lines);
 # PT_BUILD / PT_BUILD_SAN name other build directories (default build, build-san).
@@ -31,16 +34,22 @@ ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 export ASAN_OPTIONS UBSAN_OPTIONS
 
-if command -v timeout >/dev/null 2>&1; then
-	bounded="timeout -k 10 $limit"
-else
-	bounded=""
-fi
+have_timeout=""
+command -v timeout >/dev/null 2>&1 && have_timeout=1
 
 # run NAME COMMAND... : run one test and account for its result.
 run() {
 	name=$1
 	shift
+	bound=$limit
+	case $1 in
+	tests/*.sh)
+		f=$(sed -n 's/^# pt-timeout-factor: *\([0-9][0-9]*\).*/\1/p' "$1" | head -n 1)
+		[ -n "$f" ] && bound=$((limit * f))
+		;;
+	esac
+	bounded=""
+	[ -n "$have_timeout" ] && bounded="timeout -k 10 $bound"
 	log="$logdir/$(printf '%s' "$name" | tr '/ ' '__').log"
 	# shellcheck disable=SC2086
 	$bounded "$@" >"$log" 2>&1 </dev/null
@@ -56,7 +65,7 @@ run() {
 		;;
 	*)
 		if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-			echo "FAIL $name (timed out after ${limit}s)"
+			echo "FAIL $name (timed out after ${bound}s)"
 		else
 			echo "FAIL $name (exit $rc)"
 		fi

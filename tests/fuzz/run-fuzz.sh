@@ -13,6 +13,9 @@
 # way on every machine for the same tree (a slower one may stop earlier, on a prefix of the same
 # inputs), so CI does not fail by the luck of a random seed. Open-ended, randomly seeded fuzzing
 # is `make fuzz`.
+#
+# Building the targets first takes minutes on a loaded machine: tests/run.sh gives it longer.
+# pt-timeout-factor: 3
 
 cd "$(dirname "$0")/../.." || exit 2
 secs=${PT_FUZZ_SECONDS:-20}

@@ -5,9 +5,15 @@
 #   eth0 192.0.2.2/24  ---  ${P}l$$ (L)      ${P}w$$ (W)  ---  eth0 198.51.100.2/24
 #        2001:db8:1::2/64   (192.0.2.1, 2001:db8:1::1 / 198.51.100.1, 2001:db8:2::1)  2001:db8:2::2/64
 #
-# netns_init PREFIX TAG WHY TOOL...   checks root and the tools (exit 77 = skipped, saying why),
-#                                     creates the namespaces and veth pairs, removes them on exit
-# netns_end_hosts                     client and server addresses and default routes via the router
+# netns_init PREFIX TAG WHY TOOL...   checks root and the tools (sysctl always; exit 77 =
+#                                     skipped, saying why), creates the namespaces and veth
+#                                     pairs, removes them on exit
+# nsysctl NS KEY=VALUE...             sets sysctls in namespace NS; skips the test when it cannot
+#                                     (a read-only /proc/sys, a kernel without the key)
+# netns_quiet NS DEV...               the namespace's own stack sends nothing by itself on DEVs:
+#                                     no DAD, no router solicitations
+# netns_end_hosts                     client and server addresses and default routes via the
+#                                     router; their stacks quiet (netns_quiet)
 # netns_write_py                      $D/server.py DIR PORT... (HTTP on 8080 serving DIR, TCP
 #                                     listeners on the PORTs, UDP echo on 7777) and
 #                                     $D/client.py udp | connect PORT
@@ -42,7 +48,7 @@ netns_init() {
 	shift 3
 	[ "$(id -u)" -eq 0 ] || skip "needs root ($_why)"
 	[ -x "$BIN" ] || { echo "FAIL: $BIN missing"; exit 1; }
-	for t in "$@" "$PY"; do
+	for t in "$@" sysctl "$PY"; do
 		command -v "$t" >/dev/null 2>&1 || skip "$t not installed (tools/install-deps.sh)"
 	done
 	C=${_p}c$$ R=${_p}r$$ S=${_p}s$$ L=${_p}l$$ W=${_p}w$$
@@ -55,10 +61,28 @@ netns_init() {
 	ip link add $W netns $R type veth peer name eth0 netns $S || exit 1
 }
 
+nsysctl() {
+	_ns=$1
+	shift
+	ip netns exec "$_ns" sysctl -qw "$@" >"$D/sysctl.err" 2>&1 ||
+		skip "cannot set sysctl $* in a network namespace: $(head -n 1 "$D/sysctl.err")"
+}
+
+# A device's own setting counts, not only all/default (DAD runs unless both all's and the
+# device's accept_dad are 0; router_solicitations is per device): the veths exist already.
+netns_quiet() {
+	_ns=$1
+	shift
+	nsysctl "$_ns" net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0 \
+		net.ipv6.conf.default.router_solicitations=0
+	for _d in "$@"; do
+		nsysctl "$_ns" net.ipv6.conf.$_d.accept_dad=0 net.ipv6.conf.$_d.router_solicitations=0
+	done
+}
+
 netns_end_hosts() {
 	for n in $C $S; do
-		ip netns exec $n sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-			net.ipv6.conf.default.accept_dad=0
+		netns_quiet $n eth0
 		ip -n $n link set lo up
 		ip -n $n link set eth0 up
 	done

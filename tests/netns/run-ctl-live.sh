@@ -19,9 +19,9 @@ cd "$(dirname "$0")/../.." || exit 2
 . tests/netns/lib.sh
 netns_init pq ctllive "network namespaces, AF_PACKET" ip curl ethtool sha256sum
 
-ip netns exec $R sysctl -qw net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
+nsysctl $R net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
 for d in $L $W; do
-	ip netns exec $R sysctl -qw net.ipv6.conf.$d.disable_ipv6=1
+	nsysctl $R net.ipv6.conf.$d.disable_ipv6=1
 	ip -n $R link set $d arp off
 	ip netns exec $R ethtool -K $d rx off tx off gso off tso off gro off >/dev/null 2>&1
 	ip -n $R link set $d up
@@ -52,7 +52,9 @@ RULES
 sed -i "s/-i ptl /-i $L /" "$D/router.rules"
 CTL=$D/./live.ctl
 rules() { $T 10 "$BIN" rules --socket "$CTL" "$@"; }
-nocomments() { grep -v '^#'; }
+# The ruleset a save shows, without its comments and chain counters: what reached INPUT and
+# OUTPUT is the end hosts' and the box's own chatter (neighbour discovery), not this test's.
+ruleset() { grep -v '^#' | sed 's/^\(:[^ ]* [^ ]*\) \[[0-9]*:[0-9]*\]$/\1 [0:0]/'; }
 
 head -c 4194304 /dev/urandom >"$D/slow"
 netns_write_py
@@ -62,7 +64,7 @@ netns_start_live "$D/live.conf"
 grep -q "control socket $CTL" "$D/pt.log" && [ -S "$CTL" ] && ok "control socket $CTL (config line, path relative to it)" ||
 	{ bad "no control socket"; cat "$D/pt.log"; }
 
-rules save | nocomments | diff -u "$D/router.rules" - >"$D/diff" && ok "rules save: the config's ruleset" ||
+rules save | ruleset | diff -u "$D/router.rules" - >"$D/diff" && ok "rules save: the config's ruleset" ||
 	{ bad "rules save"; cat "$D/diff"; }
 
 # ---- a download while the ruleset is replaced ----
@@ -73,7 +75,7 @@ sleep 1
 sed 's/^-A FORWARD -i .*/-A FORWARD -p tcp --dport 8083 -j NOSUCHTARGET/' "$D/router.rules" >"$D/bad.rules"
 rules restore "$D/bad.rules" 2>"$D/err"
 rc=$?
-[ $rc -eq 1 ] && grep -q "^$D/bad.rules:6: " "$D/err" && rules save | nocomments | diff -q "$D/router.rules" - >/dev/null &&
+[ $rc -eq 1 ] && grep -q "^$D/bad.rules:6: " "$D/err" && rules save | ruleset | diff -q "$D/router.rules" - >/dev/null &&
 	ok "broken restore under traffic: exit 1, $(sed "s|$D/||" "$D/err"), nothing applied" ||
 	bad "broken restore: rc $rc, $(cat "$D/err")"
 {
@@ -103,13 +105,16 @@ got=$(sha256sum <"$D/slowgot" 2>/dev/null | cut -d' ' -f1)
 # ---- counters ----
 rules save -c | grep -q '^\[[1-9][0-9]*:[0-9]*\] -A FORWARD -m conntrack --ctstate RELATED,ESTABLISHED' &&
 	ok "save -c: the ESTABLISHED rule counted the download" || { bad "save -c"; rules save -c; }
-rules zero && ! rules save -c | grep -q '\[[1-9]' && ok "rules zero" || bad "zero"
+# After zero: every rule and the FORWARD chain (where the downloads were counted) at [0:0]; the
+# INPUT and OUTPUT policies may count chatter again as soon as they are zeroed.
+rules zero && ! rules save -c | grep -E '^(\[|:FORWARD )' | grep -q '\[[1-9]' && ok "rules zero" ||
+	{ bad "zero"; rules save -c; }
 
 # ---- SIGHUP after a restore: the files win, one swap after the other ----
 kill -HUP "$PT"
 i=0
 while ! grep -q "ruleset reloaded" "$D/pt.log" && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
-rules save | nocomments | diff -q "$D/router.rules" - >/dev/null && ok "SIGHUP after restore: the config's files again" ||
+rules save | ruleset | diff -q "$D/router.rules" - >/dev/null && ok "SIGHUP after restore: the config's files again" ||
 	{ bad "after SIGHUP"; rules save; }
 
 # ---- SIGTERM ----
@@ -129,7 +134,7 @@ PT=""
 PKTTABLES_RUNDIR=$D/run ip netns exec $R "$BIN" run --config "$D/live.conf" --control edge 2>"$D/pt2.log" &
 PT=$!
 for i in $(seq 1 50); do grep -q "forwarding on" "$D/pt2.log" 2>/dev/null && break; sleep 0.1; done
-PKTTABLES_RUNDIR=$D/run $T 10 "$BIN" rules --name edge save | nocomments | diff -q "$D/router.rules" - >/dev/null &&
+PKTTABLES_RUNDIR=$D/run $T 10 "$BIN" rules --name edge save | ruleset | diff -q "$D/router.rules" - >/dev/null &&
 	[ ! -e "$CTL" ] && ok "run --control NAME: socket $D/run/edge.ctl, not the config's" ||
 	{ bad "--control NAME"; cat "$D/pt2.log"; }
 kill -TERM "$PT"
@@ -144,7 +149,7 @@ ip netns exec $R "$BIN" run --nfqueue 7 --rules "$D/router.rules" --control "$D/
 PT=$!
 for i in $(seq 1 50); do grep -q "serving nfqueue" "$D/pt3.log" 2>/dev/null && break; sleep 0.1; done
 CTL=$D/nfq.ctl
-rules save | nocomments | diff -q "$D/router.rules" - >/dev/null && rules restore "$D/new.rules" &&
+rules save | ruleset | diff -q "$D/router.rules" - >/dev/null && rules restore "$D/new.rules" &&
 	rules save | grep -q -- '--dport 8083 -j DROP' && rules policy INPUT DROP &&
 	rules save | grep -q '^:INPUT DROP' && ok "run --nfqueue --control: save, restore, policy" ||
 	{ bad "nfqueue control socket"; cat "$D/pt3.log"; }

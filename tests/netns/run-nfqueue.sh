@@ -29,8 +29,8 @@ inr iptables -A FORWARD -p tcp --tcp-flags SYN,RST SYN -m tcpmss --mss 1200 -m c
 inr iptables -A FORWARD -p tcp --dport 8083 -m comment --comment dropped-port
 inr ip6tables -A FORWARD -m mark --mark 0x2 -m comment --comment icmp6-marked
 
-inr sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
-inr sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
+nsysctl $R net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
+netns_quiet $R $L $W
 ip -n $R link set lo up
 ip -n $R addr add 192.0.2.1/24 dev $L
 ip -n $R addr add 2001:db8:1::1/64 dev $L nodad

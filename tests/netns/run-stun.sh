@@ -24,9 +24,9 @@ cd "$(dirname "$0")/../.." || exit 2
 netns_init st stun "network namespaces, AF_PACKET" ip ethtool iptables-restore stun stund \
 	turnserver turnutils_natdiscovery
 
-ip netns exec $R sysctl -qw net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
+nsysctl $R net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
 for d in $L $W; do
-	ip netns exec $R sysctl -qw net.ipv6.conf.$d.disable_ipv6=1
+	nsysctl $R net.ipv6.conf.$d.disable_ipv6=1
 	ip netns exec $R ethtool -K $d rx off tx off gso off tso off gro off >/dev/null 2>&1
 	ip -n $R link set $d up
 done
@@ -132,7 +132,7 @@ pt_stop() {
 kernel_router() {
 	ip -n $R addr add 192.0.2.1/24 dev $L
 	ip -n $R addr add 198.51.100.1/24 dev $W
-	ip netns exec $R sysctl -qw net.ipv4.ip_forward=1
+	nsysctl $R net.ipv4.ip_forward=1
 }
 kernel_rules() {
 	nat_rules "$1" | inr iptables-restore || { bad "iptables-restore refused $1"; return 1; }
