@@ -30,6 +30,7 @@
 #include <sys/socket.h>
 
 #include "ct/defrag_int.h"
+#include "pkt/hash.h"
 
 #define DEFRAG_BUCKETS 1024 /* power of two */
 #define IP_MAXLEN      65535
@@ -103,57 +104,11 @@ static void count(struct ct_defrag *d, uint8_t family, enum ct_defrag_stat s)
 	(family == AF_INET6 ? d->st.v6 : d->st.v4)[s]++;
 }
 
-/* ---- hashing: SipHash-2-4 over the key, keyed per instance -------------------------------- */
-
-static uint64_t rotl(uint64_t x, unsigned b)
-{
-	return x << b | x >> (64 - b);
-}
-
-static void sip_round(uint64_t v[4])
-{
-	v[0] += v[1];
-	v[1] = rotl(v[1], 13) ^ v[0];
-	v[0] = rotl(v[0], 32);
-	v[2] += v[3];
-	v[3] = rotl(v[3], 16) ^ v[2];
-	v[0] += v[3];
-	v[3] = rotl(v[3], 21) ^ v[0];
-	v[2] += v[1];
-	v[1] = rotl(v[1], 17) ^ v[2];
-	v[2] = rotl(v[2], 32);
-}
-
-static uint64_t siphash(const uint64_t seed[2], const void *data, size_t len)
-{
-	uint64_t v[4] = {seed[0] ^ 0x736f6d6570736575ull, seed[1] ^ 0x646f72616e646f6dull,
-			 seed[0] ^ 0x6c7967656e657261ull, seed[1] ^ 0x7465646279746573ull};
-	const uint8_t *in = data;
-	uint64_t m, last = (uint64_t)len << 56;
-	size_t i;
-
-	for (i = 0; i + 8 <= len; i += 8) {
-		memcpy(&m, in + i, 8);
-		v[3] ^= m;
-		sip_round(v);
-		sip_round(v);
-		v[0] ^= m;
-	}
-	for (unsigned k = 0; i + k < len; k++)
-		last |= (uint64_t)in[i + k] << (8 * k);
-	v[3] ^= last;
-	sip_round(v);
-	sip_round(v);
-	v[0] ^= last;
-	v[2] ^= 0xff;
-	for (unsigned r = 0; r < 4; r++)
-		sip_round(v);
-	return v[0] ^ v[1] ^ v[2] ^ v[3];
-}
+/* ---- hashing: pkt_hash (SipHash-2-4) over the key, keyed per instance ------------------- */
 
 static struct defrag_queue **bucket_of(struct ct_defrag *d, const struct defrag_key *k)
 {
-	return &d->bucket[siphash(d->cfg.seed, k, sizeof(*k)) & (DEFRAG_BUCKETS - 1)];
+	return &d->bucket[pkt_hash(d->cfg.seed, k, sizeof(*k)) & (DEFRAG_BUCKETS - 1)];
 }
 
 static struct defrag_queue *lookup(struct ct_defrag *d, const struct defrag_key *k)

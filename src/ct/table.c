@@ -23,60 +23,13 @@
 #include "ct/ct_int.h"
 #include "ct/tstamp.h"
 #include "ct/helper.h"
+#include "pkt/hash.h"
 
-/* ---- SipHash-2-4 over whole 64-bit words (the tuple is 5 words) --------------------------- */
-
-static inline uint64_t rotl64(uint64_t x, int b)
-{
-	return (x << b) | (x >> (64 - b));
-}
-
-#define SIPROUND(v0, v1, v2, v3)                                                                   \
-	do {                                                                                       \
-		v0 += v1;                                                                          \
-		v1 = rotl64(v1, 13);                                                               \
-		v1 ^= v0;                                                                          \
-		v0 = rotl64(v0, 32);                                                               \
-		v2 += v3;                                                                          \
-		v3 = rotl64(v3, 16);                                                               \
-		v3 ^= v2;                                                                          \
-		v0 += v3;                                                                          \
-		v3 = rotl64(v3, 21);                                                               \
-		v3 ^= v0;                                                                          \
-		v2 += v1;                                                                          \
-		v1 = rotl64(v1, 17);                                                               \
-		v1 ^= v2;                                                                          \
-		v2 = rotl64(v2, 32);                                                               \
-	} while (0)
-
-static uint64_t siphash24_words(uint64_t k0, uint64_t k1, const uint64_t *w, unsigned n)
-{
-	uint64_t v0 = k0 ^ 0x736f6d6570736575ull, v1 = k1 ^ 0x646f72616e646f6dull;
-	uint64_t v2 = k0 ^ 0x6c7967656e657261ull, v3 = k1 ^ 0x7465646279746573ull;
-	uint64_t b = (uint64_t)(n * 8) << 56;
-
-	for (unsigned i = 0; i < n; i++) {
-		v3 ^= w[i];
-		SIPROUND(v0, v1, v2, v3);
-		SIPROUND(v0, v1, v2, v3);
-		v0 ^= w[i];
-	}
-	v3 ^= b;
-	SIPROUND(v0, v1, v2, v3);
-	SIPROUND(v0, v1, v2, v3);
-	v0 ^= b;
-	v2 ^= 0xff;
-	for (int i = 0; i < 4; i++)
-		SIPROUND(v0, v1, v2, v3);
-	return v0 ^ v1 ^ v2 ^ v3;
-}
+/* ---- the tuple's hash: pkt_hash (SipHash-2-4) under the table's key --------------------- */
 
 uint64_t ct_hash_tuple(const struct ct_table *t, const struct ct_tuple *tuple)
 {
-	uint64_t w[sizeof(*tuple) / 8];
-
-	memcpy(w, tuple, sizeof(w));
-	return siphash24_words(t->cfg.seed[0], t->cfg.seed[1], w, sizeof(w) / 8);
+	return pkt_hash(t->cfg.seed, tuple, sizeof(*tuple));
 }
 
 /* ---- hash chains ------------------------------------------------------------------------- */

@@ -596,6 +596,14 @@ void box_seed(struct box *b, uint64_t seed)
 {
 	for (unsigned i = 0; i < 4; i++)
 		b->rng[i] = splitmix64(&seed);
+	/* further steps of the same sequence: the key does not consume the PRNG's values */
+	b->hash_key[0] = splitmix64(&seed);
+	b->hash_key[1] = splitmix64(&seed);
+}
+
+const uint64_t *box_hash_key(const struct box *b)
+{
+	return b->hash_key;
 }
 
 static uint64_t rotl(uint64_t x, int k)

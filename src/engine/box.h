@@ -300,6 +300,8 @@ void box_advance(struct box *b, uint64_t ns);
 void box_seed(struct box *b, uint64_t seed);
 /* The next 32 bits of that PRNG (xoshiro256** seeded through splitmix64; a fixed default seed). */
 uint32_t box_random(struct box *b);
+/* The box's 128-bit hash key (pkt_hash), fixed by box_seed: the same seed, the same key. */
+const uint64_t *box_hash_key(const struct box *b);
 
 /* ---- packets ----------------------------------------------------------------------------- */
 

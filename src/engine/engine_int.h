@@ -76,7 +76,8 @@ struct box {
 	struct box_hook_list hooks[2][HOOK_MAX];
 
 	uint64_t now;
-	uint64_t rng[4]; /* xoshiro256** state */
+	uint64_t rng[4];      /* xoshiro256** state */
+	uint64_t hash_key[2]; /* key of extensions' hash tables (pkt_hash), from the seed */
 	uint32_t ip_id;	 /* IPv4 identification of packets the box makes */
 	bool trace_all;
 	struct box_stats stats;

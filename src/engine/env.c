@@ -119,6 +119,11 @@ static uint32_t env_random(void *box)
 	return box_random(box);
 }
 
+static const uint64_t *env_hash_key(void *box)
+{
+	return box_hash_key(box);
+}
+
 static uint32_t env_iface_mtu(void *box, const char *ifname)
 {
 	struct box *b = box;
@@ -163,6 +168,7 @@ static const struct ext_env_ops env_ops = {
     .log = env_log,
     .emit = env_emit,
     .random = env_random,
+    .hash_key = env_hash_key,
     .iface_mtu = env_iface_mtu,
     .route_mtu = env_route_mtu,
     .sock_uid = env_sock_uid,

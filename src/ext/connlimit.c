@@ -31,6 +31,7 @@
 #include <sys/socket.h>
 
 #include "ct/ct.h"
+#include "pkt/hash.h"
 #include "rules/ext.h"
 
 #define CONNLIMIT_BUCKETS   1024u
@@ -53,6 +54,8 @@ struct connlimit_state {
 	struct connlimit_key *bucket[CONNLIMIT_BUCKETS];
 	uint32_t sweep_next;
 	uint32_t total; /* connections remembered */
+	bool keyed;
+	uint64_t key[2]; /* pkt_hash key: the box's, taken at the first packet */
 };
 
 struct connlimit_info {
@@ -179,13 +182,18 @@ static void connlimit_print(struct ext_printer *pr, const struct ext_instance *i
 		(inst->seen & (1u << O_DADDR)) ? "daddr" : "saddr");
 }
 
-static uint32_t key_hash(const union pt_addr *a, uint16_t zone)
+/* Keyed by the box: unkeyed, anyone choosing source addresses could fill one chain. */
+static uint32_t key_hash(const struct connlimit_state *st, const union pt_addr *a, uint16_t zone)
 {
-	uint32_t h = 2166136261u ^ zone;
+	struct {
+		union pt_addr a;
+		uint16_t zone;
+	} k;
 
-	for (unsigned i = 0; i < 4; i++)
-		h = (h ^ a->w[i]) * 16777619u;
-	return (h ^ (h >> 15)) & (CONNLIMIT_BUCKETS - 1);
+	memset(&k, 0, sizeof(k));
+	k.a = *a;
+	k.zone = zone;
+	return pkt_hash_bucket(pkt_hash(st->key, &k, sizeof(k)), CONNLIMIT_BUCKETS);
 }
 
 static bool conn_alive(struct ct_table *t, const struct connlimit_conn *c, uint64_t now)
@@ -252,7 +260,7 @@ static long count_add(struct connlimit_state *st, struct ct_table *t, const unio
 		      uint16_t zone, const struct ct_tuple *tuple, uint64_t id, bool closed,
 		      uint64_t now)
 {
-	uint32_t h = key_hash(a, zone);
+	uint32_t h = key_hash(st, a, zone);
 	struct connlimit_key *k;
 	long at;
 
@@ -328,6 +336,10 @@ static bool connlimit_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	a = (inst->seen & (1u << O_DADDR)) ? ctx->info->dst : ctx->info->src;
 	for (unsigned i = 0; i < 4; i++)
 		a.w[i] &= ci->mask.w[i];
+	if (!ci->st->keyed) {
+		ext_env_hash_key(env, ci->st->key);
+		ci->st->keyed = true;
+	}
 	sweep_bucket(ci->st, t, ctx->now_ns);
 	n = count_add(ci->st, t, &a, zone, &tuple, id, closed, ctx->now_ns);
 	if (n < 0) {

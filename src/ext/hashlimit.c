@@ -27,6 +27,7 @@
 
 #include "ext/hashlimit.h"
 #include "ext/rate.h"
+#include "pkt/hash.h"
 #include "rules/ext.h"
 
 #define HL_SCALE 1000000ull
@@ -77,6 +78,7 @@ struct hl_table {
 	uint32_t size, max, count;
 	uint64_t gc_j, expire_j;
 	bool started;
+	uint64_t key[2];  /* pkt_hash key: the box's, taken when the table starts */
 	uint64_t next_gc; /* jiffies */
 	uint64_t full_drops, expired;
 	struct hl_ent *bucket[];
@@ -569,14 +571,10 @@ static int hl_make_key(const struct ext_pkt_ctx *ctx, const struct hashlimit_inf
 	return 0;
 }
 
-static uint32_t hl_hash(const struct hl_key *k, uint32_t size)
+/* Keyed by the box: unkeyed, anyone choosing source addresses could fill one chain. */
+static uint32_t hl_hash(const struct hl_table *t, const struct hl_key *k)
 {
-	const uint8_t *p = (const uint8_t *)k;
-	uint32_t hash = 2166136261u; /* FNV-1a: deterministic, no seed */
-
-	for (size_t i = 0; i < sizeof(*k); i++)
-		hash = (hash ^ p[i]) * 16777619u;
-	return (uint32_t)(((uint64_t)hash * size) >> 32);
+	return pkt_hash_bucket(pkt_hash(t->key, k, sizeof(*k)), t->size);
 }
 
 /* Run the collections that would have run up to `now`. */
@@ -695,11 +693,12 @@ static bool hl_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	if (!t->started) {
 		t->started = true;
 		t->next_gc = now + t->gc_j;
+		ext_env_hash_key(ctx->env, t->key);
 	}
 	hl_gc(t, now);
 	if (hl_make_key(ctx, h, &k) < 0)
 		goto hotdrop;
-	b = hl_hash(&k, t->size);
+	b = hl_hash(t, &k);
 	for (e = t->bucket[b]; e; e = e->next)
 		if (memcmp(&e->key, &k, sizeof(k)) == 0)
 			break;

@@ -169,6 +169,10 @@ struct ext_env_ops {
 	void (*emit)(void *box, struct pkt *p, const struct ext_pkt_ctx *cause);
 	/* Next value of the box's deterministic PRNG (statistic --mode random). */
 	uint32_t (*random)(void *box);
+	/* The box's hash key (two words for pkt_hash, from its seed): tables of packet-chosen
+	 * keys (hashlimit, connlimit) hash with it, so nobody can aim keys at one bucket.
+	 * Optional: NULL op = a zero key (tests). */
+	const uint64_t *(*hash_key)(void *box);
 	/* MTU of an interface by name, 0 if unknown (TCPMSS --clamp-mss-to-pmtu). */
 	uint32_t (*iface_mtu)(void *box, const char *ifname);
 	/* Route MTU toward an address (TCPMSS --clamp-mss-to-pmtu), 0 if no route. */
@@ -186,6 +190,17 @@ struct ext_env {
 	const struct ext_env_ops *ops;
 	void *box;
 };
+
+/* The env's hash key (ext_env_ops.hash_key), or a zero key when it has none. A table copies it
+ * when it takes its first entry and keeps it, so a later `seed` does not misplace entries. */
+static inline void ext_env_hash_key(const struct ext_env *env, uint64_t key[2])
+{
+	const uint64_t *k = env && env->ops && env->ops->hash_key ? env->ops->hash_key(env->box)
+								   : NULL;
+
+	key[0] = k ? k[0] : 0;
+	key[1] = k ? k[1] : 0;
+}
 
 /* Everything a match or target sees of one packet at one rule. */
 struct ext_pkt_ctx {
