@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "nat/nat_int.h"
+#include "pkt/hash.h"
 
 #define NAT_SEC 1000000000ull
 
@@ -29,26 +30,13 @@ void nat_config_default(struct nat_config *c)
 	c->syn_hold_max = 64;
 }
 
-/* SipHash would do; a keyed 64-bit mix (splitmix finaliser over 8-byte words) is enough to
- * keep chains short and --random's port offsets unpredictable without the key. */
+/* pkt_hash (SipHash-2-4) under the table's secret; the salt separates the uses (buckets of
+ * each hash, --random's port offsets) so that one use's values tell nothing of another's. */
 uint64_t nat_hash(const struct nat_table *n, const void *data, size_t len, uint64_t salt)
 {
-	const unsigned char *d = data;
-	uint64_t h = n->secret[0] ^ salt, w;
+	const uint64_t key[2] = {n->secret[0] ^ salt, n->secret[1]};
 
-	while (len) {
-		size_t k = len < 8 ? len : 8;
-
-		w = 0;
-		memcpy(&w, d, k);
-		h ^= w + n->secret[1];
-		h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-		h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-		h ^= h >> 31;
-		d += k;
-		len -= k;
-	}
-	return h;
+	return pkt_hash(key, data, len);
 }
 
 static void ct_event(void *priv, uint32_t events, const struct ct_entry *e,
