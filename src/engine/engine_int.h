@@ -163,9 +163,6 @@ void box_register_tables(struct box *b);
 /* One TRACE line for the rule `rulenum` of `chain` (comment: "rule", "return", "policy"). */
 void box_trace(struct box *b, const struct pkt *p, unsigned table, const char *chain,
 	       const char *comment, unsigned rulenum, const char *in, const char *out);
-/* The kernel log format of a packet ("IN=.. OUT=.. MAC=.. SRC=.. ..."), after `prefix`. */
-int box_format_packet(char *buf, size_t len, const char *prefix, const struct pkt *p,
-		      const char *in, const char *out);
 
 /* Locally generated packet, with the emit depth counted (env.emit and ICMP errors). */
 int box_emit(struct box *b, struct pkt *p);
