@@ -12,7 +12,7 @@
  *   type = subsystem << 8 | message  (as nfnetlink: CT 1, EXP 2, RULES 0x20)
  *
  * Parsing is two steps: validation (every attribute known at its level has the right type and
- * length, recursively, by the tables in msg.c; unknown ones are skipped) and then access
+ * length, recursively, by the tables in msg*.c; unknown ones are skipped) and then access
  * (decoding into the structs below, with the semantic checks: families that agree, required
  * attributes present). Both fill struct ctl_error, which names the offending attribute.
  */
