@@ -61,7 +61,7 @@ int ct_entry_create(struct ct_table *t, const struct ct_entry_attrs *a, uint64_t
 	} else if (ct_tuple_invert(&a->orig, &reply) < 0) {
 		return -EINVAL;
 	}
-	if (ct_find(t, &a->orig, now, NULL) || ct_find(t, &reply, now, NULL))
+	if (ct_find_expiring(t, &a->orig, now, NULL) || ct_find_expiring(t, &reply, now, NULL))
 		return -EEXIST;
 	if (t->stats.count >= t->cfg.max_entries && !ct_early_drop(t)) {
 		t->stats.insert_failed++;

@@ -219,7 +219,7 @@ int ct_in(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone, u
 		return 0;
 	}
 again:
-	e = ct_find(t, &tuple, now, &dir);
+	e = ct_find_expiring(t, &tuple, now, &dir);
 	if (!e) {
 		e = entry_new(t, &tuple, ops);
 		if (!e) {
@@ -301,9 +301,9 @@ int ct_confirm(struct ct_table *t, struct pkt *p, uint64_t now)
 	}
 	/* A packet of the same connection confirmed first (a queued packet reinjected late):
 	 * keep that one, as the kernel's clash resolution does for UDP. */
-	other = ct_find(t, &e->th[0].tuple, now, NULL);
+	other = ct_find_expiring(t, &e->th[0].tuple, now, NULL);
 	if (!other)
-		other = ct_find(t, &e->th[1].tuple, now, NULL);
+		other = ct_find_expiring(t, &e->th[1].tuple, now, NULL);
 	if (other) {
 		unsigned ctinfo = p->ctinfo & CT_INFO_MASK;
 

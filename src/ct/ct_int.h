@@ -273,9 +273,10 @@ static inline void ct_event_cache(struct ct_entry *e, uint32_t ev)
 }
 /* Remove from the table now, with a reason (also used by trackers: RST before any reply). */
 void ct_kill_reason(struct ct_table *t, struct ct_entry *e, enum ct_destroy_reason why);
-/* Find an entry by tuple (expiring on the way); no reference taken. */
-struct ct_entry *ct_find(struct ct_table *t, const struct ct_tuple *tuple, uint64_t now,
-			 enum ct_dir *dir);
+/* Find an entry by tuple; an expired entry met on the way is killed (so the name). No
+ * reference taken. */
+struct ct_entry *ct_find_expiring(struct ct_table *t, const struct ct_tuple *tuple, uint64_t now,
+				  enum ct_dir *dir);
 /* Attach e to the packet with ctinfo, taking a reference. */
 void ct_pkt_attach(struct pkt *p, struct ct_entry *e, unsigned ctinfo);
 

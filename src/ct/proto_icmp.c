@@ -158,7 +158,7 @@ static int icmp_error_related(struct ct_table *t, struct pkt *p, uint16_t zone, 
 		return -EINVAL;
 	if (ct_tuple_invert(&inner, &want) < 0) /* an error about an error, or a reply type */
 		return -EINVAL;
-	e = ct_find(t, &want, now, &dir);
+	e = ct_find_expiring(t, &want, now, &dir);
 	if (!e)
 		return -EINVAL;
 	ct_pkt_attach(p, e, dir == CT_DIR_REPLY ? CT_RELATED_REPLY : CT_RELATED);

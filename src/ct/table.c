@@ -188,7 +188,7 @@ static inline bool expired(const struct ct_entry *e, uint64_t now)
 	return now >= e->expires; /* like nf_ct_is_expired: dead at exactly its timeout */
 }
 
-struct ct_entry *ct_find(struct ct_table *t, const struct ct_tuple *tuple, uint64_t now,
+struct ct_entry *ct_find_expiring(struct ct_table *t, const struct ct_tuple *tuple, uint64_t now,
 			 enum ct_dir *dir)
 {
 	uint32_t hash = (uint32_t)ct_hash_tuple(t, tuple);
@@ -215,7 +215,7 @@ struct ct_entry *ct_find(struct ct_table *t, const struct ct_tuple *tuple, uint6
 struct ct_entry *ct_lookup(struct ct_table *t, const struct ct_tuple *tuple, uint64_t now,
 			   enum ct_dir *dir)
 {
-	return ct_find(t, tuple, now, dir);
+	return ct_find_expiring(t, tuple, now, dir);
 }
 
 unsigned ct_sweep(struct ct_table *t, uint64_t now, unsigned buckets)

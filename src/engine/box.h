@@ -285,10 +285,11 @@ void *box_plugin_peek(const struct box *b, const struct box_plugin_ops *ops);
 /* The box is done with a packet it was given or made: every plug-in's release, then freed.
  * For hook functions that take a packet (EXT_STOLEN) and end it. */
 void box_pkt_free(struct box *b, struct pkt *p);
-/* Only the plug-ins' release (their references on the packet go; the packet stays). A caller
+/* Only the plug-ins' release (their references on the packet go; the packet stays: not
+ * pkt_release, which frees a packet's buffers). A caller
  * that runs hooks itself and keeps the packet (box_hook_packet) does it when done.
  * Idempotent. */
-void box_pkt_release(struct box *b, struct pkt *p);
+void box_pkt_unref(struct box *b, struct pkt *p);
 
 /* ---- clock ------------------------------------------------------------------------------- */
 

@@ -141,7 +141,7 @@ static int xmit_one(struct box *b, struct pkt *p, int oif)
 	const struct box_iface *o = box_iface(b, oif);
 	bool has_eth = p->info.l2off == 0;
 
-	box_pkt_release(b, p);
+	box_pkt_unref(b, p);
 	if (!o)
 		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_POSTROUTING);
 	if (has_eth != (o->link == PKT_LINK_ETHERNET)) {
@@ -237,7 +237,7 @@ static int xmit(struct box *b, struct pkt *p, int oif, uint32_t mtu)
  * are not needed any more). */
 static void deliver(struct box *b, struct pkt *p)
 {
-	box_pkt_release(b, p);
+	box_pkt_unref(b, p);
 	b->stats.delivered++;
 	if (b->ops.deliver)
 		b->ops.deliver(b->user, b, p);

@@ -205,7 +205,7 @@ void *box_plugin_ext_data(struct box *b, const char *name)
 
 /* ---- packets ----------------------------------------------------------------------------- */
 
-void box_pkt_release(struct box *b, struct pkt *p)
+void box_pkt_unref(struct box *b, struct pkt *p)
 {
 	for (unsigned i = 0; i < b->nrelease; i++)
 		b->release[i].fn(b->release[i].priv, p);
@@ -213,6 +213,6 @@ void box_pkt_release(struct box *b, struct pkt *p)
 
 void box_pkt_free(struct box *b, struct pkt *p)
 {
-	box_pkt_release(b, p);
+	box_pkt_unref(b, p);
 	pkt_free(p);
 }

@@ -273,7 +273,7 @@ static void handle_packet(struct nfqueue *q, const struct nlmsghdr *nlh)
 		break;
 	}
 	/* box_hook_packet leaves the packet with us: so is its conntrack reference, if any. */
-	box_pkt_release(q->box, p);
+	box_pkt_unref(q->box, p);
 	pkt_free(p);
 }
 
