@@ -23,8 +23,12 @@ OPT      := -O2
 endif
 
 # pkg-config is asked only when a build actually runs, so `make deps` works before it exists.
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# Hyperscan (libhyperscan-dev) is optional: textsearch's many-patterns engine uses it when
+# pkg-config finds libhs, and its own Aho-Corasick automaton otherwise (or with NO_HYPERSCAN=1).
+HS_PKG     = $(if $(NO_HYPERSCAN),,$(shell pkg-config --exists libhs 2>/dev/null && echo libhs))
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) $(HS_PKG) 2>/dev/null) \
+             $(if $(HS_PKG),-DPT_HAVE_HYPERSCAN)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) $(HS_PKG) 2>/dev/null)
 
 CFLAGS   ?= $(OPT) -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter \
