@@ -44,6 +44,40 @@ for c in $CONFIGS; do
 done
 echo "wrote $OUT"
 
+# The workshop's rows (bench_stack, issue 12): 10k established flows, out of lan0 and the reply
+# in, through forward (no tables), conntrack (one ESTABLISHED rule), empty (raw, mangle, nat,
+# filter without rules), full (conntrack, SNAT, a MARK rule, 20 filter rules, ESTABLISHED first),
+# full-rules1000 (1000 rules before it, compiled classifier); 64-byte IPv4, then -v6 (64-byte
+# IPv6) and -1500 (1500-byte IPv4). ratio: to forward of the same traffic (forward-v6, ...).
+# Instructions per packet: callgrind on the measured loop only (stack_loop), so set-up and
+# warm-up (each flow's first packet and reply) do not count.
+S=build/bench/bench_stack
+if [ -x "$S" ]; then
+	echo
+	echo "workshop rows (bench_stack, one run):"
+	for v in "" -v6 -1500; do
+		sbase=""
+		for c in forward conntrack empty full full-rules1000; do
+			set -- $("$S" "$c$v" --seconds "$SECONDS_PER")
+			pk=$2 ns=$3 mpps=$4
+			[ -n "$sbase" ] || sbase=$mpps
+			ratio=$(echo "$mpps $sbase" | awk '{ printf "%.3f", $1 / $2 }')
+			ip=""
+			if command -v valgrind >/dev/null 2>&1; then
+				n=20000
+				[ "$c" = full-rules1000 ] && n=4000
+				ip=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+					--collect-atstart=no '--toggle-collect=stack_loop*' \
+					"$S" "$c$v" --packets $n 2>&1 >/dev/null |
+					sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' |
+					awk -v n=$n '{ printf "%.0f", $1 / n }')
+			fi
+			printf '%-20s %10s %10s %8s %7s %12s\n' "$c$v" "$pk" "$ns" "$mpps" "$ratio" "$ip"
+			echo "$c$v,$pk,$ns,$mpps,$ratio,$ip" >> "$OUT"
+		done
+	done
+fi
+
 # Conntrack: new-connection rate, lookup+update cost, memory per entry (one run).
 if [ -x build/bench/bench_ct ]; then
 	echo
@@ -53,10 +87,10 @@ fi
 
 if command -v gnuplot >/dev/null 2>&1; then
 	gnuplot <<GP
-set terminal png size 900,500
+set terminal png size 1400,560
 set output 'build/bench.png'
 set datafile separator ','
-set title 'pkttables: forwarding rate relative to no tables (one run)'
+set title 'pkttables: rate relative to no tables / forward (one run)'
 set style data histograms
 set style fill solid 0.7
 set ylabel 'ratio to no tables'
@@ -64,7 +98,7 @@ set y2label 'instructions per packet'
 set y2tics
 set logscale y2
 set yrange [0:1.1]
-set xtics nomirror
+set xtics nomirror rotate by -45
 plot '$OUT' using 5:xtic(1) title 'rate ratio' axes x1y1, \
      '' using 0:6 with linespoints lw 2 pt 7 title 'instructions/packet' axes x1y2
 GP

@@ -7,6 +7,7 @@
 #              (received + lost), the data path forwards during a dump
 #   bench_nat  every configuration: flows translated, no new connection dropped
 #   bench_engine rules100
+#   bench_stack every configuration (the workshop's rows): every packet forwarded
 #
 # The bench binaries are not part of `make all tests`: this builds them (into the directory of
 # PT_BIN, build/ by default) with the same make the check ran. Numbers are not judged here.
@@ -21,7 +22,7 @@ fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 make --no-print-directory -s SAN=$SAN "$B/bench/bench_ctl" "$B/bench/bench_nat" \
-	"$B/bench/bench_engine" || { echo "FAIL: the bench binaries do not build"; exit 1; }
+	"$B/bench/bench_engine" "$B/bench/bench_stack" || { echo "FAIL: the bench binaries do not build"; exit 1; }
 
 out=$($T "$B/bench/bench_ctl" --entries 3000 --events 1000 --seconds 0.1) || bad "bench_ctl exit $?"
 echo "$out"
@@ -36,6 +37,12 @@ for c in plain snat masquerade new-plain new-snat new-apd new-full; do
 done
 
 $T "$B/bench/bench_engine" rules100 --packets 2000 || bad "bench_engine exit $?"
+
+for v in "" -v6 -1500; do
+	for c in forward conntrack empty full full-rules1000; do
+		$T "$B/bench/bench_stack" "$c$v" --packets 2000 || bad "bench_stack $c$v exit $?"
+	done
+done
 
 [ "$fails" -eq 0 ] && echo "PASS: benches build and run"
 [ "$fails" -eq 0 ]
