@@ -4,6 +4,7 @@
 #   make demo       install missing Debian packages, build, replay the shipped example
 #   make check      install missing Debian packages, build, run every test (also under ASan/UBSan)
 #   make bench      benchmarks (build/bench.csv, build/bench.png, build/bench-classify.csv)
+#   make bench-table  the workshop's cost table: kernel (legacy, nft), pkttables live and in memory
 #   make classify-sweep  the compiled classifier == the linear scan on every ClassBench set
 #   make SAN=1      build with AddressSanitizer + UndefinedBehaviorSanitizer into build-san/
 #   make fuzz       libFuzzer targets (clang) into build-fuzz/, each run FUZZ_SECONDS (120)
@@ -61,7 +62,7 @@ else
 Q := @
 endif
 
-.PHONY: all tests deps demo check check-fast bench clean fmt classify-sweep
+.PHONY: all tests deps demo check check-fast bench bench-table clean fmt classify-sweep
 .DEFAULT_GOAL := all
 
 all: $(BIN)
@@ -111,6 +112,11 @@ bench: deps
 	@sh tools/install-deps.sh --bench
 	@$(MAKE) --no-print-directory all $(BENCHES)
 	@sh bench/run.sh
+
+# The workshop's table (docs/benchmark.md): netns sender, router, receiver; root for the live rows.
+bench-table: deps
+	@$(MAKE) --no-print-directory all $(B)/bench/bench_engine
+	@sh bench/table.sh
 
 # The compiled classifier against the linear scan on every ClassBench set (10k whole traces,
 # 100k on a uniform trace); make check runs the 1k sets and a 10k sample only.
