@@ -258,14 +258,15 @@ static void rx_one(void *arg, const struct afpacket_frame *f)
 	gen_rx_frame(x->rx, f->data, f->len, true, f->tstamp_ns ? f->tstamp_ns : io_realtime_ns());
 }
 
-static void rx_line(FILE *f, const struct gen_rx_totals *t, double secs, bool final)
+static void rx_line(FILE *f, const struct gen_rx_totals *t, uint64_t ring_drops, double secs,
+		    bool final)
 {
 	fprintf(f,
 		"%sreceived=%" PRIu64 " lost=%" PRIu64 " reordered=%" PRIu64 " duplicated=%" PRIu64
-		" flows=%u unsigned=%" PRIu64 " p50_us=%.1f p99_us=%.1f max_us=%.1f pps=%.0f "
-		"seconds=%.3f%s",
+		" flows=%u unsigned=%" PRIu64 " ring_drops=%" PRIu64
+		" p50_us=%.1f p99_us=%.1f max_us=%.1f pps=%.0f seconds=%.3f%s",
 		final ? "rx " : "\r  ", t->received, t->lost, t->reordered, t->duplicated,
-		t->flows_seen, t->unsigned_, (double)t->lat_p50_ns / 1e3,
+		t->flows_seen, t->unsigned_, ring_drops, (double)t->lat_p50_ns / 1e3,
 		(double)t->lat_p99_ns / 1e3, (double)t->lat_max_ns / 1e3,
 		secs > 0 ? (double)t->received / secs : 0, secs, final ? "\n" : "   ");
 }
@@ -276,6 +277,7 @@ static int run_receive(const char *ifname, uint64_t count, uint64_t duration_ns,
 	struct afpacket *a;
 	struct rx_ctx x = {0};
 	struct gen_rx_totals t;
+	struct afpacket_stats ks;
 	sigset_t none;
 	bool progress = !quiet && isatty(2);
 	uint64_t start, last;
@@ -305,7 +307,8 @@ static int run_receive(const char *ifname, uint64_t count, uint64_t duration_ns,
 		if (count && t.received >= count)
 			break;
 		if (progress && now - last >= 1000000000ull) {
-			rx_line(stderr, &t, (double)(now - start) / 1e9, false);
+			afpacket_get_stats(a, &ks);
+			rx_line(stderr, &t, ks.kernel_drops, (double)(now - start) / 1e9, false);
 			last = now;
 		}
 		r = afpacket_poll(&a, 1, 100, &none, &ready);
@@ -317,7 +320,8 @@ static int run_receive(const char *ifname, uint64_t count, uint64_t duration_ns,
 	if (progress)
 		fputc('\n', stderr);
 	gen_rx_totals(x.rx, &t);
-	rx_line(stdout, &t, (double)(io_monotonic_ns() - start) / 1e9, true);
+	afpacket_get_stats(a, &ks); /* frames the kernel could not put into a full ring */
+	rx_line(stdout, &t, ks.kernel_drops, (double)(io_monotonic_ns() - start) / 1e9, true);
 	gen_rx_free(x.rx);
 	afpacket_close(a);
 	return 0;

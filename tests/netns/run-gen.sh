@@ -4,8 +4,9 @@
 # `pkttables gen --receive` counts it back exactly (no traffic leaves the namespaces):
 #   client eth0 --(veth)-- router (the kernel, forwarding) --(veth)-- server eth0
 # IPv4 (UDP, 100 flows, PACKET_TX_RING) and IPv6 (TCP data, 64 flows, sendmmsg), each 3000
-# datagrams at a rate a loaded 2-core machine forwards without loss (the receiver's counts
-# are exact, so they are compared exactly: received, lost 0, duplicated 0, flows).
+# datagrams at a modest rate. The counts are compared exactly: every datagram is received or
+# dropped where the kernel counts the drop (a loaded machine may drop, never uncounted);
+# no duplicates; every flow seen when nothing was dropped.
 cd "$(dirname "$0")/../.." || exit 2
 . tests/netns/lib.sh
 
@@ -44,6 +45,7 @@ one_round() {
 		sleep 0.1
 		i=$((i + 1))
 	done
+	d0=$(drops)
 	$T 30 ip netns exec $C "$BIN" gen -i eth0 --dmac "$rmac" --smac "$cmac" -n "$n" \
 		--flows "$flows" "$@" --quiet >"$D/$name.tx" 2>"$D/$name.txerr" ||
 		bad "$name: sender failed: $(cat "$D/$name.txerr")"
@@ -51,10 +53,35 @@ one_round() {
 	line=$(cat "$D/$name.rx")
 	echo "  $name: $(cat "$D/$name.tx")"
 	echo "  $name: $line"
-	case "$line" in
-	*"received=$n lost=0 reordered=0 duplicated=0 flows=$flows "*) ok "$name: $n of $n counted back" ;;
-	*) bad "$name: want received=$n lost=0 duplicated=0 flows=$flows" ;;
-	esac
+	# Every datagram is accounted for: counted by the receiver, or dropped where the kernel
+	# counts it (a full backlog behind a veth: the veths' dropped counters; the receiver's
+	# full ring: ring_drops). On a quiet machine these stay 0; on a loaded one the kernel may
+	# drop, but never without counting.
+	kd=$(($(drops)-d0))
+	rd=$(echo "$line" | sed -n 's/.* ring_drops=\([0-9]*\).*/\1/p')
+	kd=$((kd + ${rd:-0}))
+	got=$(echo "$line" | sed -n 's/^rx received=\([0-9]*\) lost=\([0-9]*\) reordered=[0-9]* duplicated=\([0-9]*\) flows=\([0-9]*\) .*/\1 \2 \3 \4/p')
+	set -- $got
+	if [ "${1:-x}" = "$((n - kd))" ] && [ "$2" -le "$kd" ] && [ "$3" = 0 ] &&
+		{ [ "$4" = "$flows" ] || [ "$kd" -gt 0 ]; }; then
+		ok "$name: $1 of $n counted back, $kd dropped and counted by the kernel"
+	else
+		bad "$name: want received=$((n - kd)) (kernel drops $kd) lost<=$kd duplicated=0 flows=$flows"
+	fi
+}
+
+# datagrams the kernel dropped and counted on the way: a veth counts a frame its peer's
+# backlog refused as tx_dropped of the sending end (and some kernels as rx_dropped of the
+# other), so both counters of all four ends are summed
+drops() {
+	t=0
+	for nd in "$C eth0" "$R $L" "$R $W" "$S eth0"; do
+		set -- $nd
+		for k in rx_dropped tx_dropped; do
+			t=$((t + $(ip netns exec $1 cat /sys/class/net/$2/statistics/$k)))
+		done
+	done
+	echo $t
 }
 
 one_round udp4 3000 100 --src 192.0.2.100 --dst 198.51.100.2 --rate 20kpps --tx ring
