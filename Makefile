@@ -117,6 +117,7 @@ bench: deps
 bench-table: deps
 	@$(MAKE) --no-print-directory all $(B)/bench/bench_engine
 	@sh bench/table.sh
+	@sh bench/gen-vs-trafgen.sh
 
 # The compiled classifier against the linear scan on every ClassBench set (10k whole traces,
 # 100k on a uniform trace); make check runs the 1k sets and a 10k sample only.
