@@ -316,7 +316,7 @@ static size_t produce(struct gen_tx *t, struct gen *g, unsigned *pending, struct
 		if (t->vnet) {
 			struct virtio_net_hdr *vh = (struct virtio_net_hdr *)data;
 
-			memset(vh, 0, sizeof(*vh)); /* no offload asked: no checksum, no GSO */
+			memset(vh, 0, sizeof(*vh));  /* no offload asked: no checksum, no GSO */
 			vh->hdr_len = (uint16_t)len; /* host order: the socket's vnet header is */
 		}
 		h->tp_len = (uint32_t)(len + t->vnet);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pcap / pcapng in, pcap out, through libpcap. See pcapio.h for the link types handled and the
- * cooked headers drawn.
+ * pcap / pcapng in, through libpcap; pcap out through libpcap, pcapng out written here (libpcap
+ * writes no pcapng). See pcapio.h for the link types handled and the cooked headers drawn.
  */
 #include <errno.h>
 #include <pcap/pcap.h>
@@ -36,6 +36,7 @@ struct pcapio_reader {
 struct pcapio_writer {
 	pcap_t *dead;
 	pcap_dumper_t *dump;
+	FILE *ng; /* pcapng: the file, written block by block (dead and dump unused) */
 	enum pkt_link link;
 	uint64_t count;
 	bool failed;
@@ -169,6 +170,61 @@ void pcapio_close(struct pcapio_reader *r)
 	free(r);
 }
 
+/*
+ * pcapng, in the writer's byte order (the section header's byte-order magic says which):
+ *   Section Header Block   0x0A0D0D0A len 0x1A2B3C4D v1.0 section-length -1        len
+ *   Interface Description  1 len linktype(2) 0(2) snaplen(4) if_tsresol=9 (ns) end len
+ *   Enhanced Packet        6 len if(4) ts_hi(4) ts_lo(4) caplen(4) origlen(4) data+pad len
+ */
+static bool ng_put(struct pcapio_writer *w, const void *d, size_t n)
+{
+	if (fwrite(d, 1, n, w->ng) != n)
+		w->failed = true;
+	return !w->failed;
+}
+
+static bool ng_u32(struct pcapio_writer *w, uint32_t v)
+{
+	return ng_put(w, &v, 4);
+}
+
+static bool ng_u16(struct pcapio_writer *w, uint16_t v)
+{
+	return ng_put(w, &v, 2);
+}
+
+static int ng_start(struct pcapio_writer *w, int dlt)
+{
+	const uint64_t section_len = UINT64_MAX;   /* -1: not given */
+	const uint8_t resol_pad[4] = {9, 0, 0, 0}; /* if_tsresol value 9 (10^-9 s), 3 bytes pad */
+
+	ng_u32(w, 0x0A0D0D0A); /* section header */
+	ng_u32(w, 28);
+	ng_u32(w, 0x1A2B3C4D);
+	ng_u16(w, 1); /* major */
+	ng_u16(w, 0); /* minor */
+	ng_put(w, &section_len, 8);
+	ng_u32(w, 28);
+	ng_u32(w, 1); /* interface description */
+	ng_u32(w, 32);
+	ng_u16(w, (uint16_t)dlt);
+	ng_u16(w, 0);
+	ng_u32(w, PKT_MAX_LEN);
+	ng_u16(w, 9); /* option if_tsresol, length 1 */
+	ng_u16(w, 1);
+	ng_put(w, resol_pad, 4);
+	ng_u32(w, 0); /* opt_endofopt */
+	ng_u32(w, 32);
+	return w->failed ? -EIO : 0;
+}
+
+static bool path_is_pcapng(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n >= 7 && !strcmp(path + n - 7, ".pcapng");
+}
+
 int pcapio_create(const char *path, enum pkt_link link, struct pcapio_writer **out, char *err,
 		  size_t errlen)
 {
@@ -182,6 +238,18 @@ int pcapio_create(const char *path, enum pkt_link link, struct pcapio_writer **o
 		return -ENOMEM;
 	}
 	w->link = link;
+	if (path_is_pcapng(path)) {
+		w->ng = fopen(path, "wb");
+		if (!w->ng || ng_start(w, dlt)) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno ? errno : EIO));
+			if (w->ng)
+				fclose(w->ng);
+			free(w);
+			return -EIO;
+		}
+		*out = w;
+		return 0;
+	}
 	w->dead =
 	    pcap_open_dead_with_tstamp_precision(dlt, PKT_MAX_LEN, PCAP_TSTAMP_PRECISION_NANO);
 	if (!w->dead) {
@@ -204,6 +272,23 @@ int pcapio_write_bytes(struct pcapio_writer *w, const void *data, uint32_t len, 
 {
 	struct pcap_pkthdr h;
 
+	if (w->ng) {
+		static const uint8_t pad[4];
+		uint32_t padded = (len + 3) & ~3u;
+
+		ng_u32(w, 6);
+		ng_u32(w, 32 + padded);
+		ng_u32(w, 0); /* interface 0 */
+		ng_u32(w, (uint32_t)(tstamp_ns >> 32));
+		ng_u32(w, (uint32_t)tstamp_ns);
+		ng_u32(w, len);
+		ng_u32(w, len);
+		ng_put(w, data, len);
+		ng_put(w, pad, padded - len);
+		ng_u32(w, 32 + padded);
+		w->count++;
+		return w->failed ? -EIO : 0;
+	}
 	memset(&h, 0, sizeof(h));
 	h.ts.tv_sec = (time_t)(tstamp_ns / 1000000000ull);
 	/* With a nanosecond dead handle the "usec" field carries nanoseconds. */
@@ -250,6 +335,12 @@ int pcapio_finish(struct pcapio_writer *w)
 
 	if (!w)
 		return 0;
+	if (w->ng) {
+		rc = fclose(w->ng) != 0 || w->failed ? -EIO : 0;
+		free(w->buf);
+		free(w);
+		return rc;
+	}
 	rc = pcap_dump_flush(w->dump) < 0 || w->failed ? -EIO : 0;
 	pcap_dump_close(w->dump);
 	pcap_close(w->dead);

@@ -18,7 +18,8 @@
  *   SLL2: proto(2) reserved(2) ifindex(4) arphrd(2) type(1) addrlen(1) address(8)
  *
  * Writing produces classic pcap with nanosecond timestamps (magic a1b23c4d), one link type per
- * file. Errors carry a message meant for a person: "FILE: reason".
+ * file; or pcapng (one section, one interface with if_tsresol 9, enhanced packet blocks) when
+ * the file name ends in ".pcapng". Errors carry a message meant for a person: "FILE: reason".
  */
 #ifndef IO_PCAPIO_H
 #define IO_PCAPIO_H
@@ -52,8 +53,8 @@ uint32_t pcapio_last_wirelen(const struct pcapio_reader *r);
 void pcapio_close(struct pcapio_reader *r);
 
 /*
- * Create a pcap file for packets framed as `link` (DLT_EN10MB or DLT_RAW). 0 or -errno with err
- * filled.
+ * Create a capture for packets framed as `link` (DLT_EN10MB or DLT_RAW): pcapng when path ends
+ * in ".pcapng", pcap otherwise. 0 or -errno with err filled.
  */
 int pcapio_create(const char *path, enum pkt_link link, struct pcapio_writer **out, char *err,
 		  size_t errlen);

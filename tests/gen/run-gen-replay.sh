@@ -33,6 +33,12 @@ $BIN replay --rules "$D/udp.rules" "$D/udp.pcap" --verdicts "$D/udp.v" --quiet >
 f=$(count "$D/udp.v" forwarded) d=$(count "$D/udp.v" dropped)
 [ "$f" = 500 ] && [ "$d" = 500 ] && ok "udp: 500 forwarded, 500 dropped" ||
 	bad "udp: $f forwarded, $d dropped (want 500, 500)"
+# the same packets as pcapng: the same verdicts, packet for packet
+$BIN gen -o "$D/udp.pcapng" --src 10.0.0.1 --dst 203.0.113.1 --flows 500 -n 1000 >/dev/null ||
+	bad "gen udp pcapng"
+$BIN replay --rules "$D/udp.rules" "$D/udp.pcapng" --verdicts "$D/udpng.v" --quiet >/dev/null
+cmp -s "$D/udp.v" "$D/udpng.v" && [ "$(head -c 4 "$D/udp.pcapng" | od -An -tx1 | tr -d ' ')" = 0a0d0d0a ] &&
+	ok "pcapng: the same 1000 verdicts as pcap" || bad "pcapng: verdicts differ from pcap's"
 
 cat >"$D/tcp.rules" <<'R'
 *filter

@@ -29,7 +29,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	char p[64];
-	static const char *const names[] = {"a.pcap", "g.pcap", "t.pcap", "sll.pcap"};
+	static const char *const names[] = {"a.pcap", "a.pcapng", "g.pcap", "t.pcap", "sll.pcap"};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -44,15 +44,15 @@ static const uint8_t ip4[28] = {
     1,	  10, 192, 0,  2, 1, 0x13, 0x88, 0,  53, 0, 8, 0,   0,
 };
 
-static void test_roundtrip_ns(void **state)
+/* Written as `name` (pcap, or pcapng by its ending), read back through libpcap's reader. */
+static void roundtrip(const char *name)
 {
 	struct pcapio_writer *w;
 	struct pcapio_reader *r;
 	struct pkt *p, *seg;
 	char path[64], err[256];
 
-	(void)state;
-	snprintf(path, sizeof(path), "%s/a.pcap", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	assert_int_equal(pcapio_create(path, PKT_LINK_RAW, &w, err, sizeof(err)), 0);
 	p = pkt_from_bytes(ip4, sizeof(ip4));
 	seg = pkt_from_bytes_split(ip4, sizeof(ip4), 5);
@@ -81,6 +81,19 @@ static void test_roundtrip_ns(void **state)
 	assert_int_equal(pcapio_next(r, &p, err, sizeof(err)), 0);
 	assert_null(p);
 	pcapio_close(r);
+}
+
+static void test_roundtrip_ns(void **state)
+{
+	(void)state;
+	roundtrip("a.pcap");
+}
+
+/* pcapng is written by pcapio itself: libpcap must read it back the same */
+static void test_roundtrip_pcapng(void **state)
+{
+	(void)state;
+	roundtrip("a.pcapng");
 }
 
 static void test_errors(void **state)
@@ -174,6 +187,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_roundtrip_ns),
+	    cmocka_unit_test(test_roundtrip_pcapng),
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_linux_sll),
 	};
