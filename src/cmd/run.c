@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* pkttables run: live mode. Arguments and signals here; the work is src/io/live.c. */
+/* pkttables run: live mode. Arguments and signals here; the work is src/live/. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "io/live.h"
-#include "io/nfqueue.h"
+#include "live/live.h"
+#include "live/nfqueue.h"
 
 /*
  * Signals are process-wide, so their flags are too: the one piece of mutable state outside a
@@ -53,7 +53,7 @@ static void usage(FILE *f)
 int cmd_run(int argc, char **argv)
 {
 	static const int sigs[] = {SIGHUP, SIGUSR1, SIGTERM, SIGINT};
-	struct nfqueue_opts nq = {0};
+	struct live_nfqueue_opts nq = {0};
 	const char *config = NULL, *control = NULL;
 	struct sigaction sa;
 	sigset_t block, waitmask;
@@ -79,9 +79,9 @@ int cmd_run(int argc, char **argv)
 			}
 			if (argv[i][2] == 'n') {
 				nfq = true;
-				nq.queue_num = (unsigned)n;
+				nq.queue.queue_num = (unsigned)n;
 			} else {
-				nq.maxlen = (unsigned)n;
+				nq.queue.maxlen = (unsigned)n;
 			}
 			i++;
 		} else if (!strcmp(argv[i], "--rules") && i + 1 < argc) {
@@ -91,14 +91,15 @@ int cmd_run(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--control") && i + 1 < argc) {
 			control = argv[++i];
 		} else if (!strcmp(argv[i], "--fail-open")) {
-			nq.fail_open = true;
+			nq.queue.fail_open = true;
 		} else {
 			fprintf(stderr, "run: unknown argument '%s'\n", argv[i]);
 			usage(stderr);
 			return 2;
 		}
 	}
-	if (nfq == !!config || (!nfq && (nq.rules || nq.rules6 || nq.maxlen || nq.fail_open))) {
+	if (nfq == !!config ||
+	    (!nfq && (nq.rules || nq.rules6 || nq.queue.maxlen || nq.queue.fail_open))) {
 		fprintf(stderr, "run: give --config FILE, or --nfqueue N with its options\n");
 		usage(stderr);
 		return 2;
@@ -118,16 +119,16 @@ int cmd_run(int argc, char **argv)
 		sigaction(sigs[i], &sa, NULL);
 
 	if (nfq) {
-		struct nfqueue *q;
+		struct live_nfqueue *q;
 
 		nq.control = control;
-		rc = nfqueue_open(&nq, stderr, &q);
+		rc = live_nfqueue_open(&nq, stderr, &q);
 		if (rc < 0) {
 			fprintf(stderr, "run: not started (%s)\n", strerror(-rc));
 			return 1;
 		}
-		rc = nfqueue_run(q, &run_flags, &waitmask);
-		nfqueue_free(q);
+		rc = live_nfqueue_run(q, &run_flags, &waitmask);
+		live_nfqueue_free(q);
 		fprintf(stderr, "pkttables: stopped\n");
 		return rc < 0 ? 1 : 0;
 	}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * NFQUEUE mode: the netlink side (libmnl + libnetfilter_queue's message helpers) and the loop.
+ * NFQUEUE mode: the netlink side (libmnl + libnetfilter_queue's message helpers). The
+ * application around it (rulesets, control socket, signals, the loop) is src/live/nfqueue.c.
  *
  * A queued packet, as the kernel sends it (one netlink message per packet):
  *
@@ -38,13 +39,9 @@
 #include <linux/netfilter/nfnetlink_queue.h>
 #include <libnetfilter_queue/libnetfilter_queue.h>
 
-#include "ctl/server.h"
 #include "engine/box.h"
-#include "engine/setup.h"
 #include "engine/nfq_hook.h"
-#include "io/clock.h"
 #include "io/nfqueue.h"
-#include "rules/rules.h"
 
 #define NFQ_WAIT_MS	 100
 #define NFQ_RECV_BATCH	 64		/* messages per recvmmsg */
@@ -53,16 +50,6 @@
 #define NFQ_SEND_MAX	 (256 * 1024)	/* verdicts buffered before a sendto */
 #define NFQ_DEFAULT_QLEN 1024		/* the kernel's own default */
 #define NFQ_RCVBUF	 (16 * 1024 * 1024)
-
-struct nfqueue_stats {
-	uint64_t packets, accepted, dropped, stolen, not_ip;
-	uint64_t rewritten, remarked;	   /* payload / mark changed by the rules */
-	uint64_t verdict_msgs, batch_msgs; /* messages sent */
-	uint64_t sends, overruns;	   /* sendto calls; ENOBUFS on receive (packets lost) */
-	uint64_t verdict_errors;	   /* the kernel refused a verdict (unknown id, ...) */
-	uint64_t unnamed; /* interfaces beyond the box's table: no name for -i/-o */
-	uint64_t reloads, reload_errors;
-};
 
 /* Kernel ifindex -> box interface index (the box names interfaces by their real names). */
 struct nfq_ifmap {
@@ -79,9 +66,6 @@ struct nfqueue {
 	struct box *box;
 	struct mnl_socket *nl;
 	unsigned portid, queue_num, seq;
-	const char *rules, *rules6;
-	const char *control;	/* SPEC of the control socket, NULL: none */
-	struct ctl_server *ctl; /* opened by nfqueue_run */
 	struct nfq_ifmap ifmap[BOX_MAX_IFACES];
 	unsigned nifmap;
 	struct nfq_run run;
@@ -306,7 +290,7 @@ static void dispatch(struct nfqueue *q, const char *buf, size_t n)
  * Receive what is waiting, up to NFQ_RECV_ROUNDS full batches, and answer it. Returns 0, or
  * a negative errno when the socket fails for good.
  */
-static int drain(struct nfqueue *q)
+int nfqueue_drain(struct nfqueue *q)
 {
 	struct mmsghdr msgs[NFQ_RECV_BATCH];
 	struct iovec iov[NFQ_RECV_BATCH];
@@ -359,7 +343,7 @@ static int config_request(struct nfqueue *q, struct nlmsghdr *nlh)
 	if (mnl_socket_sendto(q->nl, nlh, nlh->nlmsg_len) < 0)
 		return -errno;
 	for (int tries = 0; !q->cfg_acked && tries < 50; tries++) {
-		if (poll(&pfd, 1, NFQ_WAIT_MS) > 0 && (rc = drain(q)) < 0)
+		if (poll(&pfd, 1, NFQ_WAIT_MS) > 0 && (rc = nfqueue_drain(q)) < 0)
 			return rc;
 	}
 	if (!q->cfg_acked)
@@ -393,34 +377,8 @@ static int configure(struct nfqueue *q, const struct nfqueue_opts *o)
 	return rc;
 }
 
-int nfqueue_reload(struct nfqueue *q)
+int nfqueue_open(const struct nfqueue_opts *o, struct box *b, FILE *err, struct nfqueue **out)
 {
-	int rc = live_load_rules(q->box, q->rules, q->rules6, q->err);
-
-	if (rc < 0)
-		q->st.reload_errors++;
-	else
-		q->st.reloads++;
-	return rc;
-}
-
-static void nfq_log(void *user, struct box *b, int level, const char *line)
-{
-	struct nfqueue *q = user;
-
-	fprintf(q->err, "pkttables: log <%d> %s\n", level, line);
-}
-
-static void nfq_trace(void *user, struct box *b, const struct pkt *p, const char *line)
-{
-	struct nfqueue *q = user;
-
-	fprintf(q->err, "pkttables: trace %s\n", line);
-}
-
-int nfqueue_open(const struct nfqueue_opts *o, FILE *err, struct nfqueue **out)
-{
-	static const struct box_ops ops = {.log = nfq_log, .trace = nfq_trace};
 	struct nfqueue *q = calloc(1, sizeof(*q));
 	int rc, sz = NFQ_RCVBUF;
 
@@ -428,22 +386,12 @@ int nfqueue_open(const struct nfqueue_opts *o, FILE *err, struct nfqueue **out)
 		return -ENOMEM;
 	q->err = err;
 	q->queue_num = o->queue_num;
-	q->rules = o->rules;
-	q->rules6 = o->rules6;
-	q->control = o->control;
-	q->box = box_new("nfqueue", &ops, q);
+	q->box = b;
 	q->rbuf = malloc((size_t)NFQ_RECV_BATCH * NFQ_MSG_MAX);
 	q->sbuf = malloc(NFQ_SEND_MAX);
-	if (!q->box || !q->rbuf || !q->sbuf) {
+	if (!q->rbuf || !q->sbuf) {
 		nfqueue_free(q);
 		return -ENOMEM;
-	}
-	box_set_time(q->box, io_monotonic_ns());
-	io_seed_box(q->box);
-	rc = nfqueue_reload(q);
-	if (rc < 0) {
-		nfqueue_free(q);
-		return rc;
 	}
 	q->nl = mnl_socket_open(NETLINK_NETFILTER);
 	if (!q->nl || mnl_socket_bind(q->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
@@ -478,57 +426,25 @@ void nfqueue_free(struct nfqueue *q)
 		mnl_socket_sendto(q->nl, nlh, nlh->nlmsg_len);
 		mnl_socket_close(q->nl);
 	}
-	ctl_server_free(q->ctl); /* unlinks the socket */
-	box_free(q->box);
 	free(q->rbuf);
 	free(q->sbuf);
 	free(q);
 }
 
-/* ---- the loop and the counters ----------------------------------------------------------- */
+/* ---- the counters ---------------------------------------------------------------------- */
 
-int nfqueue_run(struct nfqueue *q, struct live_flags *flags, const sigset_t *waitmask)
+int nfqueue_fd(const struct nfqueue *q)
 {
-	struct pollfd pfd[2] = {{.fd = mnl_socket_get_fd(q->nl), .events = POLLIN}};
-	const struct timespec wait = {0, NFQ_WAIT_MS * 1000000L};
+	return mnl_socket_get_fd(q->nl);
+}
 
-	if (q->control && !q->ctl && !(q->ctl = live_control_open(q->box, q->control, q->err)))
-		return -EADDRNOTAVAIL;
-	if (q->ctl)
-		pfd[1] = (struct pollfd){.fd = ctl_server_fd(q->ctl), .events = POLLIN};
-	fprintf(q->err, "pkttables: serving nfqueue %u\n", q->queue_num);
-	while (!flags->stop) {
-		int r;
-
-		if (flags->reload) {
-			flags->reload = 0;
-			if (nfqueue_reload(q) == 0)
-				fprintf(q->err, "pkttables: ruleset reloaded\n");
-		}
-		if (flags->dump) {
-			flags->dump = 0;
-			nfqueue_dump(q, q->err);
-		}
-		r = ppoll(pfd, q->ctl ? 2 : 1, &wait, waitmask);
-		if (r < 0 && errno != EINTR) {
-			fprintf(q->err, "pkttables: poll: %s\n", strerror(errno));
-			return -errno;
-		}
-		box_set_time(q->box, io_monotonic_ns());
-		if (r > 0 && pfd[0].revents && (r = drain(q)) < 0) {
-			fprintf(q->err, "pkttables: nfqueue: %s\n", strerror(-r));
-			return r;
-		}
-		/* on this thread, between batches: a replace here and a SIGHUP reload are both
-		 * box_set_ruleset, one after the other */
-		if (q->ctl && pfd[1].revents)
-			ctl_server_process(q->ctl);
-	}
-	return 0;
+const struct nfqueue_stats *nfqueue_stats(const struct nfqueue *q)
+{
+	return &q->st;
 }
 
 /* The kernel's line for our queue in /proc/net/netfilter/nfnetlink_queue (this namespace). */
-static void dump_kernel_queue(const struct nfqueue *q, FILE *f)
+void nfqueue_print_kernel_queue(const struct nfqueue *q, FILE *f)
 {
 	FILE *k = fopen("/proc/net/netfilter/nfnetlink_queue", "r");
 	unsigned num, portid, waiting, mode, range, qdrop, udrop, seq;
@@ -546,33 +462,4 @@ static void dump_kernel_queue(const struct nfqueue *q, FILE *f)
 				num, waiting, qdrop, udrop, seq);
 	}
 	fclose(k);
-}
-
-void nfqueue_dump(struct nfqueue *q, FILE *f)
-{
-	const struct nfqueue_stats *s = &q->st;
-
-	fprintf(f, "# pkttables nfqueue %u counters\n", q->queue_num);
-	for (int fam = AF_INET; fam; fam = fam == AF_INET ? AF_INET6 : 0) {
-		struct rules_ruleset *rs = box_ruleset(q->box, fam);
-
-		if (rs)
-			rules_print(rs, f, RULES_PRINT_COUNTERS);
-	}
-	box_print_stats(f, q->box);
-	fprintf(f,
-		"nfqueue: packets %llu accepted %llu dropped %llu stolen %llu not-judged %llu "
-		"rewritten %llu remarked %llu\n"
-		"nfqueue: verdicts %llu batches %llu sends %llu overruns %llu verdict-errors %llu "
-		"unnamed-ifaces %llu reloads %llu (refused %llu)\n",
-		(unsigned long long)s->packets, (unsigned long long)s->accepted,
-		(unsigned long long)s->dropped, (unsigned long long)s->stolen,
-		(unsigned long long)s->not_ip, (unsigned long long)s->rewritten,
-		(unsigned long long)s->remarked, (unsigned long long)s->verdict_msgs,
-		(unsigned long long)s->batch_msgs, (unsigned long long)s->sends,
-		(unsigned long long)s->overruns, (unsigned long long)s->verdict_errors,
-		(unsigned long long)s->unnamed, (unsigned long long)s->reloads,
-		(unsigned long long)s->reload_errors);
-	dump_kernel_queue(q, f);
-	fflush(f);
 }

@@ -9,44 +9,53 @@
  *                 <--verdicts (runs of equal verdict+mark as one VERDICT_BATCH, rewritten
  *                     packets as one VERDICT each; all in one sendto per batch)-------
  *
- * One thread; signals as in live mode (struct live_flags). Described in docs/live.md.
+ * This file is the netlink side; the application (rulesets, control socket, signals, the loop)
+ * is src/live/nfqueue.h. Described in docs/live.md.
  */
 #ifndef IO_NFQUEUE_H
 #define IO_NFQUEUE_H
 
-#include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
-#include "io/live.h"
-
+struct box;
 struct nfqueue;
 
 struct nfqueue_opts {
 	unsigned queue_num; /* 0..65535 */
 	unsigned maxlen;    /* packets the kernel keeps waiting for a verdict; 0: 1024 */
 	bool fail_open;	    /* queue full / socket overrun: the kernel accepts, not drops */
-	const char *rules;  /* iptables-save file (NULL: none) */
-	const char *rules6; /* ip6tables-save file (NULL: none) */
-	const char *control; /* control socket: a path or a name (ctl_socket_path); NULL: none */
+};
+
+struct nfqueue_stats {
+	uint64_t packets, accepted, dropped, stolen, not_ip;
+	uint64_t rewritten, remarked;	   /* payload / mark changed by the rules */
+	uint64_t verdict_msgs, batch_msgs; /* messages sent */
+	uint64_t sends, overruns;	   /* sendto calls; ENOBUFS on receive (packets lost) */
+	uint64_t verdict_errors;	   /* the kernel refused a verdict (unknown id, ...) */
+	uint64_t unnamed; /* interfaces beyond the box's table: no name for -i/-o */
 };
 
 /*
- * Load the rulesets, bind the queue and configure it (copy whole packets, maxlen, flags).
- * Errors are printed to err. 0 and *out, or a negative errno (-EPERM without CAP_NET_ADMIN,
- * -EBUSY when another program serves the queue).
+ * Bind the queue and configure it (copy whole packets, maxlen, flags); its packets go through
+ * box b (the caller's, which outlives the queue). Errors are printed to err. 0 and *out, or a
+ * negative errno (-EPERM without CAP_NET_ADMIN, -EBUSY when another program serves the queue).
  */
-int nfqueue_open(const struct nfqueue_opts *o, FILE *err, struct nfqueue **out);
+int nfqueue_open(const struct nfqueue_opts *o, struct box *b, FILE *err, struct nfqueue **out);
 /* Unbind (the kernel drops what is still waiting: no verdict will come) and free. */
 void nfqueue_free(struct nfqueue *q);
 
-/* Serve verdicts until flags->stop. 0, or a negative errno when the socket fails. */
-int nfqueue_run(struct nfqueue *q, struct live_flags *flags, const sigset_t *waitmask);
+/* The socket to wait on (POLLIN: packets wait). */
+int nfqueue_fd(const struct nfqueue *q);
+/*
+ * Receive what is waiting (a bounded number of batches), run it through the box and send the
+ * verdicts. 0, or a negative errno when the socket fails for good.
+ */
+int nfqueue_drain(struct nfqueue *q);
 
-/* Parse the ruleset files again and install them all at once (as live_reload). 0 or -EINVAL. */
-int nfqueue_reload(struct nfqueue *q);
-
-/* Rules with counters, box counters, verdict counters and the kernel's queue line. */
-void nfqueue_dump(struct nfqueue *q, FILE *f);
+const struct nfqueue_stats *nfqueue_stats(const struct nfqueue *q);
+/* The kernel's line for this queue (/proc/net/netfilter/nfnetlink_queue), when it has one. */
+void nfqueue_print_kernel_queue(const struct nfqueue *q, FILE *f);
 
 #endif

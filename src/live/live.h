@@ -13,8 +13,8 @@
  * signals at once through the mask given to ppoll. The box's clock follows CLOCK_MONOTONIC.
  * The config file is described in docs/live.md.
  */
-#ifndef IO_LIVE_H
-#define IO_LIVE_H
+#ifndef LIVE_LIVE_H
+#define LIVE_LIVE_H
 
 #include <signal.h>
 #include <stdio.h>
