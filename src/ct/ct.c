@@ -454,6 +454,29 @@ void ct_entry_set_tcp_liberal(struct ct_entry *e, bool on)
 	}
 }
 
+void ct_entry_set_tcp_pickup(struct ct_entry *e)
+{
+	struct ct_tcp *tc = &e->proto.tcp;
+
+	if (e->ops != &ct_proto_tcp)
+		return;
+	for (int d = 0; d < 2; d++) {
+		tc->seen[d].td_end = tc->seen[d].td_maxend = 0;
+		tc->seen[d].td_maxwin = tc->seen[d].td_maxack = 0;
+		tc->seen[d].flags |= CT_TCPF_BE_LIBERAL;
+	}
+	tc->pickup = 1;
+}
+
+bool ct_entry_tcp_wscale(const struct ct_entry *e, uint8_t wscale[2])
+{
+	if (e->ops != &ct_proto_tcp)
+		return false;
+	for (int d = 0; d < 2; d++)
+		wscale[d] = e->proto.tcp.seen[d].td_scale;
+	return true;
+}
+
 size_t ct_entry_size(void)
 {
 	return sizeof(struct ct_entry);

@@ -204,6 +204,9 @@ bool ct_table_resizing(const struct ct_table *t);
 /* Move the rest of a resize now, in one go (tests, benchmarks). */
 void ct_table_rehash_finish(struct ct_table *t);
 const struct ct_stats *ct_table_stats(const struct ct_table *t);
+/* The latest time (box clock, ns) a lookup, sweep or create brought: when an event that
+ * carries no time happened. */
+uint64_t ct_table_clock(const struct ct_table *t);
 
 /*
  * Track a packet at PREROUTING (`from_outside` true: checksums verified when configured) or
@@ -272,6 +275,12 @@ bool ct_entry_counters(const struct ct_entry *e, enum ct_dir dir, uint64_t *pack
 bool ct_entry_zero_counters(struct ct_entry *e);
 /* Per-entry "be liberal" TCP window checking (the kernel's IP_CT_TCP_FLAG_BE_LIBERAL). */
 void ct_entry_set_tcp_liberal(struct ct_entry *e, bool on);
+/* A connection taken over from a failover peer (src/sync): no window is known, so both sides
+ * are taken unchecked until a segment of each was seen, then the windows are checked as for
+ * any connection (the kernel keeps such entries liberal for good). TCP only. */
+void ct_entry_set_tcp_pickup(struct ct_entry *e);
+/* Both directions' window scale factors; false for a protocol other than TCP. */
+bool ct_entry_tcp_wscale(const struct ct_entry *e, uint8_t wscale[2]);
 /* The timeout policy the entry was given by CT --timeout, NULL if none. */
 const struct ct_timeout_policy *ct_entry_timeout_policy(const struct ct_entry *e);
 /* Size in bytes of an entry without extensions (memory measurements). */

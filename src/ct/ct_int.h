@@ -47,6 +47,7 @@ struct ct_tcp {
 	uint8_t state; /* enum ct_tcp_state */
 	uint8_t last_dir, last_index, last_wscale, last_flags;
 	uint8_t retrans;
+	uint8_t pickup; /* taken over from a peer: liberal until both sides were seen */
 };
 
 struct ct_udp {

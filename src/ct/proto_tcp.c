@@ -649,6 +649,13 @@ static enum ct_verdict tcp_packet(struct ct_table *t, struct ct_entry *e, const 
 
 	switch (tcp_in_window(t, e, dir, index, &s)) {
 	case WIN_ACCEPT:
+		if (tc->pickup && tc->seen[0].td_maxwin && tc->seen[1].td_maxwin) {
+			/* a taken-over connection: both sides' windows are known now, so it is
+			 * checked strictly from here on (ct_entry_set_tcp_pickup) */
+			tc->pickup = 0;
+			tc->seen[0].flags &= (uint8_t)~CT_TCPF_BE_LIBERAL;
+			tc->seen[1].flags &= (uint8_t)~CT_TCPF_BE_LIBERAL;
+		}
 		break;
 	case WIN_IGNORE:
 		t->stats.ignore++;

@@ -402,6 +402,11 @@ const struct ct_stats *ct_table_stats(const struct ct_table *t)
 	return &t->stats;
 }
 
+uint64_t ct_table_clock(const struct ct_table *t)
+{
+	return t->clock;
+}
+
 int ct_event_subscribe(struct ct_table *t, ct_event_fn fn, void *priv)
 {
 	if (t->nsub == CT_MAX_SUBSCRIBERS)

@@ -225,6 +225,15 @@ unsigned nat_addr_removed(struct nat_table *n, int ifindex, int family, const un
 enum { NAT_STATUS_SRC = 1 << NAT_MANIP_SRC, NAT_STATUS_DST = 1 << NAT_MANIP_DST };
 unsigned nat_entry_status(const struct ct_entry *e);
 
+/*
+ * A confirmed entry made from replicated state (src/sync) with its translated reply tuple:
+ * give it the binding that tuple implies, so its packets are rewritten as on the box that made
+ * it. The port allocator sees its reply tuple in the conntrack table, so a new connection never
+ * gets the same translated tuple. 1 bound, 0 nothing to translate, -EINVAL (not confirmed),
+ * -EEXIST (already bound), -ENOMEM.
+ */
+int nat_entry_adopt(struct nat_table *n, struct ct_entry *e);
+
 /* The external endpoint of a connection's source mapping (tests, listings). */
 bool nat_entry_mapping(const struct pkt *p, union pt_addr *ext_addr, uint16_t *ext_port);
 

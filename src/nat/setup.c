@@ -110,6 +110,36 @@ bool nat_bound(const struct pkt *p, enum nat_manip m)
 	return b && (b->done_mask & (1u << m));
 }
 
+int nat_entry_adopt(struct nat_table *n, struct ct_entry *e)
+{
+	const struct ct_tuple *orig = &e->th[CT_DIR_ORIGINAL].tuple;
+	struct ct_tuple cur;
+	struct nat_binding *b;
+	uint8_t status = 0;
+
+	if (!(e->status & CT_S_CONFIRMED) || ct_tuple_invert(&e->th[CT_DIR_REPLY].tuple, &cur))
+		return -EINVAL;
+	if (!pt_addr_eq(&orig->src, &cur.src) || orig->s.all != cur.s.all)
+		status |= NAT_ST_SRC;
+	if (!pt_addr_eq(&orig->dst, &cur.dst) || orig->d.all != cur.d.all)
+		status |= NAT_ST_DST;
+	if (!status)
+		return 0; /* a null binding leaves no extension */
+	if (ct_ext_find(e, CT_EXT_NAT))
+		return -EEXIST;
+	if (!(b = ct_ext_add(n->ct, e, CT_EXT_NAT)))
+		return -ENOMEM;
+	b->entry = e;
+	b->done_mask = (1u << NAT_MANIP_SRC) | (1u << NAT_MANIP_DST);
+	b->status = status;
+	/* in the by-source index like a binding made here, so the next connection from that
+	 * source reuses the translated source (as on the box that made it) */
+	nat_bysrc_add(n, e, b);
+	b->counted = true;
+	n->stats.bindings++;
+	return 1;
+}
+
 bool nat_entry_mapping(const struct pkt *p, union pt_addr *ext_addr, uint16_t *ext_port)
 {
 	const struct nat_binding *b = binding(p);
