@@ -11,7 +11,7 @@
 
 CC       ?= gcc
 SAN      ?=
-PKGS     := libpcap libedit libmnl liburcu-memb cmocka libnetfilter_queue
+PKGS     := libpcap libedit libmnl liburcu-memb cmocka libnetfilter_queue libsodium
 
 ifeq ($(SAN),1)
 B        := build-san
