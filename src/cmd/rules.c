@@ -48,6 +48,9 @@ static void usage(FILE *f)
 	      "  zero [CHAIN] [-t TABLE | -a] [-4|-6]  zero counters (default table filter;\n"
 	      "                                        -a: every table)\n"
 	      "  policy CHAIN ACCEPT|DROP [-t TABLE] [-4|-6]\n"
+	      "  recent [LIST [+ADDR|-ADDR|/]]         the lists of -m recent: their names; a\n"
+	      "                                        list as /proc/net/xt_recent/LIST reads;\n"
+	      "                                        add/refresh, remove an address, or flush\n"
 	      "\n"
 	      "The box is the one serving --socket PATH, or the box named BOX (pkttables run's\n"
 	      "`control NAME`, pkttables sim --serve NAME); default: the name \"default\".\n"
@@ -536,6 +539,35 @@ static int do_policy(struct ctl_client *c, const struct opts *o, const char *cha
 	return request(c, nlh, NULL, NULL);
 }
 
+/* ---- recent ------------------------------------------------------------------------------ */
+
+/* rules recent [LIST [CMD]]: print the names, a list, or write CMD to it. */
+static int do_recent(struct ctl_client *c, const struct opts *o, const char *list,
+		     const char *cmd)
+{
+	char buf[512];
+	struct nlmsghdr *nlh = start(buf, sizeof(buf), c, CTL_RULES_RECENT, o);
+	struct text t = {0};
+	int rc;
+
+	if ((list && strlen(list) >= 256) || (cmd && strlen(cmd) >= 128)) {
+		fprintf(stderr, "rules recent: list name or command too long\n");
+		return 2;
+	}
+	if (list)
+		mnl_attr_put_strz(nlh, CTL_RA_LIST, list);
+	if (cmd) {
+		mnl_attr_put(nlh, CTL_RA_TEXT, strlen(cmd), cmd);
+		return request(c, nlh, NULL, NULL);
+	}
+	nlh->nlmsg_flags &= (uint16_t)~NLM_F_ACK; /* the text ends in NLMSG_DONE */
+	rc = request(c, nlh, collect_text, &t);
+	if (!rc && t.buf)
+		fwrite(t.buf, 1, t.len, stdout);
+	free(t.buf);
+	return rc;
+}
+
 /* ---- arguments --------------------------------------------------------------------------- */
 
 static bool is(const char *a, const char *s, const char *l)
@@ -578,6 +610,8 @@ int cmd_rules(int argc, char **argv)
 			o.table = argv[++i];
 		} else if (is(a, "-a", "--all") && cmd && !strcmp(cmd, "zero")) {
 			o.all = true;
+		} else if (cmd && !strcmp(cmd, "recent") && npos == 1) {
+			pos[npos++] = a; /* "-ADDR" is an argument here, not an option */
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "rules: unknown option '%s'\n", a);
 			usage(stderr);
@@ -598,7 +632,7 @@ int cmd_rules(int argc, char **argv)
 	if (!cmd || (!strcmp(cmd, "save") && npos) || (!strcmp(cmd, "restore") && npos > 1) ||
 	    (!strcmp(cmd, "zero") && npos > 1) || (!strcmp(cmd, "policy") && npos != 2) ||
 	    (strcmp(cmd, "save") && strcmp(cmd, "restore") && strcmp(cmd, "zero") &&
-	     strcmp(cmd, "policy"))) {
+	     strcmp(cmd, "policy") && strcmp(cmd, "recent"))) {
 		usage(stderr);
 		return 2;
 	}
@@ -621,6 +655,8 @@ int cmd_rules(int argc, char **argv)
 		rc = do_restore(c, &o);
 	else if (!strcmp(cmd, "zero"))
 		rc = do_zero(c, &o, pos[0]);
+	else if (!strcmp(cmd, "recent"))
+		rc = do_recent(c, &o, pos[0], pos[1]);
 	else
 		rc = do_policy(c, &o, pos[0], pos[1]);
 	ctl_client_close(c);

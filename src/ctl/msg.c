@@ -471,6 +471,7 @@ const char *ctl_msg_name(uint16_t type)
 	    [CTL_RULES_DUMP] = "RULES_DUMP",
 	    [CTL_RULES_ZERO] = "RULES_ZERO",
 	    [CTL_RULES_POLICY] = "RULES_POLICY",
+	    [CTL_RULES_RECENT] = "RULES_RECENT",
 	};
 	unsigned m = CTL_MSG(type);
 

@@ -62,6 +62,7 @@ enum ctl_rules_msg {
 	CTL_RULES_DUMP = 1,    /* iptables-save */
 	CTL_RULES_ZERO = 2,    /* iptables -Z [chain] */
 	CTL_RULES_POLICY = 3,  /* iptables -P chain target */
+	CTL_RULES_RECENT = 4,  /* read or write a -m recent list (/proc/net/xt_recent/NAME) */
 };
 
 /* pkttables' own top-level attributes, in every subsystem; above ctnetlink's range. */
@@ -105,7 +106,8 @@ enum {
 	CTL_RA_TABLE = 4,  /* nul-string: "filter" ... */
 	CTL_RA_CHAIN = 5,  /* nul-string */
 	CTL_RA_POLICY = 6, /* be32: NF_DROP (0) or NF_ACCEPT (1) */
-	CTL_RA_MAX = 6
+	CTL_RA_LIST = 7,   /* nul-string: a -m recent list's name */
+	CTL_RA_MAX = 7
 };
 enum {
 	CTL_RF_NOFLUSH = 1 << 0,  /* restore: keep the tables the text does not name */
@@ -232,6 +234,7 @@ struct ctl_request {
 	const struct nlattr *text_first; /* first CTL_RA_TEXT; walk the message for the rest */
 	size_t text_len;		 /* all CTL_RA_TEXT payloads together */
 	const char *name, *table, *chain;
+	const char *list; /* CTL_RA_LIST */
 	uint32_t rflags, policy;
 	bool has_policy;
 };

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Control messages, the rules subsystem (docs/ctl.md): iptables-restore, -save, -Z and -P.
+ * Control messages, the rules subsystem (docs/ctl.md): iptables-restore, -save, -Z and -P, and
+ * the lists of -m recent (/proc/net/xt_recent).
  *
  *   nlmsghdr | nfgenmsg {AF_INET or AF_INET6, 0, 0}
  *   CTL_RA_TEXT (1)  ruleset text, no NUL; several are one text, in order (a big restore)
  *   CTL_RA_NAME (2)  string: the file name errors name   CTL_RA_FLAGS (3) be32 CTL_RF_*
  *   CTL_RA_TABLE (4) string   CTL_RA_CHAIN (5) string   CTL_RA_POLICY (6) be32 NF_DROP/NF_ACCEPT
+ *   CTL_RA_LIST (7) string: a -m recent list
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -23,6 +25,7 @@ static const struct ctl_pol rules_pol[CTL_A_MAX + 1] = {
     [CTL_RA_TABLE] = {MNL_TYPE_NUL_STRING, 0, "CTL_RA_TABLE", NULL},
     [CTL_RA_CHAIN] = {MNL_TYPE_NUL_STRING, 0, "CTL_RA_CHAIN", NULL},
     [CTL_RA_POLICY] = {MNL_TYPE_U32, 0, "CTL_RA_POLICY", NULL},
+    [CTL_RA_LIST] = {MNL_TYPE_NUL_STRING, 0, "CTL_RA_LIST", NULL},
     [CTL_A_VERSION] = {MNL_TYPE_U32, 0, "CTL_A_VERSION", NULL},
 };
 const struct ctl_level ctl_rules_level = LEVEL(rules_pol);
@@ -46,6 +49,8 @@ int ctl_decode_rules_request(const struct nlmsghdr *nlh, const struct nlattr *co
 		req->table = mnl_attr_get_str(tb[CTL_RA_TABLE]);
 	if (tb[CTL_RA_CHAIN])
 		req->chain = mnl_attr_get_str(tb[CTL_RA_CHAIN]);
+	if (tb[CTL_RA_LIST])
+		req->list = mnl_attr_get_str(tb[CTL_RA_LIST]);
 	if (tb[CTL_RA_FLAGS])
 		req->rflags = ntohl(mnl_attr_get_u32(tb[CTL_RA_FLAGS]));
 	if (tb[CTL_RA_POLICY]) {
@@ -72,6 +77,11 @@ int ctl_decode_rules_request(const struct nlmsghdr *nlh, const struct nlattr *co
 			return ctl_missing(err, CTL_RA_CHAIN, NULL, "CTL_RA_CHAIN");
 		if (!req->has_policy)
 			return ctl_missing(err, CTL_RA_POLICY, NULL, "CTL_RA_POLICY");
+		break;
+	case CTL_RULES_RECENT:
+		if (req->text_first && !req->list)
+			return ctl_missing(err, CTL_RA_LIST, NULL,
+					   "CTL_RA_LIST (with CTL_RA_TEXT)");
 		break;
 	case CTL_RULES_ZERO:
 		if (req->chain && !req->table)

@@ -41,6 +41,7 @@
 #include "ct/helper.h"
 #include "engine/box.h"
 #include "ext/ct_timeout.h"
+#include "plugins/recent_plugin.h"
 #include "rules/rules.h"
 
 #define REC_SIZE      32768u
@@ -842,6 +843,67 @@ static void do_replace(struct ctl_server *s, struct client *c, const struct nlms
 	send_ack(c, nlh);
 }
 
+/* Text as CTL_RA_TEXT messages of TEXT_CHUNK bytes, then NLMSG_DONE. */
+static void send_text(struct client *c, const struct ctl_request *req, const char *text,
+		      size_t len)
+{
+	for (size_t off = 0; off < len; off += TEXT_CHUNK) {
+		size_t n = len - off < TEXT_CHUNK ? len - off : TEXT_CHUNK, room;
+		void *p = out_room(c, n + 64, &room);
+		struct nlmsghdr *m;
+
+		if (!p || !(m = ctl_msg_start(p, room, req->type, NLM_F_MULTI, req->seq,
+					      req->family, false)) ||
+		    !mnl_attr_put_check(m, room, CTL_RA_TEXT, n, text + off))
+			break;
+		out_commit(c, m);
+	}
+	send_done(c, req->seq);
+}
+
+/*
+ * RULES_RECENT: with CTL_RA_TEXT, write it to list CTL_RA_LIST as to /proc/net/xt_recent/NAME
+ * ("+ADDR", "-ADDR", "/") and ACK; without, the list's lines (or, without CTL_RA_LIST, the
+ * lists' names) as text.
+ */
+static void do_recent(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh,
+		      const struct ctl_request *req)
+{
+	char cmd[128], msg[256];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	if (req->text_first) {
+		if (req->text_len >= sizeof(cmd)) {
+			reply_error(c, nlh, -EINVAL, "CTL_RA_TEXT: a command of %zu bytes",
+				    req->text_len);
+			return;
+		}
+		ctl_copy_text(nlh, cmd);
+		cmd[req->text_len] = '\0';
+		cmd[strcspn(cmd, "\n")] = '\0';
+		rc = recent_box_write(s->box, req->list, cmd, msg, sizeof(msg));
+		if (rc < 0)
+			reply_error(c, nlh, rc, "recent %s: %s", req->list, msg);
+		else
+			send_ack(c, nlh);
+		return;
+	}
+	if (!(f = open_memstream(&text, &len))) {
+		reply_error(c, nlh, -ENOMEM, "no memory to print the list");
+		return;
+	}
+	rc = recent_box_print(s->box, req->list, f);
+	fclose(f);
+	if (rc < 0)
+		reply_error(c, nlh, rc, "CTL_RA_LIST: no recent list '%s'", req->list);
+	else
+		send_text(c, req, text, len);
+	free(text);
+}
+
 static void do_dump_rules(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh,
 			  const struct ctl_request *req)
 {
@@ -863,19 +925,8 @@ static void do_dump_rules(struct ctl_server *s, struct client *c, const struct n
 		rules_print(rs, f, flags);
 		fclose(f);
 	}
-	for (size_t off = 0; off < len; off += TEXT_CHUNK) {
-		size_t n = len - off < TEXT_CHUNK ? len - off : TEXT_CHUNK, room;
-		void *p = out_room(c, n + 64, &room);
-		struct nlmsghdr *m;
-
-		if (!p || !(m = ctl_msg_start(p, room, req->type, NLM_F_MULTI, req->seq,
-					      req->family, false)) ||
-		    !mnl_attr_put_check(m, room, CTL_RA_TEXT, n, text + off))
-			break;
-		out_commit(c, m);
-	}
+	send_text(c, req, text, len);
 	free(text);
-	send_done(c, req->seq);
 }
 
 /* The table and chain a request names; replies itself and returns false on error. */
@@ -919,6 +970,9 @@ static void do_rules(struct ctl_server *s, struct client *c, const struct nlmsgh
 		return;
 	case CTL_RULES_DUMP:
 		do_dump_rules(s, c, nlh, req);
+		return;
+	case CTL_RULES_RECENT:
+		do_recent(s, c, nlh, req);
 		return;
 	case CTL_RULES_ZERO:
 		if (!find_chain(c, nlh, req, rs, &table, &chain))

@@ -163,6 +163,11 @@ static void *env_conntrack(void *box)
 	return box_plugin_ext_data(box, "conntrack");
 }
 
+static void *env_plugin(void *box, const char *name)
+{
+	return box_plugin_ext_data(box, name);
+}
+
 static const struct ext_env_ops env_ops = {
     .addr_type = box_env_addr_type,
     .log = env_log,
@@ -174,6 +179,7 @@ static const struct ext_env_ops env_ops = {
     .sock_uid = env_sock_uid,
     .icmp_source = env_icmp_source,
     .conntrack = env_conntrack,
+    .plugin = env_plugin,
 };
 
 void box_env_init(struct box *b)

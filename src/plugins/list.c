@@ -9,9 +9,11 @@
 
 #include "ct/ct_plugin.h"
 #include "nat/nat_plugin.h"
+#include "plugins/recent_plugin.h"
 
 const struct box_plugin_ops *const box_plugin_list[] = {
     &ct_plugin,
     &nat_plugin,
+    &recent_plugin,
     NULL,
 };

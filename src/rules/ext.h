@@ -184,6 +184,9 @@ struct ext_env_ops {
 	/* The box's conntrack table (a struct ct_table *), NULL while tracking is off
 	 * (connlimit counts connections in it). Optional: NULL op = no table. */
 	void *(*conntrack)(void *box);
+	/* What the box's plug-in of that name offers extensions (its ext_data; the "recent"
+	 * plug-in: the lists of -m recent), NULL when the box has none or it is off. Optional. */
+	void *(*plugin)(void *box, const char *name);
 };
 
 struct ext_env {

@@ -22,6 +22,7 @@
 
 #include "ct/ct_plugin.h"
 #include "pkt/build.h"
+#include "plugins/recent_plugin.h"
 #include "sim/internal.h"
 
 #define MAX_TOK 48
@@ -521,6 +522,60 @@ static int expect_conntrack(struct sim *s, struct sim_box *sb, int argc, char **
 	return 0;
 }
 
+/*
+ * expect recent NAME count N | recent NAME TEXT... | norecent NAME TEXT...: against list NAME
+ * of -m recent as `show recent NAME` prints it (one /proc/net/xt_recent line per address;
+ * every TEXT in the same line). An absent list has no lines.
+ */
+static int expect_recent(struct sim *s, struct sim_box *sb, int argc, char **argv, bool neg)
+{
+	char *buf = NULL, *line, *save = NULL, pattern[1024];
+	size_t len = 0;
+	unsigned n = 0, want = 0;
+	bool count = argc == 5 && !strcmp(argv[3], "count"), found = false;
+	FILE *f;
+
+	if (argc < 4)
+		return sim_errorf(s, "usage: expect recent NAME count N | TEXT [TEXT...] | "
+				     "expect norecent NAME TEXT [TEXT...]");
+	if (count) {
+		char *end = NULL;
+
+		want = (unsigned)strtoul(argv[4], &end, 10);
+		if (*end || neg)
+			return sim_errorf(s, "usage: expect recent NAME count N");
+	}
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return sim_errorf(s, "out of memory");
+	recent_box_print(sb->box, argv[2], f);
+	fclose(f);
+	join(argc, argv, 3, pattern, sizeof(pattern));
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		bool all = true;
+
+		n++;
+		for (int a = 3; !count && all && a < argc; a++)
+			all = strstr(line, argv[a]) != NULL;
+		if (!count && all && neg) {
+			sim_failf(s, "expected no address in recent list %s with %s, got %s",
+				  argv[2], pattern, line);
+			free(buf);
+			return -1;
+		}
+		found = found || all;
+	}
+	free(buf);
+	if (count && n != want)
+		return sim_failf(s, "expected %u addresses in recent list %s, there are %u", want,
+				 argv[2], n);
+	if (!count && !neg && !found)
+		return sim_failf(s,
+				 "expected an address in recent list %s with %s; %u, none has it",
+				 argv[2], pattern, n);
+	return 0;
+}
+
 int sim_cmd_expect(struct sim *s, int argc, char **argv)
 {
 	struct sim_box *sb = s->cur;
@@ -570,6 +625,8 @@ int sim_cmd_expect(struct sim *s, int argc, char **argv)
 	}
 	if (!strcmp(what, "conntrack") || !strcmp(what, "noconntrack"))
 		return expect_conntrack(s, sb, argc, argv, !strcmp(what, "noconntrack"));
+	if (!strcmp(what, "recent") || !strcmp(what, "norecent"))
+		return expect_recent(s, sb, argc, argv, !strcmp(what, "norecent"));
 	if (!strcmp(what, "counter") || !strcmp(what, "policy-counter"))
 		return expect_counter(s, sb, argc, argv, !strcmp(what, "policy-counter"));
 

@@ -16,6 +16,7 @@
 #include "ct/ct_plugin.h"
 #include "ext/ct_timeout.h"
 #include "nat/nat_plugin.h"
+#include "plugins/recent_plugin.h"
 #include "pkt/build.h"
 #include "sim/internal.h"
 
@@ -24,7 +25,7 @@
 const char *const sim_command_names[] = {
     "box",  "iface", "addr",	"route", "link",  "forwarding", "rules", "inject", "send", "expect",
     "time", "show",  "capture", "queue", "trace", "echo",	"reset", "seed",   "help", "quit", "exit",
-    "ctl",  "nat",  "classifier", NULL,
+    "ctl",  "nat",  "classifier", "recent", NULL,
 };
 
 int sim_errorf(struct sim *s, const char *fmt, ...)
@@ -759,7 +760,7 @@ static int cmd_show(struct sim *s, struct words *w)
 
 	if (!sb)
 		return -1;
-	for (int i = 2; i < w->argc && strcmp(what, "conntrack"); i++) {
+	for (int i = 2; i < w->argc && strcmp(what, "conntrack") && strcmp(what, "recent"); i++) {
 		if (rules_family_arg(w->argv[i]) > 0)
 			family = rules_family_arg(w->argv[i]);
 		else if ((table = rules_table_by_name(w->argv[i])) < 0)
@@ -794,6 +795,11 @@ static int cmd_show(struct sim *s, struct words *w)
 	}
 	if (!strcmp(what, "classifier")) {
 		sim_show_classifier(s, sb->box);
+		return 0;
+	}
+	if (!strcmp(what, "recent")) {
+		if (recent_box_print(sb->box, w->argc > 2 ? w->argv[2] : NULL, s->out) < 0)
+			return sim_errorf(s, "no recent list '%s'", w->argv[2]);
 		return 0;
 	}
 	if (!strcmp(what, "log")) {
@@ -856,7 +862,7 @@ static int cmd_show(struct sim *s, struct words *w)
 		return 0;
 	}
 	return sim_errorf(s, "usage: show counters|chains [TABLE] [-6] | log | stats | routes | "
-			     "pending | boxes | conntrack [settings] | time");
+			     "pending | boxes | conntrack [settings] | time | recent [NAME]");
 }
 
 static int cmd_capture(struct sim *s, struct words *w)
@@ -1035,6 +1041,7 @@ static int cmd_help(struct sim *s, struct words *w)
 	      "  conntrack on|off|flush           connection tracking (on when rules use it)\n"
 	      "  conntrack set NAME VALUE         a nf_conntrack sysctl (udp_timeout 10, max 2)\n"
 	      "  ct-timeout NAME PROTO S=SEC...   a timeout policy for CT --timeout NAME\n"
+	      "  recent NAME +ADDR|-ADDR|/        edit a -m recent list (show recent [NAME])\n"
 	      "  ctl listen [BOX] SPEC | ctl close [BOX]   a control socket (path or name)\n"
 	      "  ctl serve MS | ctl show          answer ct/rules requests for MS wall ms\n"
 	      "  trace on|off   echo TEXT   seed N   reset   help   quit\n",
@@ -1068,7 +1075,7 @@ int sim_feed_line(struct sim *s, const char *text, const char *file, unsigned li
 	if (!strcmp(c, "box"))
 		rc = cmd_box(s, w);
 	else if (!strcmp(c, "iface") || !strcmp(c, "addr") || !strcmp(c, "route") ||
-		 !strcmp(c, "forwarding") || !strcmp(c, "ct-timeout"))
+		 !strcmp(c, "forwarding") || !strcmp(c, "ct-timeout") || !strcmp(c, "recent"))
 		rc = cmd_setup(s, w);
 	else if (!strcmp(c, "link"))
 		rc = cmd_link(s, w);

@@ -1,0 +1,62 @@
+# recent match: --set --rcheck --update --remove, --seconds --reap --hitcount --rttl --name
+# --mask --rsource --rdest, '!'.
+*filter
+:INPUT,FORWARD,OUTPUT
+-m recent --set;-m recent --set --name DEFAULT --mask 255.255.255.255 --rsource;OK
+-m recent --set --name SSH;-m recent --set --name SSH --mask 255.255.255.255 --rsource;OK
+-m recent --set --name SSH --rsource;-m recent --set --name SSH --mask 255.255.255.255 --rsource;OK
+-m recent --set --name SSH --rdest;-m recent --set --name SSH --mask 255.255.255.255 --rdest;OK
+-m recent --rcheck --name SSH;-m recent --rcheck --name SSH --mask 255.255.255.255 --rsource;OK
+-m recent --update --seconds 60 --hitcount 4 --name SSH;-m recent --update --seconds 60 --hitcount 4 --name SSH --mask 255.255.255.255 --rsource;OK
+-m recent --update --seconds 60 --hitcount 4 --rttl --name SSH;-m recent --update --seconds 60 --hitcount 4 --rttl --name SSH --mask 255.255.255.255 --rsource;OK
+-m recent --rcheck --seconds 60 --reap --name SSH;-m recent --rcheck --seconds 60 --reap --name SSH --mask 255.255.255.255 --rsource;OK
+-m recent --remove --name SSH;-m recent --remove --name SSH --mask 255.255.255.255 --rsource;OK
+-m recent ! --rcheck --name SSH;-m recent ! --rcheck --name SSH --mask 255.255.255.255 --rsource;OK
+-m recent ! --set;-m recent ! --set --name DEFAULT --mask 255.255.255.255 --rsource;OK
+-m recent --set --mask 255.255.255.0;-m recent --set --name DEFAULT --mask 255.255.255.0 --rsource;OK
+-m recent --set --mask 255.0.255.0;-m recent --set --name DEFAULT --mask 255.0.255.0 --rsource;OK
+-m recent --set --mask 24;-m recent --set --name DEFAULT --mask 0.0.0.24 --rsource;OK
+-m recent --rcheck --seconds 0;;FAIL
+-m recent --rcheck --hitcount 0;-m recent --rcheck --name DEFAULT --mask 255.255.255.255 --rsource;OK
+-m recent --rcheck --hitcount 20;-m recent --rcheck --hitcount 20 --name DEFAULT --mask 255.255.255.255 --rsource;OK
+-m recent --rcheck --hitcount 21;-m recent --rcheck --hitcount 21 --name DEFAULT --mask 255.255.255.255 --rsource;OK
+-m recent --rcheck --hitcount 255;-m recent --rcheck --hitcount 255 --name DEFAULT --mask 255.255.255.255 --rsource;OK
+-m recent --rcheck --hitcount 256;-m recent --rcheck --hitcount 256 --name DEFAULT --mask 255.255.255.255 --rsource;OK
+-m recent --set --seconds 10;;FAIL
+-m recent --set --hitcount 2;;FAIL
+-m recent --set --rttl;;FAIL
+-m recent --remove --reap --seconds 5;;FAIL
+-m recent --rcheck --reap;;FAIL
+-m recent --set --rcheck;;FAIL
+-m recent --update --remove;;FAIL
+-m recent;;FAIL
+-m recent --name SSH;;FAIL
+-m recent --set --name "";;FAIL
+-m recent --set --name a/b;;FAIL
+-m recent --set --name .;;FAIL
+-m recent --set --name 0123456789012345678901234567890123456789;-m recent --set --name 0123456789012345678901234567890123456789 --mask 255.255.255.255 --rsource;OK
+-m recent --set --name SSH --name FOO;;FAIL
+-m recent --set --rsource --rdest;-m recent --set --name DEFAULT --mask 255.255.255.255 --rdest;OK
+-m recent --rdest --set;-m recent --set --name DEFAULT --mask 255.255.255.255 --rdest;OK
+-m recent --name X --seconds 10 --update --rttl;-m recent --update --seconds 10 --rttl --name X --mask 255.255.255.255 --rsource;OK
+-m recent --update --seconds -1;;FAIL
+-m recent --set --set;;FAIL
+-m recent --rcheck ! --seconds 5;;FAIL
+-p tcp --dport 22 -m conntrack --ctstate NEW -m recent --set --name SSH --rsource;-p tcp -m tcp --dport 22 -m conntrack --ctstate NEW -m recent --set --name SSH --mask 255.255.255.255 --rsource;OK
+-p tcp --dport 22 -m recent --update --seconds 60 --hitcount 4 --name SSH --rsource -j DROP;-p tcp -m tcp --dport 22 -m recent --update --seconds 60 --hitcount 4 --name SSH --mask 255.255.255.255 --rsource -j DROP;OK
+-6
+-m recent --set;-m recent --set --name DEFAULT --mask ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff --rsource;OK
+-m recent --set --mask ffff:ffff:ffff:ffff::;-m recent --set --name DEFAULT --mask ffff:ffff:ffff:ffff:: --rsource;OK
+-m recent --set --mask 64;;FAIL
+-m recent --set --mask 255.255.255.0;;FAIL
+-m recent --update --seconds 30 --hitcount 3 --name V6;-m recent --update --seconds 30 --hitcount 3 --name V6 --mask ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff --rsource;OK
+-4
+-m recent --rcheck --hitcount 257;-m recent --rcheck --hitcount 257 --name DEFAULT --mask 255.255.255.255 --rsource;OK
+-m recent --rcheck --hitcount 65535;-m recent --rcheck --hitcount 65535 --name DEFAULT --mask 255.255.255.255 --rsource;OK
+-m recent --rcheck --hitcount 65536;;FAIL
+-m recent --set --name ..;;FAIL
+-m recent --set --name a.b;-m recent --set --name a.b --mask 255.255.255.255 --rsource;OK
+-m recent --set --mask 255.255.255.255/24;;FAIL
+-m recent --set --mask 0.0.0.0;-m recent --set --name DEFAULT --mask 0.0.0.0 --rsource;OK
+-m recent --update --rttl;-m recent --update --rttl --name DEFAULT --mask 255.255.255.255 --rsource;OK
+-m recent --rcheck --seconds 60 --hitcount 5 --reap;-m recent --rcheck --seconds 60 --reap --hitcount 5 --name DEFAULT --mask 255.255.255.255 --rsource;OK
