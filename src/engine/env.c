@@ -168,6 +168,17 @@ static void *env_plugin(void *box, const char *name)
 	return box_plugin_ext_data(box, name);
 }
 
+static int env_iface_mac(void *box, const char *ifname, uint8_t mac[6])
+{
+	struct box *b = box;
+	int i = box_iface_index(b, ifname);
+
+	if (i <= 0)
+		return -1;
+	memcpy(mac, box_iface(b, i)->mac, 6);
+	return 0;
+}
+
 static const struct ext_env_ops env_ops = {
     .addr_type = box_env_addr_type,
     .log = env_log,
@@ -180,6 +191,7 @@ static const struct ext_env_ops env_ops = {
     .icmp_source = env_icmp_source,
     .conntrack = env_conntrack,
     .plugin = env_plugin,
+    .iface_mac = env_iface_mac,
 };
 
 void box_env_init(struct box *b)

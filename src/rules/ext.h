@@ -187,6 +187,8 @@ struct ext_env_ops {
 	/* What the box's plug-in of that name offers extensions (its ext_data; the "recent"
 	 * plug-in: the lists of -m recent), NULL when the box has none or it is off. Optional. */
 	void *(*plugin)(void *box, const char *name);
+	/* MAC address of an interface by name: 0, or -1 when unknown (pkttype). Optional. */
+	int (*iface_mac)(void *box, const char *ifname, uint8_t mac[6]);
 };
 
 struct ext_env {
