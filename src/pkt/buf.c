@@ -222,14 +222,14 @@ static int copy_block(const uint8_t *data, uint32_t len, void *arg)
 	return 0;
 }
 
-int pkt_copy_out(const struct pkt *p, uint32_t off, void *dst, uint32_t len)
+int pkt_copy_out_across(const struct pkt *p, uint32_t off, void *dst, uint32_t len)
 {
 	struct copy_state st = {.dst = dst};
 
 	return pkt_for_each_block(p, off, len, copy_block, &st);
 }
 
-const void *pkt_header(const struct pkt *p, uint32_t off, uint32_t len, void *buf)
+const void *pkt_header_across(const struct pkt *p, uint32_t off, uint32_t len, void *buf)
 {
 	uint32_t inner;
 	unsigned i;
@@ -246,7 +246,7 @@ const void *pkt_header(const struct pkt *p, uint32_t off, uint32_t len, void *bu
 	return buf;
 }
 
-int pkt_store(struct pkt *p, uint32_t off, const void *src, uint32_t len)
+int pkt_store_across(struct pkt *p, uint32_t off, const void *src, uint32_t len)
 {
 	const uint8_t *s = src;
 	uint32_t inner;
@@ -344,22 +344,4 @@ int pkt_splice(struct pkt *p, uint32_t off, uint32_t oldlen, const void *src, ui
 	p->len = (uint32_t)total;
 	p->seg[0].len = p->len;
 	return 0;
-}
-
-int pkt_load_be16(const struct pkt *p, uint32_t off, uint16_t *v)
-{
-	uint8_t b[2];
-	int r = pkt_copy_out(p, off, b, 2);
-
-	if (r)
-		return r;
-	*v = (uint16_t)(b[0] << 8 | b[1]);
-	return 0;
-}
-
-int pkt_store_be16(struct pkt *p, uint32_t off, uint16_t v)
-{
-	uint8_t b[2] = {(uint8_t)(v >> 8), (uint8_t)v};
-
-	return pkt_store(p, off, b, 2);
 }

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define PKT_MAX_SEGS 16
 #define PKT_MAX_LEN  (65535 + 64) /* parenthesised: it is used in expressions */
@@ -180,14 +181,71 @@ void pkt_release(struct pkt *p);
  * are copied to `buf` (which must hold len bytes) and buf is returned. NULL when off+len is
  * beyond the packet. Like the kernel's skb_header_pointer.
  */
-const void *pkt_header(const struct pkt *p, uint32_t off, uint32_t len, void *buf);
+static inline const void *pkt_header(const struct pkt *p, uint32_t off, uint32_t len, void *buf);
 /* Copy out `len` bytes at `off` into dst. 0, or -EFAULT if out of range. */
-int pkt_copy_out(const struct pkt *p, uint32_t off, void *dst, uint32_t len);
+static inline int pkt_copy_out(const struct pkt *p, uint32_t off, void *dst, uint32_t len);
 /* Overwrite `len` bytes at `off` (across segments). 0 or -EFAULT. */
-int pkt_store(struct pkt *p, uint32_t off, const void *src, uint32_t len);
+static inline int pkt_store(struct pkt *p, uint32_t off, const void *src, uint32_t len);
 /* A big-endian 16-bit field at `off` (across segments): 0, or -EFAULT if out of range. */
-int pkt_load_be16(const struct pkt *p, uint32_t off, uint16_t *v);
-int pkt_store_be16(struct pkt *p, uint32_t off, uint16_t v);
+static inline int pkt_load_be16(const struct pkt *p, uint32_t off, uint16_t *v);
+static inline int pkt_store_be16(struct pkt *p, uint32_t off, uint16_t v);
+
+/*
+ * The same for ranges that may cross segments (what the inline versions call when the range is
+ * not inside the first segment, where headers nearly always are).
+ */
+const void *pkt_header_across(const struct pkt *p, uint32_t off, uint32_t len, void *buf);
+int pkt_copy_out_across(const struct pkt *p, uint32_t off, void *dst, uint32_t len);
+int pkt_store_across(struct pkt *p, uint32_t off, const void *src, uint32_t len);
+
+/* [off, off+len) lies in the first segment and is not empty. */
+static inline bool pkt_in_seg0(const struct pkt *p, uint32_t off, uint32_t len)
+{
+	return len && (uint64_t)off + len <= p->seg[0].len;
+}
+
+static inline const void *pkt_header(const struct pkt *p, uint32_t off, uint32_t len, void *buf)
+{
+	if (pkt_in_seg0(p, off, len))
+		return p->seg[0].data + off;
+	return pkt_header_across(p, off, len, buf);
+}
+
+static inline int pkt_copy_out(const struct pkt *p, uint32_t off, void *dst, uint32_t len)
+{
+	if (pkt_in_seg0(p, off, len)) {
+		memcpy(dst, p->seg[0].data + off, len);
+		return 0;
+	}
+	return pkt_copy_out_across(p, off, dst, len);
+}
+
+static inline int pkt_store(struct pkt *p, uint32_t off, const void *src, uint32_t len)
+{
+	if (pkt_in_seg0(p, off, len)) {
+		memcpy(p->seg[0].data + off, src, len);
+		return 0;
+	}
+	return pkt_store_across(p, off, src, len);
+}
+
+static inline int pkt_load_be16(const struct pkt *p, uint32_t off, uint16_t *v)
+{
+	uint8_t b[2];
+	int r = pkt_copy_out(p, off, b, 2);
+
+	if (r)
+		return r;
+	*v = (uint16_t)(b[0] << 8 | b[1]);
+	return 0;
+}
+
+static inline int pkt_store_be16(struct pkt *p, uint32_t off, uint16_t v)
+{
+	uint8_t b[2] = {(uint8_t)(v >> 8), (uint8_t)v};
+
+	return pkt_store(p, off, b, 2);
+}
 /* Make the packet one segment. 0 or -ENOMEM. Offsets stay valid. */
 int pkt_linearize(struct pkt *p);
 /* Pointer to byte 0 of a linear (one-segment) packet, NULL if it is not linear. */
