@@ -10,6 +10,7 @@ int cmd_run(int argc, char **argv);
 int cmd_ct(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_sync(int argc, char **argv);
 
 /* --classifier auto|linear|compiled (arg NULL: $PT_CLASSIFIER, else auto): a CLS_MODE_*, or
  * -1 after a message naming `cmd`. The environment variable lets a test run force a mode on

@@ -33,6 +33,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "live: forward between real interfaces (AF_PACKET) with a ruleset" },
 	{ "ct", cmd_ct, "conntrack(8) against a running box: list, get, create, delete, events" },
 	{ "rules", cmd_rules, "a running box's ruleset: save, restore (atomic), zero, policy" },
+	{ "sync", cmd_sync, "a running box's state replication: commit, flush, resync, bulk, stats" },
 	{ "gen", cmd_gen, "packet generator: seeded flows to a pcap or an interface; --receive counts" },
 };
 

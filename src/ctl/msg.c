@@ -473,6 +473,9 @@ const char *ctl_msg_name(uint16_t type)
 	    [CTL_RULES_POLICY] = "RULES_POLICY",
 	    [CTL_RULES_RECENT] = "RULES_RECENT",
 	};
+	static const char *const sync[] = {
+	    [CTL_SYNC_CMD] = "SYNC_CMD",
+	};
 	unsigned m = CTL_MSG(type);
 
 	switch (CTL_SUBSYS(type)) {
@@ -482,6 +485,8 @@ const char *ctl_msg_name(uint16_t type)
 		return m < sizeof(exp) / sizeof(exp[0]) ? exp[m] : NULL;
 	case CTL_SUBSYS_RULES:
 		return m < sizeof(rules) / sizeof(rules[0]) ? rules[m] : NULL;
+	case CTL_SUBSYS_SYNC:
+		return m < sizeof(sync) / sizeof(sync[0]) ? sync[m] : NULL;
 	}
 	return NULL;
 }
@@ -556,6 +561,7 @@ int ctl_parse_request(const struct nlmsghdr *nlh, struct ctl_request *req, struc
 			return 0;
 		return ctl_decode_ct_request(tb, req, err);
 	case CTL_SUBSYS_RULES:
+	case CTL_SUBSYS_SYNC:
 		return ctl_decode_rules_request(nlh, tb, req, err);
 	default:
 		return ctl_decode_exp_request(tb, req, err);

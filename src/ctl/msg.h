@@ -34,6 +34,7 @@
 #define CTL_SUBSYS_CT	 1 /* NFNL_SUBSYS_CTNETLINK */
 #define CTL_SUBSYS_EXP	 2 /* NFNL_SUBSYS_CTNETLINK_EXP */
 #define CTL_SUBSYS_RULES 0x20
+#define CTL_SUBSYS_SYNC	 0x21 /* state replication (src/sync): text commands */
 #define CTL_TYPE(subsys, msg) ((uint16_t)((subsys) << 8 | (msg)))
 #define CTL_SUBSYS(type)      ((type) >> 8)
 #define CTL_MSG(type)	      ((type)&0xff)
@@ -63,6 +64,12 @@ enum ctl_rules_msg {
 	CTL_RULES_ZERO = 2,    /* iptables -Z [chain] */
 	CTL_RULES_POLICY = 3,  /* iptables -P chain target */
 	CTL_RULES_RECENT = 4,  /* read or write a -m recent list (/proc/net/xt_recent/NAME) */
+};
+
+/* Sync: one request, its command word ("commit", "stats", ...) in CTL_RA_TEXT; the answer is
+ * text in CTL_RA_TEXT chunks (the rules subsystem's attributes). */
+enum ctl_sync_msg {
+	CTL_SYNC_CMD = 0,
 };
 
 /* pkttables' own top-level attributes, in every subsystem; above ctnetlink's range. */

@@ -101,7 +101,15 @@ struct ctl_server {
 	unsigned char *rx;	    /* one request record */
 	size_t rxcap;
 	unsigned char scratch[EV_SLOT];
+	ctl_sync_fn sync_fn;
+	void *sync_priv;
 };
+
+void ctl_server_set_sync(struct ctl_server *s, ctl_sync_fn fn, void *priv)
+{
+	s->sync_fn = fn;
+	s->sync_priv = priv;
+}
 
 void ctl_server_config_default(struct ctl_server_config *c)
 {
@@ -1001,6 +1009,51 @@ static void do_rules(struct ctl_server *s, struct client *c, const struct nlmsgh
 	}
 }
 
+/* A text command of the sync subsystem; its printed answer goes back as CTL_RA_TEXT. */
+static void do_sync(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh,
+		    const struct ctl_request *req)
+{
+	char cmd[64], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int r;
+
+	if (!s->sync_fn) {
+		reply_error(c, nlh, -EOPNOTSUPP, "this box has no sync section");
+		return;
+	}
+	if (!req->text_first || req->text_len >= sizeof(cmd)) {
+		reply_error(c, nlh, -EINVAL, "CTL_RA_TEXT: a sync command word is needed");
+		return;
+	}
+	ctl_copy_text(nlh, cmd);
+	cmd[req->text_len] = '\0';
+	if (!(f = open_memstream(&text, &len))) {
+		reply_error(c, nlh, -ENOMEM, "no memory for the answer");
+		return;
+	}
+	r = s->sync_fn(s->sync_priv, cmd, f);
+	fclose(f);
+	if (r < 0) {
+		reply_error(c, nlh, r, "sync %s: %s", cmd, text && len ? text : strerror(-r));
+		free(text);
+		return;
+	}
+	for (size_t off = 0; off < len; off += TEXT_CHUNK) {
+		size_t n = len - off < TEXT_CHUNK ? len - off : TEXT_CHUNK, room;
+		void *p = out_room(c, n + 64, &room);
+		struct nlmsghdr *m;
+
+		if (!p || !(m = ctl_msg_start(p, room, req->type, NLM_F_MULTI, req->seq,
+					      req->family, false)) ||
+		    !mnl_attr_put_check(m, room, CTL_RA_TEXT, n, text + off))
+			break;
+		out_commit(c, m);
+	}
+	free(text);
+	send_done(c, req->seq);
+}
+
 /* ---- reading requests -------------------------------------------------------------------- */
 
 static void handle_message(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh)
@@ -1022,6 +1075,9 @@ static void handle_message(struct ctl_server *s, struct client *c, const struct 
 		break;
 	case CTL_SUBSYS_RULES:
 		do_rules(s, c, nlh, &req);
+		break;
+	case CTL_SUBSYS_SYNC:
+		do_sync(s, c, nlh, &req);
 		break;
 	default:
 		do_exp(s, c, nlh, &req);

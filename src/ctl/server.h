@@ -20,6 +20,7 @@
 #define CTL_SERVER_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 struct box;
@@ -36,6 +37,15 @@ struct ctl_server_config {
 };
 
 void ctl_server_config_default(struct ctl_server_config *c);
+
+/*
+ * Who answers CTL_SUBSYS_SYNC requests (the live box's state replication): fn runs the command
+ * word `cmd` and prints its answer to out; 0, or a negative errno (its text is sent as the
+ * error). Without one, such requests get EOPNOTSUPP.
+ */
+typedef int (*ctl_sync_fn)(void *priv, const char *cmd, FILE *out);
+struct ctl_server;
+void ctl_server_set_sync(struct ctl_server *s, ctl_sync_fn fn, void *priv);
 /* Listen at path (an existing socket file there is replaced). NULL with errno set. */
 struct ctl_server *ctl_server_new(struct box *b, const char *path,
 				  const struct ctl_server_config *cfg);

@@ -36,6 +36,7 @@
 #include "io/ndisc.h"
 #include "io/neigh.h"
 #include "live/live.h"
+#include "live/sync.h"
 #include "pkt/reply.h"
 #include "rules/rules.h"
 
@@ -74,6 +75,7 @@ struct live {
 	char rules[PATH_MAX], rules6[PATH_MAX];
 	char control[PATH_MAX]; /* `control SPEC` (or --control): "" none */
 	struct ctl_server *ctl;
+	struct live_sync *sync; /* `sync ...` lines: state replication (live/sync.c) */
 	uint64_t pkt_id;
 	struct live_stats st;
 	FILE *err;
@@ -616,13 +618,15 @@ static int config_line(struct live *l, const char *dir, int argc, char **argv, c
 		}
 		return 0;
 	}
+	if (!strcmp(argv[0], "sync"))
+		return live_sync_config(&l->sync, argc, argv, dir, msg, mlen);
 	if (!strcmp(argv[0], "addr") || !strcmp(argv[0], "route") ||
 	    !strcmp(argv[0], "forwarding") || !strcmp(argv[0], "conntrack") ||
 	    !strcmp(argv[0], "ct-timeout") || !strcmp(argv[0], "nat"))
 		return box_setup_command(l->box, argc, argv, msg, mlen) < 0 ? -EINVAL : 0;
 	snprintf(msg, mlen,
 		 "unknown keyword '%s' (iface, addr, route, forwarding, conntrack set, ct-timeout, "
-		 "nat set, rules, rules6, control)",
+		 "nat set, rules, rules6, control, sync)",
 		 argv[0]);
 	return -EINVAL;
 }
@@ -688,6 +692,8 @@ int live_open(const char *config, FILE *err, struct live **out)
 	rc = read_config(l, config);
 	if (rc == 0)
 		rc = live_reload(l);
+	if (rc == 0 && l->sync)
+		rc = live_sync_start(l->sync, l->box, err);
 	if (rc < 0) {
 		live_free(l);
 		return rc;
@@ -708,6 +714,7 @@ void live_free(struct live *l)
 	for (unsigned i = 0; i < l->nlocal; i++)
 		pkt_free(l->localq[i]);
 	ctl_server_free(l->ctl); /* unlinks the socket */
+	live_sync_free(l->sync); /* before the box: it watches the box's conntrack table */
 	neigh_free(l->neigh);
 	box_free(l->box);
 	free(l);
@@ -727,22 +734,26 @@ int live_set_control(struct live *l, const char *spec)
  * ring is then looked at (as afpacket_poll does, the ring is the truth: a retired block may
  * be waiting without POLLIN). Returns what ppoll did; *ctl_ready when requests wait.
  */
-static int wait_with_control(struct live *l, const sigset_t *waitmask, bool *ready, bool *ctl_ready)
+static int wait_with_control(struct live *l, const sigset_t *waitmask, bool *ready, bool *ctl_ready,
+			     bool *sync_ready)
 {
-	struct pollfd pfd[BOX_MAX_IFACES + 1];
+	struct pollfd pfd[BOX_MAX_IFACES + 2];
 	struct timespec ts = {.tv_sec = 0, .tv_nsec = LIVE_WAIT_MS * 1000000L};
 	unsigned n = l->nsock;
 	int r;
 
 	for (unsigned i = 0; i < n; i++)
 		pfd[i] = (struct pollfd){.fd = afpacket_fd(l->sock[i]), .events = POLLIN};
-	pfd[n] = (struct pollfd){.fd = ctl_server_fd(l->ctl), .events = POLLIN};
-	r = ppoll(pfd, n + 1, &ts, waitmask);
+	/* a descriptor of -1 is ignored by poll: no control socket, or no sync link */
+	pfd[n] = (struct pollfd){.fd = l->ctl ? ctl_server_fd(l->ctl) : -1, .events = POLLIN};
+	pfd[n + 1] = (struct pollfd){.fd = live_sync_fd(l->sync), .events = POLLIN};
+	r = ppoll(pfd, n + 2, &ts, waitmask);
 	if (r < 0)
 		return -errno;
 	for (unsigned i = 0; i < n; i++)
 		ready[i] = true;
 	*ctl_ready = pfd[n].revents != 0;
+	*sync_ready = pfd[n + 1].revents != 0;
 	return (int)n;
 }
 
@@ -755,12 +766,14 @@ int live_run(struct live *l, struct live_flags *flags, const sigset_t *waitmask)
 
 	if (l->control[0] && !l->ctl && !(l->ctl = live_control_open(l->box, l->control, l->err)))
 		return -EADDRNOTAVAIL;
+	if (l->ctl && l->sync)
+		ctl_server_set_sync(l->ctl, live_sync_command, l->sync);
 	fprintf(l->err, "pkttables: forwarding on");
 	for (unsigned i = 0; i < l->nsock; i++)
 		fprintf(l->err, " %s", afpacket_name(l->sock[i]));
 	fprintf(l->err, "\n");
 	while (!flags->stop) {
-		bool ctl_ready = false;
+		bool ctl_ready = false, sync_ready = false;
 		uint64_t now;
 		int r;
 
@@ -773,8 +786,8 @@ int live_run(struct live *l, struct live_flags *flags, const sigset_t *waitmask)
 			flags->dump = 0;
 			live_dump(l, l->err);
 		}
-		if (l->ctl)
-			r = wait_with_control(l, waitmask, ready, &ctl_ready);
+		if (l->ctl || l->sync)
+			r = wait_with_control(l, waitmask, ready, &ctl_ready, &sync_ready);
 		else
 			r = afpacket_poll(l->sock, l->nsock, LIVE_WAIT_MS, waitmask, ready);
 		if (r < 0 && r != -EINTR) {
@@ -793,6 +806,11 @@ int live_run(struct live *l, struct live_flags *flags, const sigset_t *waitmask)
 		 * both go through box_set_ruleset, one after the other */
 		if (ctl_ready)
 			ctl_server_process(l->ctl);
+		/* what the batch changed in the table goes out now, packed */
+		if (sync_ready)
+			live_sync_input(l->sync, now);
+		else
+			live_sync_tick(l->sync, now);
 		if (now - last_tick >= LIVE_WAIT_MS * 1000000ull) {
 			neigh_tick(l->neigh, now);
 			last_tick = now;

@@ -115,7 +115,7 @@ struct sync *sync_new(const struct sync_config *c, struct ct_table *ct, struct n
 	s->nat = nat;
 	s->ops = *ops;
 	s->priv = priv;
-	s->seq = (uint32_t)(now / 1000000000ull);
+	s->seq = c->seq_start ? c->seq_start : (uint32_t)(now / 1000000000ull);
 	s->window = s->cfg.ack_window;
 	s->tx.max = s->cfg.tx_max ? s->cfg.tx_max : 1;
 	s->rs.max = s->cfg.resend_max ? s->cfg.resend_max : 1;
@@ -123,7 +123,7 @@ struct sync *sync_new(const struct sync_config *c, struct ct_table *ct, struct n
 	s->next_alive = now + s->cfg.alive_interval;
 	s->refresh_last = now;
 	s->bulk_phase = 3;
-	s->auth_counter = now;
+	s->auth_counter = c->auth_counter_start ? c->auth_counter_start : now;
 	if ((s->cfg.auth && sync_auth_init() < 0) || !(s->dgram = malloc(s->dcap)) ||
 	    sync_ext_init(s) < 0) {
 		sync_free(s);

@@ -69,6 +69,10 @@ struct sync_config {
 	bool auth;		  /* pkttables peers only: HMAC-SHA-256 envelope (key below) */
 	uint8_t key[SYNC_KEY_LEN];
 	struct sync_filter filter;
+	/* 0: from `now` at sync_new. Live mode gives the wall clock (conntrackd's time()), so a
+	 * restarted box numbers above what it sent before; the box clock is monotonic. */
+	uint32_t seq_start;	      /* first sequence number */
+	uint64_t auth_counter_start; /* envelope counter (ns) */
 };
 
 struct sync_stats {
