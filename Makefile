@@ -115,7 +115,7 @@ bench: deps
 
 # The workshop's table (docs/benchmark.md): netns sender, router, receiver; root for the live rows.
 bench-table: deps
-	@$(MAKE) --no-print-directory all $(B)/bench/bench_engine
+	@$(MAKE) --no-print-directory all $(B)/bench/bench_stack
 	@sh bench/table.sh
 	@sh bench/gen-vs-trafgen.sh
 

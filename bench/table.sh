@@ -18,13 +18,13 @@
 # Rows are interleaved (every row of a round before the next round) and each figure is the
 # median of BENCH_TABLE_ROUNDS (3) rounds, since the machine is noisy. 64-byte frames and
 # frames of 1500-byte IP datagrams (1518 on the wire). Then the in-memory rows from
-# bench_engine (one core, no I/O). Writes build/bench-table.csv, build/bench-table.txt and,
+# bench_stack (one core, no I/O). Writes build/bench-table.csv, build/bench-table.txt and,
 # with gnuplot, build/bench-table.png. Without root or namespaces it says so and runs the
 # in-memory rows only.
 cd "$(dirname "$0")/.." || exit 2
 BIN=${PT_BIN:-$PWD/build/pkttables}
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-ENGINE=${BENCH_TABLE_ENGINE:-$PWD/build/bench/bench_engine}
+ENGINE=${BENCH_TABLE_ENGINE:-$PWD/build/bench/bench_stack}
 SECS=${BENCH_TABLE_SECONDS:-2}
 ROUNDS=${BENCH_TABLE_ROUNDS:-3}
 FLOWS=${BENCH_TABLE_FLOWS:-1000}
@@ -273,17 +273,15 @@ else
 	echo "bench-table: live rows skipped: $why; in-memory rows only" | tee -a "$TXT"
 fi
 
-# In memory: bench_engine's rows of the same names (one core, no I/O, 10k established flows).
+# In memory: bench_stack's rows of the same names (one core, no I/O, 10k established flows,
+# the flow's packet and its reply; the fast-path issue's benchmark).
 if [ -x "$ENGINE" ]; then
 	for size in $SIZES; do
 		base=""
+		sfx=""
+		[ "$size" = 64 ] || sfx=-1500
 		for row in $ROWS; do
-			sfx=""
-			[ "$size" = 64 ] || sfx=-1500
-			# bench_engine's names; forwarding only was called none before the fast-path rows
-			out=$("$ENGINE" "$row$sfx" --seconds 1 2>/dev/null) ||
-				{ [ $row = forward ] && out=$("$ENGINE" "none$sfx" --seconds 1 2>/dev/null); } ||
-				continue
+			out=$("$ENGINE" "$row$sfx" --seconds 1 2>/dev/null) || continue
 			set -- $out
 			[ -n "$base" ] || base=$4
 			echo "pkttables-memory $row $size $4 $base" | awk '{
@@ -298,12 +296,14 @@ fi
 {
 	echo
 	echo "The workshop's table (kpps received, ratio to forwarding only; median of $ROUNDS rounds; limit = the side that was the bottleneck):"
-	awk -F, 'NR > 1 { key = $3 SUBSEP $2; sys[$1] = 1; size[$3] = 1; row[$2] = 1
+	awk -F, -v sizes="$SIZES" 'NR > 1 { sys[$1] = 1
 		v[$1, $3, $2] = sprintf("%8.1f %5.2f %-8s", $4, $5, $10) }
 	END {
 		ns = split("kernel-legacy kernel-nft pkttables pkttables-memory", S, " ")
 		nr = split("forward conntrack empty full full-rules1000", Rw, " ")
-		for (z in size) {
+		nz = split(sizes, Z, " ")
+		for (k = 1; k <= nz; k++) {
+			z = Z[k]
 			printf "\n  frames of %s bytes\n  %-15s", z, "row"
 			for (i = 1; i <= ns; i++) if (S[i] in sys) printf " %-24s", S[i]
 			printf "\n"
