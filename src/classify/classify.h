@@ -90,8 +90,8 @@ int cls_builder_constrain(struct cls_builder *b, unsigned rule, unsigned dim,
 /*
  * Rule `rule` is final: whenever its constraints hold it is the answer (the caller's own
  * evaluation of it cannot fail, and it ends the search). The build then drops the rules
- * after it from every part of the key space it covers whole. cls_delete refuses (-EAGAIN) to
- * take out a final rule: the rules it hid are not in the structure, so that needs a rebuild.
+ * after it from every part of the key space it covers whole (cls_delete of a final rule puts
+ * them back where it covered a leaf).
  */
 int cls_builder_final(struct cls_builder *b, unsigned rule);
 
@@ -143,11 +143,26 @@ void cls_first_burst(const struct classifier *c, const uint32_t (*keys)[CLS_NDIM
 /*
  * Incremental change of a built classifier (not under readers: the caller copies first with
  * cls_clone and publishes the copy). cls_insert puts the builder's rule `brule` at position
- * `pos` (rules at pos and after move up by one); cls_delete removes the rule at `pos`.
- * 0, -ENOMEM, -E2BIG (over the budget: rebuild or stay linear), -EINVAL.
+ * `pos` (rules at pos and after move up by one); cls_delete removes the rule at `pos` (a
+ * final one: with the rules it hid in the leaves it covered, or -EAGAIN, c unchanged, when
+ * that is more work than a rebuild). 0, -ENOMEM, -E2BIG (over the budget: rebuild or stay
+ * linear), -EINVAL. After -ENOMEM the copy may be half changed: drop it.
  */
 struct classifier *cls_clone(const struct classifier *c);
 int cls_insert(struct classifier *c, unsigned pos, const struct cls_builder *b, unsigned brule);
 int cls_delete(struct classifier *c, unsigned pos);
+
+/*
+ * The classifier of the builder's rules made from `old` (built from a chain that differs in
+ * a few rules) without a rebuild: the rules the two have alike at the start and at the end
+ * (same constraints, same finality) are kept, the run between them is deleted from a copy and
+ * the builder's run inserted. 0 with *out (old is untouched), or -EAGAIN when a rebuild is the
+ * better way (more than CLS_UPDATE_MAX rules differ, a final rule in too many leaves would go,
+ * the copy has taken too many updates since its build: its leaves only grow), -E2BIG,
+ * -ENOMEM. *changed (may be NULL): rules deleted plus inserted.
+ */
+#define CLS_UPDATE_MAX 16
+int cls_update(const struct classifier *old, const struct cls_builder *b, struct classifier **out,
+	       unsigned *changed);
 
 #endif

@@ -79,6 +79,7 @@ struct classifier {
 	int root[CLS_GROUPS]; /* -1: the group is empty */
 	unsigned group_mask;  /* which of a rule's group bits the trees are split by */
 	size_t max_bytes, bytes;
+	unsigned updates; /* rules inserted or deleted since the build (cls_update's limit) */
 };
 
 /* Group of a rule from its constraints (narrow source, narrow destination). */

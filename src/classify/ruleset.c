@@ -256,7 +256,7 @@ static int compile_rule(struct cls_builder *b, unsigned i, int family, const str
 
 static void compile_chain(struct cls_chain *cc, const struct rules_chain *c, int family,
 			  struct cls_ruleset *cr, const struct cls_limits *lim,
-			  double (*now_s)(void))
+			  double (*now_s)(void), const struct classifier *prev)
 {
 	struct cls_build_info info;
 	struct cls_builder *b;
@@ -288,8 +288,11 @@ static void compile_chain(struct cls_chain *cc, const struct rules_chain *c, int
 		if (partial && !cc->partial++)
 			cc->first_partial = i + 1;
 	}
-	if (!err)
-		err = cls_build(b, lim, &cc->cls, &info);
+	/* the chain's previous classifier with a few rules changed, where that works */
+	if (!err && prev && !cls_update(prev, b, &cc->cls, &cc->updated))
+		info.bytes = cls_bytes(cc->cls);
+	else if (!err)
+		cc->updated = 0, err = cls_build(b, lim, &cc->cls, &info);
 	cls_builder_free(b);
 	cc->build_s = now_s ? now_s() - t0 : -1;
 	if (err) {
@@ -313,8 +316,29 @@ static void ruleset_free(struct cls_ruleset *cr)
 	free(cr);
 }
 
+/* The compiled chain of prev that `chain` of table t replaces (same family, table, name and
+ * mode), or NULL. */
+static const struct classifier *prev_chain(const struct rules_ruleset *prev, enum cls_mode mode,
+					   unsigned t, const struct rules_chain *chain)
+{
+	const struct cls_ruleset *pc = prev ? prev->compiled : NULL;
+	int i;
+
+	if (!pc || pc->mode != mode || !prev->tables[t].present ||
+	    (i = rules_chain_find(&prev->tables[t], chain->name)) < 0)
+		return NULL;
+	return cls_ruleset_chain(pc, t, (unsigned)i);
+}
+
 int cls_ruleset_compile(struct rules_ruleset *rs, enum cls_mode mode, const struct cls_limits *lim,
 			double (*now_s)(void))
+{
+	return cls_ruleset_compile_from(rs, NULL, mode, lim, now_s);
+}
+
+int cls_ruleset_compile_from(struct rules_ruleset *rs, const struct rules_ruleset *prev,
+			     enum cls_mode mode, const struct cls_limits *lim,
+			     double (*now_s)(void))
 {
 	struct cls_ruleset *cr;
 
@@ -339,8 +363,10 @@ int cls_ruleset_compile(struct rules_ruleset *rs, enum cls_mode mode, const stru
 		}
 		cr->nchains[t] = tb->nchains;
 		for (unsigned i = 0; i < tb->nchains; i++)
-			compile_chain(&cr->chains[t][i], &tb->chains[i], rs->family, cr, lim,
-				      now_s);
+			compile_chain(&cr->chains[t][i], &tb->chains[i], rs->family, cr, lim, now_s,
+				      prev && prev->family == rs->family
+					  ? prev_chain(prev, mode, t, &tb->chains[i])
+					  : NULL);
 	}
 	rs->compiled = cr;
 	rs->compiled_free = ruleset_free;
@@ -424,6 +450,29 @@ bool cls_key(const struct cls_ruleset *cr, const struct ext_pkt_ctx *ctx, uint32
 
 /* ---- show classifier --------------------------------------------------------------------- */
 
+void cls_chain_print(FILE *f, const char *fam, const char *table, const char *chain, bool compiled,
+		     const struct cls_chain *cc)
+{
+	fprintf(f, "%s %s %s: ", fam, table, chain);
+	if (!compiled) {
+		fprintf(f, "linear, %u rules (%s)\n", cc->nrules,
+			cc->why ? cc->why : "not compiled");
+		return;
+	}
+	fprintf(f, "compiled, %u rules, ", cc->nrules);
+	if (cc->build_s >= 0)
+		fprintf(f, "build %.3f ms, ", cc->build_s * 1e3);
+	else
+		fprintf(f, "build time not measured, ");
+	fprintf(f, "%zu bytes", cc->bytes);
+	if (cc->updated)
+		fprintf(f, ", updated in place (%u rules changed)", cc->updated);
+	if (cc->partial)
+		fprintf(f, ", %u with matches left to candidates (first: rule %u)", cc->partial,
+			cc->first_partial);
+	fprintf(f, "\n");
+}
+
 void cls_ruleset_print(const struct rules_ruleset *rs, FILE *f)
 {
 	const struct cls_ruleset *cr = rs ? rs->compiled : NULL;
@@ -439,23 +488,11 @@ void cls_ruleset_print(const struct rules_ruleset *rs, FILE *f)
 		for (unsigned i = 0; i < tb->nchains; i++) {
 			const struct cls_chain *cc =
 			    cr && i < cr->nchains[t] ? &cr->chains[t][i] : NULL;
+			struct cls_chain none = {.why = "not compiled",
+						 .nrules = tb->chains[i].nrules};
 
-			fprintf(f, "%s %s %s: ", fam, rules_table_name(t), tb->chains[i].name);
-			if (!cc || !cc->cls) {
-				fprintf(f, "linear, %u rules (%s)\n", tb->chains[i].nrules,
-					cc ? cc->why : "not compiled");
-				continue;
-			}
-			fprintf(f, "compiled, %u rules, ", cc->nrules);
-			if (cc->build_s >= 0)
-				fprintf(f, "build %.3f ms, ", cc->build_s * 1e3);
-			else
-				fprintf(f, "build time not measured, ");
-			fprintf(f, "%zu bytes", cc->bytes);
-			if (cc->partial)
-				fprintf(f, ", %u with matches left to candidates (first: rule %u)",
-					cc->partial, cc->first_partial);
-			fprintf(f, "\n");
+			cls_chain_print(f, fam, rules_table_name(t), tb->chains[i].name,
+					cc && cc->cls, cc ? cc : &none);
 		}
 	}
 }

@@ -40,6 +40,8 @@ struct cls_chain {
 	unsigned first_partial; /* 1-based number of the first such rule, 0 if none */
 	double build_s;		/* -1: not measured (no clock given) */
 	size_t bytes;
+	unsigned updated; /* > 0: made from the previous ruleset's classifier of the chain with
+			     this many rules changed (cls_update), not built anew */
 };
 
 struct cls_ruleset {
@@ -59,6 +61,14 @@ struct cls_ruleset {
  */
 int cls_ruleset_compile(struct rules_ruleset *rs, enum cls_mode mode, const struct cls_limits *lim,
 			double (*now_s)(void));
+/*
+ * The same, where prev (the ruleset rs replaces; NULL: none) has a compiled chain of the same
+ * table and name: a chain that differs from it in a few rules is made from a copy of it with
+ * those rules deleted and inserted (cls_update), not built anew; prev is only read.
+ */
+int cls_ruleset_compile_from(struct rules_ruleset *rs, const struct rules_ruleset *prev,
+			     enum cls_mode mode, const struct cls_limits *lim,
+			     double (*now_s)(void));
 
 /* The compiled chain `chain` of `table`, or NULL when it is scanned linearly. */
 static inline const struct classifier *cls_ruleset_chain(const struct cls_ruleset *cr,
@@ -75,6 +85,10 @@ static inline const struct classifier *cls_ruleset_chain(const struct cls_rulese
  */
 bool cls_key(const struct cls_ruleset *cr, const struct ext_pkt_ctx *ctx, uint32_t key[CLS_NDIMS]);
 
+/* One line of `show classifier` ("ipv4 filter FORWARD: compiled, ..."); the control socket's
+ * client prints what the box sends with it. */
+void cls_chain_print(FILE *f, const char *fam, const char *table, const char *chain, bool compiled,
+		     const struct cls_chain *cc);
 /* Print `show classifier`: one line per chain of every present table. */
 void cls_ruleset_print(const struct rules_ruleset *rs, FILE *f);
 

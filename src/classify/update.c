@@ -14,6 +14,10 @@
 
 #include "classify/classify_int.h"
 
+/* Rule checks a deletion of a final rule may make (leaves it is in, times the rules after
+ * it) before a rebuild is the better way: about 10 ms. */
+#define CLS_DELETE_FINAL_WORK (4ul << 20)
+
 /* memmove that takes n == 0 with NULL pointers (an empty table or leaf has none). */
 static void move(void *dst, const void *src, size_t n)
 {
@@ -58,16 +62,19 @@ struct classifier *cls_clone(const struct classifier *c)
 	return d;
 }
 
-/* Call fn on every leaf of rule r's group tree whose box r meets. */
+typedef int leaf_fn(struct classifier *c, struct cls_leaf *l, const uint32_t *lo,
+		    const uint32_t *hi, void *arg);
+
+/* Call fn on every leaf of rule r's group tree whose box r meets (with the leaf's box). */
 static int each_leaf(struct classifier *c, const struct cls_rule *r, unsigned node, uint32_t *lo,
-		     uint32_t *hi, int (*fn)(struct cls_leaf *, void *), void *arg)
+		     uint32_t *hi, leaf_fn *fn, void *arg)
 {
 	const struct cls_node *n = &c->nodes[node];
 	uint32_t s, e, save;
 	int err = 0;
 
 	if (n->dim == CLS_LEAF)
-		return fn(&c->leaves[n->a], arg);
+		return fn(c, &c->leaves[n->a], lo, hi, arg);
 	if (!cls_rule_span(c, r, n->dim, lo[n->dim], hi[n->dim], &s, &e))
 		return 0;
 	if (s <= n->thr) {
@@ -86,8 +93,7 @@ static int each_leaf(struct classifier *c, const struct cls_rule *r, unsigned no
 	return err;
 }
 
-static int for_rule_leaves(struct classifier *c, const struct cls_rule *r,
-			   int (*fn)(struct cls_leaf *, void *), void *arg)
+static int for_rule_leaves(struct classifier *c, const struct cls_rule *r, leaf_fn *fn, void *arg)
 {
 	uint32_t lo[CLS_NDIMS], hi[CLS_NDIMS];
 
@@ -111,13 +117,11 @@ static void renumber(struct classifier *c, unsigned pos, int delta)
 	}
 }
 
-static int leaf_add(struct cls_leaf *l, void *arg)
+/* Room for `more` entries in a leaf (a leaf in the pool moves out to an array of its own). */
+static int leaf_room(struct cls_leaf *l, unsigned more)
 {
-	uint32_t pos = *(const uint32_t *)arg;
-	unsigned i = 0;
-
-	if (l->n == l->cap || l->cap == 0) {
-		unsigned cap = l->n * 2 + 4;
+	if (l->n + more > l->cap || l->cap == 0) {
+		unsigned cap = (l->n + more) * 2 + 4;
 		uint32_t *p = malloc(cap * sizeof(*p));
 
 		if (!p)
@@ -128,6 +132,17 @@ static int leaf_add(struct cls_leaf *l, void *arg)
 		l->pos = p;
 		l->cap = cap;
 	}
+	return 0;
+}
+
+static int leaf_add(struct classifier *c, struct cls_leaf *l, const uint32_t *lo,
+		    const uint32_t *hi, void *arg)
+{
+	uint32_t pos = *(const uint32_t *)arg;
+	unsigned i = 0;
+
+	if (leaf_room(l, 1))
+		return -ENOMEM;
 	while (i < l->n && CLS_POS(l->pos[i]) < pos)
 		i++;
 	move(&l->pos[i + 1], &l->pos[i], (l->n - i) * sizeof(*l->pos));
@@ -136,16 +151,67 @@ static int leaf_add(struct cls_leaf *l, void *arg)
 	return 0;
 }
 
-static int leaf_remove(struct cls_leaf *l, void *arg)
+/* Does rule r allow some key of the box? */
+static bool rule_meets(const struct classifier *c, const struct cls_rule *r, const uint32_t *lo,
+		       const uint32_t *hi)
 {
-	uint32_t pos = *(const uint32_t *)arg;
+	const struct cls_con *k = &c->cons[r->coff];
+	uint32_t s, e;
 
-	for (unsigned i = 0; i < l->n; i++)
-		if (CLS_POS(l->pos[i]) == pos) {
-			move(&l->pos[i], &l->pos[i + 1], (l->n - i - 1) * sizeof(*l->pos));
-			l->n--;
+	if (r->never)
+		return false;
+	for (unsigned i = 0; i < r->ncon; i++)
+		if (!cls_rule_span(c, r, k[i].dim, lo[k[i].dim], hi[k[i].dim], &s, &e))
+			return false;
+	return true;
+}
+
+struct removal {
+	uint32_t pos;
+	unsigned group;
+};
+
+/*
+ * Take rule rm->pos out of the leaf. Where it covered the leaf's box it may have hidden the
+ * rules after it here (a final rule), so the leaf's tail is made again: every later rule of
+ * the group that meets the box, up to a final one that covers it.
+ */
+static int leaf_remove(struct classifier *c, struct cls_leaf *l, const uint32_t *lo,
+		       const uint32_t *hi, void *arg)
+{
+	const struct removal *rm = arg;
+	unsigned i;
+
+	for (i = 0; i < l->n && CLS_POS(l->pos[i]) != rm->pos; i++)
+		;
+	if (i == l->n)
+		return 0;
+	if (!(l->pos[i] & CLS_COVERS) || !c->rules[rm->pos].final) {
+		move(&l->pos[i], &l->pos[i + 1], (l->n - i - 1) * sizeof(*l->pos));
+		l->n--;
+		return 0;
+	}
+	l->n = i;
+	for (unsigned j = rm->pos + 1; j < c->nrules; j++) {
+		const struct cls_rule *r = &c->rules[j];
+		bool covers;
+
+		if ((r->group & c->group_mask) != rm->group || !rule_meets(c, r, lo, hi))
+			continue;
+		if (leaf_room(l, 1))
+			return -ENOMEM;
+		covers = cls_rule_covers(c, r, lo, hi);
+		l->pos[l->n++] = j | (covers ? CLS_COVERS : 0);
+		if (covers && r->final)
 			break;
-		}
+	}
+	return 0;
+}
+
+static int leaf_count(struct classifier *c, struct cls_leaf *l, const uint32_t *lo,
+		      const uint32_t *hi, void *arg)
+{
+	*(unsigned long *)arg += 1;
 	return 0;
 }
 
@@ -197,15 +263,81 @@ int cls_insert(struct classifier *c, unsigned pos, const struct cls_builder *b, 
 
 int cls_delete(struct classifier *c, unsigned pos)
 {
-	uint32_t p = pos;
+	struct removal rm = {pos, c->rules[pos < c->nrules ? pos : 0].group & c->group_mask};
+	int err;
 
 	if (pos >= c->nrules)
 		return -EINVAL;
-	if (c->rules[pos].final)
-		return -EAGAIN;
-	for_rule_leaves(c, &c->rules[pos], leaf_remove, &p);
+	if (c->rules[pos].final) {
+		/* the leaves it may hide rules in get their tails made again: bounded work */
+		unsigned long leaves = 0;
+
+		for_rule_leaves(c, &c->rules[pos], leaf_count, &leaves);
+		if (leaves * (c->nrules - pos) > CLS_DELETE_FINAL_WORK)
+			return -EAGAIN;
+	}
+	err = for_rule_leaves(c, &c->rules[pos], leaf_remove, &rm);
+	if (err)
+		return err; /* out of memory: the caller drops this copy */
 	move(&c->rules[pos], &c->rules[pos + 1], (c->nrules - pos - 1) * sizeof(*c->rules));
 	c->nrules--;
 	renumber(c, pos + 1, -1);
+	return 0;
+}
+
+/* Does the built rule r have exactly the builder rule br's constraints and finality? */
+static bool same_rule(const struct classifier *c, const struct cls_rule *r,
+		      const struct cls_brule *br)
+{
+	const struct cls_con *k = &c->cons[r->coff];
+
+	if (r->ncon != br->ncon || r->final != br->final)
+		return false;
+	for (unsigned i = 0; i < br->ncon; i++) {
+		const struct cls_bcon *q = &br->con[i];
+
+		if (k[i].dim != q->dim || k[i].nint != q->n)
+			return false;
+		if (q->n == 1 && (k[i].lo != q->iv[0].lo || k[i].hi != q->iv[0].hi))
+			return false;
+		if (q->n > 1 && memcmp(&c->ivs[k[i].ivoff], q->iv, q->n * sizeof(*q->iv)))
+			return false;
+	}
+	return true;
+}
+
+int cls_update(const struct classifier *old, const struct cls_builder *b, struct classifier **out,
+	       unsigned *changed)
+{
+	unsigned on = old->nrules, nn = b->nrules, p = 0, s = 0, ndel, nins;
+	struct classifier *d;
+	int err = 0;
+
+	*out = NULL;
+	while (p < on && p < nn && same_rule(old, &old->rules[p], &b->rules[p]))
+		p++;
+	while (s < on - p && s < nn - p &&
+	       same_rule(old, &old->rules[on - 1 - s], &b->rules[nn - 1 - s]))
+		s++;
+	ndel = on - p - s;
+	nins = nn - p - s;
+	if (changed)
+		*changed = ndel + nins;
+	/* leaves only grow with inserts: past a few per hundred rules a rebuild is tidier */
+	if (ndel > CLS_UPDATE_MAX || nins > CLS_UPDATE_MAX ||
+	    old->updates + ndel + nins > CLS_UPDATE_MAX + on / 32)
+		return -EAGAIN;
+	if (!(d = cls_clone(old)))
+		return -ENOMEM;
+	for (unsigned k = 0; k < ndel && !err; k++)
+		err = cls_delete(d, p);
+	for (unsigned k = 0; k < nins && !err; k++)
+		err = cls_insert(d, p + k, b, p + k);
+	if (err) {
+		cls_free(d);
+		return err;
+	}
+	d->updates += ndel + nins;
+	*out = d;
 	return 0;
 }

@@ -7,6 +7,8 @@
  *   rules restore  RULES_REPLACE  the whole file, checked whole by the box, then swapped
  *   rules zero     RULES_ZERO     counters of a table or a chain
  *   rules policy   RULES_POLICY   a built-in chain's policy
+ *   rules classifier  RULES_CLASSIFIER  per chain: compiled or linear (why), rules, build
+ *                                  time, memory, rules left to the candidates (docs/classifier.md)
  *
  * The family is the message's nfgen_family: AF_INET (-4, the default) or AF_INET6 (-6).
  */
@@ -20,6 +22,7 @@
 
 #include <linux/netfilter.h>
 
+#include "classify/ruleset.h"
 #include "cmd/cmd.h"
 #include "ctl/client.h"
 #include "ctl/msg.h"
@@ -51,6 +54,8 @@ static void usage(FILE *f)
 	      "  recent [LIST [+ADDR|-ADDR|/]]         the lists of -m recent: their names; a\n"
 	      "                                        list as /proc/net/xt_recent/LIST reads;\n"
 	      "                                        add/refresh, remove an address, or flush\n"
+	      "  classifier [-t TABLE] [-4|-6]         how each chain is classified: compiled or\n"
+	      "                                        linear (why), rules, build time, memory\n"
 	      "\n"
 	      "The box is the one serving --socket PATH, or the box named BOX (pkttables run's\n"
 	      "`control NAME`, pkttables sim --serve NAME); default: the name \"default\".\n"
@@ -204,6 +209,54 @@ static int do_save(struct ctl_client *c, const struct opts *o)
 out:
 	free(t.buf);
 	return rc;
+}
+
+/* ---- classifier --------------------------------------------------------------------------- */
+
+struct cls_out {
+	int family;
+	bool header;
+};
+
+static int print_cls(const struct nlmsghdr *nlh, void *priv)
+{
+	static const char *const modes[] = {"auto", "linear", "compiled"};
+	struct cls_out *o = priv;
+	struct ctl_cls_chain m;
+	struct ctl_error err;
+	struct cls_chain cc;
+	int mode;
+
+	if (ctl_parse_cls(nlh, &m, &mode, &err) < 0) {
+		fprintf(stderr, "rules classifier: %s\n", err.msg);
+		return -1;
+	}
+	if (!o->header) {
+		printf("classifier %s\n", mode >= 0 && mode <= 2 ? modes[mode] : "?");
+		o->header = true;
+	}
+	cc = (struct cls_chain){.why = m.why[0] ? m.why : "not compiled",
+				.nrules = m.rules,
+				.partial = m.partial,
+				.first_partial = m.first_partial,
+				.build_s = m.has_build ? (double)m.build_ns / 1e9 : -1,
+				.bytes = (size_t)m.bytes,
+				.updated = m.updated};
+	cls_chain_print(stdout, o->family == AF_INET6 ? "ipv6" : "ipv4", m.table, m.chain,
+			m.engine == CTL_CLS_ENGINE_COMPILED, &cc);
+	return 0;
+}
+
+static int do_classifier(struct ctl_client *c, const struct opts *o)
+{
+	char buf[512];
+	struct nlmsghdr *nlh = start(buf, sizeof(buf), c, CTL_RULES_CLASSIFIER, o);
+	struct cls_out out = {.family = o->family};
+
+	if (o->table)
+		mnl_attr_put_strz(nlh, CTL_RA_TABLE, o->table);
+	nlh->nlmsg_flags &= (uint16_t)~NLM_F_ACK; /* a dump ends in NLMSG_DONE */
+	return request(c, nlh, print_cls, &out);
 }
 
 /* ---- restore ----------------------------------------------------------------------------- */
@@ -631,8 +684,9 @@ int cmd_rules(int argc, char **argv)
 	}
 	if (!cmd || (!strcmp(cmd, "save") && npos) || (!strcmp(cmd, "restore") && npos > 1) ||
 	    (!strcmp(cmd, "zero") && npos > 1) || (!strcmp(cmd, "policy") && npos != 2) ||
+	    (!strcmp(cmd, "classifier") && npos) ||
 	    (strcmp(cmd, "save") && strcmp(cmd, "restore") && strcmp(cmd, "zero") &&
-	     strcmp(cmd, "policy") && strcmp(cmd, "recent"))) {
+	     strcmp(cmd, "policy") && strcmp(cmd, "recent") && strcmp(cmd, "classifier"))) {
 		usage(stderr);
 		return 2;
 	}
@@ -657,6 +711,8 @@ int cmd_rules(int argc, char **argv)
 		rc = do_zero(c, &o, pos[0]);
 	else if (!strcmp(cmd, "recent"))
 		rc = do_recent(c, &o, pos[0], pos[1]);
+	else if (!strcmp(cmd, "classifier"))
+		rc = do_classifier(c, &o);
 	else
 		rc = do_policy(c, &o, pos[0], pos[1]);
 	ctl_client_close(c);

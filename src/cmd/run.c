@@ -33,9 +33,9 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-	fputs("usage: pkttables run --config FILE [--control SPEC]\n"
+	fputs("usage: pkttables run --config FILE [--control SPEC] [--classifier MODE]\n"
 	      "       pkttables run --nfqueue N [--rules FILE] [--rules6 FILE] [--queue-maxlen N]\n"
-	      "                     [--fail-open] [--control SPEC]\n"
+	      "                     [--fail-open] [--control SPEC] [--classifier MODE]\n"
 	      "\n"
 	      "Forward between real interfaces (AF_PACKET) as a router with the rulesets the\n"
 	      "config file names; or give the kernel verdicts for the packets it queues to\n"
@@ -44,6 +44,9 @@ static void usage(FILE *f)
 	      "  --fail-open       when the queue is full the kernel accepts instead of dropping\n"
 	      "  --control SPEC    serve the control socket (pkttables rules, ct) at SPEC, a path\n"
 	      "                    or a name; instead of the config's `control` line\n"
+	      "  --classifier auto|linear|compiled  compile chains into a classifier: where it\n"
+	      "                    pays (auto, the default), never, or every chain; instead of\n"
+	      "                    the config's `classifier` line (docs/classifier.md)\n"
 	      "  SIGHUP   reload the rulesets (all or nothing; errors as FILE:LINE)\n"
 	      "  SIGUSR1  print counters to stderr\n"
 	      "  SIGTERM, SIGINT  stop\n",
@@ -54,10 +57,11 @@ int cmd_run(int argc, char **argv)
 {
 	static const int sigs[] = {SIGHUP, SIGUSR1, SIGTERM, SIGINT};
 	struct live_nfqueue_opts nq = {0};
-	const char *config = NULL, *control = NULL;
+	const char *config = NULL, *control = NULL, *classifier = NULL;
 	struct sigaction sa;
 	sigset_t block, waitmask;
 	bool nfq = false;
+	int cls;
 	struct live *l;
 	int rc;
 
@@ -90,6 +94,8 @@ int cmd_run(int argc, char **argv)
 			nq.rules6 = argv[++i];
 		} else if (!strcmp(argv[i], "--control") && i + 1 < argc) {
 			control = argv[++i];
+		} else if (!strcmp(argv[i], "--classifier") && i + 1 < argc) {
+			classifier = argv[++i];
 		} else if (!strcmp(argv[i], "--fail-open")) {
 			nq.queue.fail_open = true;
 		} else {
@@ -104,6 +110,10 @@ int cmd_run(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/* --classifier, else $PT_CLASSIFIER (a test run forcing a mode), else the config's line */
+	cls = classifier || getenv("PT_CLASSIFIER") ? cmd_classifier_mode("run", classifier) : -1;
+	if (cls < 0 && (classifier || getenv("PT_CLASSIFIER")))
+		return 2;
 	/* Blocked except while the loop waits (ppoll): no signal slips between a check of the
 	 * flags and the wait. */
 	sigemptyset(&block);
@@ -122,6 +132,7 @@ int cmd_run(int argc, char **argv)
 		struct live_nfqueue *q;
 
 		nq.control = control;
+		nq.classifier = cls < 0 ? 0 : cls;
 		rc = live_nfqueue_open(&nq, stderr, &q);
 		if (rc < 0) {
 			fprintf(stderr, "run: not started (%s)\n", strerror(-rc));
@@ -132,7 +143,7 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "pkttables: stopped\n");
 		return rc < 0 ? 1 : 0;
 	}
-	rc = live_open(config, stderr, &l);
+	rc = live_open(config, cls, stderr, &l);
 	if (rc < 0) {
 		fprintf(stderr, "run: not started (%s)\n", strerror(-rc));
 		return 1;

@@ -472,6 +472,7 @@ const char *ctl_msg_name(uint16_t type)
 	    [CTL_RULES_ZERO] = "RULES_ZERO",
 	    [CTL_RULES_POLICY] = "RULES_POLICY",
 	    [CTL_RULES_RECENT] = "RULES_RECENT",
+	    [CTL_RULES_CLASSIFIER] = "RULES_CLASSIFIER",
 	};
 	static const char *const sync[] = {
 	    [CTL_SYNC_CMD] = "SYNC_CMD",

@@ -8,15 +8,31 @@
  *   CTL_RA_NAME (2)  string: the file name errors name   CTL_RA_FLAGS (3) be32 CTL_RF_*
  *   CTL_RA_TABLE (4) string   CTL_RA_CHAIN (5) string   CTL_RA_POLICY (6) be32 NF_DROP/NF_ACCEPT
  *   CTL_RA_LIST (7) string: a -m recent list
+ *   RULES_CLASSIFIER replies: CTL_RA_CLS (8) nest CTL_RC_* (one chain), CTL_RA_CLS_MODE (9) be32
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include <linux/netfilter.h>
 
 #include "ctl/msg_int.h"
+
+static const struct ctl_pol cls_pol[CTL_RC_MAX + 1] = {
+    [CTL_RC_TABLE] = {MNL_TYPE_NUL_STRING, 0, "CTL_RC_TABLE", NULL},
+    [CTL_RC_CHAIN] = {MNL_TYPE_NUL_STRING, 0, "CTL_RC_CHAIN", NULL},
+    [CTL_RC_ENGINE] = {MNL_TYPE_U32, 0, "CTL_RC_ENGINE", NULL},
+    [CTL_RC_WHY] = {MNL_TYPE_NUL_STRING, 0, "CTL_RC_WHY", NULL},
+    [CTL_RC_RULES] = {MNL_TYPE_U32, 0, "CTL_RC_RULES", NULL},
+    [CTL_RC_PARTIAL] = {MNL_TYPE_U32, 0, "CTL_RC_PARTIAL", NULL},
+    [CTL_RC_FIRST_PARTIAL] = {MNL_TYPE_U32, 0, "CTL_RC_FIRST_PARTIAL", NULL},
+    [CTL_RC_BUILD_NS] = {MNL_TYPE_U64, 0, "CTL_RC_BUILD_NS", NULL},
+    [CTL_RC_BYTES] = {MNL_TYPE_U64, 0, "CTL_RC_BYTES", NULL},
+    [CTL_RC_UPDATED] = {MNL_TYPE_U32, 0, "CTL_RC_UPDATED", NULL},
+};
+static const struct ctl_level cls_level = LEVEL(cls_pol);
 
 static const struct ctl_pol rules_pol[CTL_A_MAX + 1] = {
     [CTL_RA_TEXT] = {MNL_TYPE_BINARY, 0, "CTL_RA_TEXT", NULL},
@@ -26,6 +42,8 @@ static const struct ctl_pol rules_pol[CTL_A_MAX + 1] = {
     [CTL_RA_CHAIN] = {MNL_TYPE_NUL_STRING, 0, "CTL_RA_CHAIN", NULL},
     [CTL_RA_POLICY] = {MNL_TYPE_U32, 0, "CTL_RA_POLICY", NULL},
     [CTL_RA_LIST] = {MNL_TYPE_NUL_STRING, 0, "CTL_RA_LIST", NULL},
+    [CTL_RA_CLS] = {MNL_TYPE_NESTED, 0, "CTL_RA_CLS", &cls_level},
+    [CTL_RA_CLS_MODE] = {MNL_TYPE_U32, 0, "CTL_RA_CLS_MODE", NULL},
     [CTL_A_VERSION] = {MNL_TYPE_U32, 0, "CTL_A_VERSION", NULL},
 };
 const struct ctl_level ctl_rules_level = LEVEL(rules_pol);
@@ -103,4 +121,80 @@ void ctl_copy_text(const struct nlmsghdr *nlh, char *dst)
 		memcpy(dst, mnl_attr_get_payload(a), mnl_attr_get_payload_len(a));
 		dst += mnl_attr_get_payload_len(a);
 	}
+}
+
+int ctl_put_cls(struct nlmsghdr *nlh, size_t room, const struct ctl_cls_chain *cc, int mode)
+{
+	uint32_t len = nlh->nlmsg_len;
+	struct nlattr *n;
+
+	if (!mnl_attr_put_u32_check(nlh, room, CTL_RA_CLS_MODE, htonl((uint32_t)mode)) ||
+	    !(n = mnl_attr_nest_start_check(nlh, room, CTL_RA_CLS)) ||
+	    !mnl_attr_put_strz_check(nlh, room, CTL_RC_TABLE, cc->table) ||
+	    !mnl_attr_put_strz_check(nlh, room, CTL_RC_CHAIN, cc->chain) ||
+	    !mnl_attr_put_u32_check(nlh, room, CTL_RC_ENGINE, htonl(cc->engine)) ||
+	    (cc->why[0] && !mnl_attr_put_strz_check(nlh, room, CTL_RC_WHY, cc->why)) ||
+	    !mnl_attr_put_u32_check(nlh, room, CTL_RC_RULES, htonl(cc->rules)) ||
+	    !mnl_attr_put_u32_check(nlh, room, CTL_RC_PARTIAL, htonl(cc->partial)) ||
+	    !mnl_attr_put_u32_check(nlh, room, CTL_RC_FIRST_PARTIAL, htonl(cc->first_partial)) ||
+	    (cc->has_build &&
+	     !mnl_attr_put_u64_check(nlh, room, CTL_RC_BUILD_NS, htobe64(cc->build_ns))) ||
+	    !mnl_attr_put_u64_check(nlh, room, CTL_RC_BYTES, htobe64(cc->bytes)) ||
+	    (cc->updated &&
+	     !mnl_attr_put_u32_check(nlh, room, CTL_RC_UPDATED, htonl(cc->updated)))) {
+		nlh->nlmsg_len = len;
+		return -EMSGSIZE;
+	}
+	mnl_attr_nest_end(nlh, n);
+	return 0;
+}
+
+static void copy_str(char *dst, size_t len, const struct nlattr *a)
+{
+	snprintf(dst, len, "%s", a ? mnl_attr_get_str(a) : "");
+}
+
+int ctl_parse_cls(const struct nlmsghdr *nlh, struct ctl_cls_chain *cc, int *mode,
+		  struct ctl_error *err)
+{
+	const struct nlattr *tb[CTL_A_MAX + 1], *nb[CTL_RC_MAX + 1];
+	int r;
+
+	memset(err, 0, sizeof(*err));
+	memset(cc, 0, sizeof(*cc));
+	*mode = -1;
+	if ((r = ctl_check_message(nlh, tb, err)) < 0)
+		return r;
+	if (nlh->nlmsg_type != CTL_TYPE(CTL_SUBSYS_RULES, CTL_RULES_CLASSIFIER))
+		return ctl_fail(err, -EINVAL, NULL, "not a RULES_CLASSIFIER message");
+	if (tb[CTL_RA_CLS_MODE])
+		*mode = (int)ntohl(mnl_attr_get_u32(tb[CTL_RA_CLS_MODE]));
+	if (!tb[CTL_RA_CLS])
+		return ctl_missing(err, CTL_RA_CLS, NULL, "CTL_RA_CLS");
+	if ((r = ctl_validate_level(&cls_level, tb[CTL_RA_CLS], NULL, "", nb, err, 0)) < 0)
+		return r;
+	if (!nb[CTL_RC_TABLE] || !nb[CTL_RC_CHAIN])
+		return ctl_missing(err, nb[CTL_RC_TABLE] ? CTL_RC_CHAIN : CTL_RC_TABLE,
+				   tb[CTL_RA_CLS], "CTL_RA_CLS.CTL_RC_TABLE/CHAIN");
+	copy_str(cc->table, sizeof(cc->table), nb[CTL_RC_TABLE]);
+	copy_str(cc->chain, sizeof(cc->chain), nb[CTL_RC_CHAIN]);
+	copy_str(cc->why, sizeof(cc->why), nb[CTL_RC_WHY]);
+#define U32(a, f)                                                                                  \
+	do {                                                                                       \
+		if (nb[a])                                                                         \
+			cc->f = ntohl(mnl_attr_get_u32(nb[a]));                                    \
+	} while (0)
+	U32(CTL_RC_ENGINE, engine);
+	U32(CTL_RC_RULES, rules);
+	U32(CTL_RC_PARTIAL, partial);
+	U32(CTL_RC_FIRST_PARTIAL, first_partial);
+	U32(CTL_RC_UPDATED, updated);
+#undef U32
+	if (nb[CTL_RC_BUILD_NS]) {
+		cc->has_build = true;
+		cc->build_ns = ctl_attr_get_be64(nb[CTL_RC_BUILD_NS]);
+	}
+	if (nb[CTL_RC_BYTES])
+		cc->bytes = ctl_attr_get_be64(nb[CTL_RC_BYTES]);
+	return 0;
 }

@@ -34,6 +34,7 @@
 #include <linux/netlink.h>
 
 #include "ct/ct_plugin.h"
+#include "classify/ruleset.h"
 #include "ctl/msg.h"
 #include "ctl/server.h"
 #include "ct/create.h"
@@ -937,6 +938,59 @@ static void do_dump_rules(struct ctl_server *s, struct client *c, const struct n
 	free(text);
 }
 
+/* show classifier: one message per chain of the family's ruleset (-t TABLE: that table's). */
+static void do_dump_cls(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh,
+			const struct ctl_request *req)
+{
+	const struct rules_ruleset *rs = box_ruleset(s->box, req->family);
+	const struct cls_ruleset *cr = rs ? rs->compiled : NULL;
+	int mode = box_classifier(s->box),
+	    table = req->table ? rules_table_by_name(req->table) : -1;
+
+	if (req->table && table < 0) {
+		reply_error(c, nlh, -ENOENT, "CTL_RA_TABLE: no table '%s'", req->table);
+		return;
+	}
+	for (unsigned t = 0; rs && t < TABLE_MAX; t++) {
+		if (!rs->tables[t].present || (table >= 0 && (unsigned)table != t))
+			continue;
+		for (unsigned i = 0; i < rs->tables[t].nchains; i++) {
+			const struct rules_chain *ch = &rs->tables[t].chains[i];
+			const struct cls_chain *cc =
+			    cr && i < cr->nchains[t] ? &cr->chains[t][i] : NULL;
+			struct ctl_cls_chain m = {.rules = ch->nrules};
+			struct nlmsghdr *out;
+			size_t room;
+			void *p = out_room(c, 512, &room);
+
+			snprintf(m.table, sizeof(m.table), "%s", rules_table_name(t));
+			snprintf(m.chain, sizeof(m.chain), "%s", ch->name);
+			snprintf(m.why, sizeof(m.why), "%s",
+				 cc ? (cc->why ? cc->why : "") : "not compiled");
+			if (cc && cc->cls) {
+				m.engine = CTL_CLS_ENGINE_COMPILED;
+				m.why[0] = '\0';
+				m.partial = cc->partial;
+				m.first_partial = cc->first_partial;
+				m.bytes = cc->bytes;
+				m.updated = cc->updated;
+				m.has_build = cc->build_s >= 0;
+				m.build_ns = m.has_build ? (uint64_t)(cc->build_s * 1e9) : 0;
+			}
+			if (!p ||
+			    !(out = ctl_msg_start(p, room, req->type, NLM_F_MULTI, req->seq,
+						  req->family, false)) ||
+			    ctl_put_cls(out, room, &m,
+					mode == CLS_MODE_LINEAR	    ? CTL_CLS_LINEAR
+					: mode == CLS_MODE_COMPILED ? CTL_CLS_COMPILED
+								    : CTL_CLS_AUTO))
+				break;
+			out_commit(c, out);
+		}
+	}
+	send_done(c, req->seq);
+}
+
 /* The table and chain a request names; replies itself and returns false on error. */
 static bool find_chain(struct client *c, const struct nlmsghdr *nlh, const struct ctl_request *req,
 		       struct rules_ruleset *rs, int *table, int *chain)
@@ -981,6 +1035,9 @@ static void do_rules(struct ctl_server *s, struct client *c, const struct nlmsgh
 		return;
 	case CTL_RULES_RECENT:
 		do_recent(s, c, nlh, req);
+		return;
+	case CTL_RULES_CLASSIFIER:
+		do_dump_cls(s, c, nlh, req);
 		return;
 	case CTL_RULES_ZERO:
 		if (!find_chain(c, nlh, req, rs, &table, &chain))

@@ -508,7 +508,8 @@ void box_set_ruleset(struct box *b, struct rules_ruleset *rs, int family)
 	/* Compiled here, in the loader's thread, before any packet can see rs. Failing to
 	 * compile leaves chains linear, never the ruleset unloaded. */
 	if (rs && !rs->compiled)
-		cls_ruleset_compile(rs, (enum cls_mode)b->cls_mode, NULL, b->cls_clock);
+		cls_ruleset_compile_from(rs, rcu_dereference(b->rs[box_fam_index(family)]),
+					 (enum cls_mode)b->cls_mode, NULL, b->cls_clock);
 	/* Before publishing: the first packet that sees the rules has the plug-ins it needs on
 	 * (box_plugins_apply). */
 	box_plugins_want(b, rs);

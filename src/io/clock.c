@@ -15,6 +15,11 @@ uint64_t io_monotonic_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+double io_monotonic_s(void)
+{
+	return (double)io_monotonic_ns() / 1e9;
+}
+
 uint64_t io_realtime_ns(void)
 {
 	struct timespec ts;

@@ -13,6 +13,8 @@ struct box;
 
 /* CLOCK_MONOTONIC in ns. */
 uint64_t io_monotonic_ns(void);
+/* CLOCK_MONOTONIC in seconds: what a box times classifier builds with (box_set_classifier). */
+double io_monotonic_s(void);
 /* CLOCK_REALTIME in ns: the clock of the kernel's packet timestamps (afpacket_frame.tstamp_ns). */
 uint64_t io_realtime_ns(void);
 /*

@@ -27,6 +27,7 @@
 
 #include "ct/ct.h"
 #include "ct/ct_plugin.h"
+#include "classify/ruleset.h"
 #include "ctl/client.h"
 #include "ctl/server.h"
 #include "engine/box.h"
@@ -74,6 +75,7 @@ struct live {
 	unsigned nlocal;
 	char rules[PATH_MAX], rules6[PATH_MAX];
 	char control[PATH_MAX]; /* `control SPEC` (or --control): "" none */
+	int cls_forced;		/* run --classifier (CLS_MODE_*), or -1: the config's line */
 	struct ctl_server *ctl;
 	struct live_sync *sync; /* `sync ...` lines: state replication (live/sync.c) */
 	uint64_t pkt_id;
@@ -604,6 +606,17 @@ static int config_line(struct live *l, const char *dir, int argc, char **argv, c
 		}
 		return 0;
 	}
+	if (!strcmp(argv[0], "classifier")) {
+		int mode = argc == 2 ? cls_mode_parse(argv[1]) : -1;
+
+		if (mode < 0) {
+			snprintf(msg, mlen, "usage: classifier auto|linear|compiled");
+			return -EINVAL;
+		}
+		if (l->cls_forced < 0)
+			box_set_classifier(l->box, mode, io_monotonic_s);
+		return 0;
+	}
 	if (!strcmp(argv[0], "control")) {
 		if (argc != 2) {
 			snprintf(msg, mlen, "usage: control PATH|NAME");
@@ -626,7 +639,7 @@ static int config_line(struct live *l, const char *dir, int argc, char **argv, c
 		return box_setup_command(l->box, argc, argv, msg, mlen) < 0 ? -EINVAL : 0;
 	snprintf(msg, mlen,
 		 "unknown keyword '%s' (iface, addr, route, forwarding, conntrack set, ct-timeout, "
-		 "nat set, rules, rules6, control, sync)",
+		 "nat set, rules, rules6, control, sync, classifier)",
 		 argv[0]);
 	return -EINVAL;
 }
@@ -671,7 +684,7 @@ static int read_config(struct live *l, const char *path)
 	return rc;
 }
 
-int live_open(const char *config, FILE *err, struct live **out)
+int live_open(const char *config, int classifier, FILE *err, struct live **out)
 {
 	static const struct box_ops ops = {
 	    .xmit = live_xmit, .deliver = live_deliver, .log = live_log, .trace = live_trace};
@@ -689,6 +702,8 @@ int live_open(const char *config, FILE *err, struct live **out)
 	}
 	box_set_time(l->box, io_monotonic_ns());
 	io_seed_box(l->box);
+	l->cls_forced = classifier;
+	box_set_classifier(l->box, classifier >= 0 ? classifier : CLS_MODE_AUTO, io_monotonic_s);
 	rc = read_config(l, config);
 	if (rc == 0)
 		rc = live_reload(l);

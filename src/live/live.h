@@ -30,9 +30,11 @@ struct live_flags {
 
 /*
  * Read the config file, open its interfaces and load its rulesets. Errors are printed to err
- * as FILE:LINE: message. 0 and *out, or a negative errno.
+ * as FILE:LINE: message. 0 and *out, or a negative errno. `classifier`: how rulesets are
+ * compiled (a CLS_MODE_*, run's --classifier), or -1 for the config's `classifier` line
+ * (default auto).
  */
-int live_open(const char *config, FILE *err, struct live **out);
+int live_open(const char *config, int classifier, FILE *err, struct live **out);
 void live_free(struct live *l);
 
 /*

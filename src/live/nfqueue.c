@@ -75,6 +75,10 @@ int live_nfqueue_open(const struct live_nfqueue_opts *o, FILE *err, struct live_
 	}
 	box_set_time(q->box, io_monotonic_ns());
 	io_seed_box(q->box);
+	if (box_set_classifier(q->box, o->classifier, io_monotonic_s) < 0) {
+		live_nfqueue_free(q);
+		return -EINVAL;
+	}
 	rc = live_nfqueue_reload(q);
 	if (rc == 0)
 		rc = nfqueue_open(&o->queue, q->box, err, &q->nfq);

@@ -22,6 +22,7 @@ struct live_nfqueue_opts {
 	const char *rules;   /* iptables-save file (NULL: none) */
 	const char *rules6;  /* ip6tables-save file (NULL: none) */
 	const char *control; /* control socket: a path or a name (ctl_socket_path); NULL: none */
+	int classifier;	     /* CLS_MODE_* (classify/ruleset.h): 0 is auto */
 };
 
 /*

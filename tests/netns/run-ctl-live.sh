@@ -12,8 +12,9 @@
 # drops times out at once, save shows it), ct -L lists the download; the download completes
 # intact (sha256); counters and zero; a SIGHUP reload after a restore; `--control NAME` on the
 # command line wins over the config; SIGTERM removes the socket file; `run --nfqueue N
-# --control PATH` serves the same requests. Exit 77 (skipped) when
-# not root or namespaces are unavailable. Every wait is bounded.
+# --control PATH` serves the same requests; `rules classifier` shows the config's
+# `classifier` line at work. Exit 77 (skipped) when not root or namespaces are unavailable.
+# Every wait is bounded.
 # PT_BIN: the pkttables binary (default build/pkttables; tests/run.sh sets it).
 cd "$(dirname "$0")/../.." || exit 2
 . tests/netns/lib.sh
@@ -39,6 +40,7 @@ addr $L 192.0.2.1/24
 addr $W 198.51.100.1/24
 rules router.rules
 control ./live.ctl
+classifier compiled
 CONF
 cat >"$D/router.rules" <<'RULES'
 *filter
@@ -66,6 +68,14 @@ grep -q "control socket $CTL" "$D/pt.log" && [ -S "$CTL" ] && ok "control socket
 
 rules save | ruleset | diff -u "$D/router.rules" - >"$D/diff" && ok "rules save: the config's ruleset" ||
 	{ bad "rules save"; cat "$D/diff"; }
+# the config's `classifier compiled` (unless a test run forces a mode): timed builds
+if [ -z "${PT_CLASSIFIER:-}" ]; then
+	rules classifier >"$D/cls" 2>&1
+	head -1 "$D/cls" | grep -qx "classifier compiled" &&
+		grep -q "^ipv4 filter FORWARD: compiled, 2 rules, build [0-9.]* ms, [0-9]* bytes" "$D/cls" &&
+		ok "rules classifier: the config's mode, FORWARD compiled with its build time" ||
+		{ bad "rules classifier"; cat "$D/cls"; }
+fi
 
 # ---- a download while the ruleset is replaced ----
 want=$(sha256sum <"$D/slow" | cut -d' ' -f1)

@@ -166,6 +166,100 @@ static void test_incremental(void **state)
 	free(p);
 }
 
+/* cls_update, as a reload of a changed chain uses it: from the classifier of fw1_1k (final
+ * rules and all) to that of the set with a rule taken out, a rule added, one replaced, and
+ * final rules taken out; compiled == linear on the new rules each time, the old classifier
+ * still right on its own; too many changes ask for a rebuild. */
+static void check_update(const struct classifier *c, const struct cb_rule *r, unsigned nr,
+			 const struct cb_rule *nrules, unsigned nn, const struct cb_pkt *p,
+			 unsigned np, int want_err, unsigned want_changed)
+{
+	struct cls_builder *nb = cb_builder(nrules, nn, true);
+	struct classifier *d = NULL;
+	unsigned changed = 0;
+
+	assert_non_null(nb);
+	assert_int_equal(cls_update(c, nb, &d, &changed), want_err);
+	assert_int_equal(changed, want_changed);
+	for (unsigned i = 0; i < np; i++) {
+		uint32_t key[CLS_NDIMS];
+
+		cb_key(&p[i], key);
+		assert_int_equal(cb_compiled(c, r, &p[i], key, cls_first(c, key, 0)),
+				 cb_linear(r, nr, &p[i]));
+		if (d)
+			assert_int_equal(cb_compiled(d, nrules, &p[i], key, cls_first(d, key, 0)),
+					 cb_linear(nrules, nn, &p[i]));
+	}
+	cls_free(d);
+	cls_builder_free(nb);
+}
+
+static void test_update(void **state)
+{
+	char path[512], tpath[512];
+	unsigned nr = 0, np = 0, k, fin;
+	struct cb_rule *r, *cur;
+	struct cb_pkt *p;
+	struct cls_builder *b;
+	struct classifier *c = NULL;
+
+	snprintf(path, sizeof(path), "%s/fw1_1k", cb_dir());
+	snprintf(tpath, sizeof(tpath), "%s/fw1_1k_trace", cb_dir());
+	r = cb_load_rules(path, &nr);
+	p = cb_load_trace(tpath, 4, &np);
+	assert_non_null(r);
+	assert_non_null(p);
+	cur = malloc((nr + 1) * sizeof(*cur));
+	assert_non_null(cur);
+	b = cb_builder(r, nr, true);
+	assert_non_null(b);
+	assert_int_equal(cls_build(b, NULL, &c, NULL), 0);
+	for (k = 100; k < nr && !r[k].fmask; k++) /* a rule with a flags test: not final */
+		;
+	for (fin = 100; fin < nr && r[fin].fmask; fin++) /* a final one */
+		;
+	assert_true(k < nr && fin < nr);
+	/* out */
+	memcpy(cur, r, k * sizeof(*r));
+	memcpy(cur + k, r + k + 1, (nr - k - 1) * sizeof(*r));
+	check_update(c, r, nr, cur, nr - 1, p, np, 0, 1);
+	/* in: a copy of the last rule but one at k (a new rule that matches much) */
+	memcpy(cur, r, k * sizeof(*r));
+	cur[k] = r[nr - 2];
+	memcpy(cur + k + 1, r + k, (nr - k) * sizeof(*r));
+	check_update(c, r, nr, cur, nr + 1, p, np, 0, 1);
+	/* replaced: rule k becomes rule 3's copy (delete and insert) */
+	memcpy(cur, r, nr * sizeof(*r));
+	cur[k] = r[3];
+	check_update(c, r, nr, cur, nr, p, np, 0, 2);
+	/* final rules out (the rules they hid come back where they covered a leaf): the first
+	 * after 100, the widest one (fewest address bits), and the catch-all at the end */
+	for (unsigned v = 0; v < 3; v++) {
+		unsigned f = fin, bits = 65;
+
+		for (unsigned i = 0; v == 1 && i + 1 < nr; i++)
+			if (!r[i].fmask && (unsigned)(__builtin_popcount(r[i].smask) +
+						      __builtin_popcount(r[i].dmask)) < bits) {
+				bits = (unsigned)(__builtin_popcount(r[i].smask) +
+						  __builtin_popcount(r[i].dmask));
+				f = i;
+			}
+		if (v == 2)
+			f = nr - 1;
+		memcpy(cur, r, f * sizeof(*r));
+		memcpy(cur + f, r + f + 1, (nr - f - 1) * sizeof(*r));
+		check_update(c, r, nr, cur, nr - 1, p, np, 0, 1);
+	}
+	/* many rules out: rebuild */
+	check_update(c, r, nr, r, nr - CLS_UPDATE_MAX - 1, p, np, -EAGAIN, CLS_UPDATE_MAX + 1);
+	cls_free(c);
+	cls_builder_free(b);
+	free(cur);
+	free(r);
+	free(p);
+}
+
 /* The budget: a structure that does not fit is refused, not truncated. */
 static void test_budget(void **state)
 {
@@ -192,7 +286,8 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_acl1_1k),	cmocka_unit_test(test_fw1_1k),
 	    cmocka_unit_test(test_ipc1_1k),	cmocka_unit_test(test_sample_10k),
-	    cmocka_unit_test(test_incremental), cmocka_unit_test(test_budget),
+	    cmocka_unit_test(test_incremental), cmocka_unit_test(test_update),
+	    cmocka_unit_test(test_budget),
 	};
 	char probe[512];
 
