@@ -42,7 +42,8 @@ LIB_SRC  := $(sort $(wildcard src/*/*.c))
 LIB_SRC  := $(filter-out src/cmd/%,$(LIB_SRC))
 CMD_SRC  := $(sort $(wildcard src/cmd/*.c))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
-BENCH_SRC:= $(sort $(wildcard bench/*.c))
+# bench_acl links DPDK's rte_acl: built on its own rule below, only when pkg-config finds it
+BENCH_SRC:= $(filter-out bench/bench_acl.c,$(sort $(wildcard bench/*.c)))
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 CMD_OBJ  := $(CMD_SRC:%.c=$(B)/obj/%.o)
@@ -62,7 +63,7 @@ else
 Q := @
 endif
 
-.PHONY: all tests deps demo check check-fast bench bench-table clean fmt classify-sweep
+.PHONY: all tests deps demo check check-fast bench bench-acl bench-table clean fmt classify-sweep
 .DEFAULT_GOAL := all
 
 all: $(BIN)
@@ -88,6 +89,21 @@ $(B)/bench/%: $(B)/obj/bench/%.o $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) $< $(LINKLIB) $(PKG_LIBS) $(LDLIBS) -o $@
 
+# DPDK's rte_acl for the classifier comparison (bench/bench_acl.c): the benchmark alone links
+# it, and only when pkg-config knows libdpdk (tools/install-deps.sh --bench); pkttables and its
+# tests never do. Without it bench/run.sh says rte_acl was not measured.
+ifeq ($(shell pkg-config --exists libdpdk 2>/dev/null && echo y),y)
+bench-acl: $(B)/bench/bench_acl
+$(B)/bench/bench_acl: bench/bench_acl.c tests/unit/classbench.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC+LD   $@")
+	$(Q)$(CC) -Isrc -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
+		$(shell pkg-config --cflags libdpdk) $< -o $@ $(shell pkg-config --libs libdpdk)
+else
+bench-acl:
+	@echo "bench: no libdpdk (pkg-config): rte_acl not built"
+endif
+
 # Debian packages the build, the tests and the demo need; installed only when missing.
 deps:
 	@sh tools/install-deps.sh
@@ -110,7 +126,7 @@ check-fast:
 
 bench: deps
 	@sh tools/install-deps.sh --bench
-	@$(MAKE) --no-print-directory all $(BENCHES)
+	@$(MAKE) --no-print-directory all $(BENCHES) bench-acl
 	@sh bench/run.sh
 
 # The workshop's table (docs/benchmark.md): netns sender, router, receiver; root for the live rows.

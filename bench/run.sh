@@ -192,8 +192,9 @@ sh bench/live.sh || echo "bench: bench/live.sh failed" >&2
 # Compiled classifier (bench_classify) against the linear scan on the ClassBench sets, one run,
 # one core: build/bench-classify.csv (set,rules,engine,mlookups_per_s,bytes,build_s) and the
 # one-rule update times in build/bench-classify-update.txt. The 100k sets get a uniform trace
-# from the data's gentrace.c, made in a temporary directory. DPDK's rte_acl is not linked in
-# (docs/classifier.md says why): compare with the reference figures of the data's README.
+# from the data's gentrace.c, made in a temporary directory. DPDK's rte_acl (bench_acl, built
+# when pkg-config finds libdpdk) adds its rows on the same traces: rte_acl-scalar and its fastest
+# vector algorithm (all of them in build/bench-classify-acl.txt).
 K=build/bench/bench_classify
 CB=${PT_CLASSBENCH:-../shared/data/classbench}
 if [ -x "$K" ] && [ -r "$CB/acl1_1k" ]; then
@@ -215,8 +216,26 @@ if [ -x "$K" ] && [ -r "$CB/acl1_1k" ]; then
 	"$K" --seconds "$SECONDS_PER" "$@" > "$ktmp/out" || echo "bench: bench_classify failed" >&2
 	grep -v '^#' "$ktmp/out" > build/bench-classify.csv || true
 	grep '^#' "$ktmp/out" | sed 's/^# //' > build/bench-classify-update.txt || true
+	rm -f build/bench-classify-acl.txt
+	if [ -x build/bench/bench_acl ]; then
+		build/bench/bench_acl --seconds "$SECONDS_PER" "$@" > "$ktmp/acl" ||
+			echo "bench: bench_acl failed" >&2
+		grep -v '^#' "$ktmp/acl" >> build/bench-classify.csv || true
+		grep '^#' "$ktmp/acl" | sed 's/^# //' > build/bench-classify-acl.txt || true
+	else
+		echo "  rte_acl not measured: build/bench/bench_acl not built (no libdpdk; sh tools/install-deps.sh --bench)"
+	fi
 	rm -rf "$ktmp"
+	# a reload of a 10k-rule chain with one rule added or deleted (bench_cls_update)
+	if [ -x build/bench/bench_cls_update ]; then
+		set --
+		for s in acl1 fw1 ipc1; do set -- "$@" "${s}_10k" "$CB/${s}_10k"; done
+		build/bench/bench_cls_update "$@" > build/bench-cls-reload.csv ||
+			echo "bench: bench_cls_update failed" >&2
+	fi
 	column -s, -t < build/bench-classify.csv | sed 's/^/  /'
 	sed 's/^/  /' build/bench-classify-update.txt
-	echo "wrote build/bench-classify.csv"
+	[ ! -s build/bench-classify-acl.txt ] || sed 's/^/  /' build/bench-classify-acl.txt
+	[ ! -s build/bench-cls-reload.csv ] || column -s, -t < build/bench-cls-reload.csv | sed 's/^/  /'
+	echo "wrote build/bench-classify.csv, build/bench-cls-reload.csv"
 fi

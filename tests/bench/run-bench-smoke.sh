@@ -8,6 +8,7 @@
 #   bench_nat  every configuration: flows translated, no new connection dropped
 #   bench_engine rules100
 #   bench_stack every configuration (the workshop's rows): every packet forwarded
+#   bench_cls_update, bench_acl  with the ClassBench data (and, for bench_acl, libdpdk)
 #
 # The bench binaries are not part of `make all tests`: this builds them (into the directory of
 # PT_BIN, build/ by default) with the same make the check ran. Numbers are not judged here.
@@ -43,6 +44,23 @@ for v in "" -v6 -1500; do
 		$T "$B/bench/bench_stack" "$c$v" --packets 2000 || bad "bench_stack $c$v exit $?"
 	done
 done
+# with the ClassBench data (../shared, research use, read in place): a reload of acl1_1k's
+# chain with one rule changed is made from the running classifier; rte_acl where DPDK is in
+CB=${PT_CLASSBENCH:-../shared/data/classbench}
+if [ -r "$CB/acl1_1k" ]; then
+	make --no-print-directory -s SAN=$SAN "$B/bench/bench_cls_update" ||
+		bad "bench_cls_update does not build"
+	out=$($T "$B/bench/bench_cls_update" acl1_1k "$CB/acl1_1k") || bad "bench_cls_update exit $?"
+	echo "$out"
+	echo "$out" | grep -q '^acl1_1k,942,delete,' || bad "bench_cls_update: no delete row"
+	if pkg-config --exists libdpdk 2>/dev/null; then
+		make --no-print-directory -s SAN=$SAN bench-acl || bad "bench_acl does not build"
+		out=$($T "$B/bench/bench_acl" --seconds 0.05 acl1_1k "$CB/acl1_1k" \
+			"$CB/acl1_1k_trace" 2>&1) || bad "bench_acl exit $?"
+		echo "$out"
+		echo "$out" | grep -q '^acl1_1k,942,rte_acl-scalar,' || bad "bench_acl: no scalar row"
+	fi
+fi
 
 [ "$fails" -eq 0 ] && echo "PASS: benches build and run"
 [ "$fails" -eq 0 ]
