@@ -61,7 +61,8 @@ int ct_entry_create(struct ct_table *t, const struct ct_entry_attrs *a, uint64_t
 	} else if (ct_tuple_invert(&a->orig, &reply) < 0) {
 		return -EINVAL;
 	}
-	if (ct_find_expiring(t, &a->orig, now, NULL) || ct_find_expiring(t, &reply, now, NULL))
+	if (ct_find_expiring(t, &a->orig, now, NULL) ||
+	    (!a->bind && ct_find_expiring(t, &reply, now, NULL)))
 		return -EEXIST;
 	if (t->stats.count >= t->cfg.max_entries && !ct_early_drop(t)) {
 		t->stats.insert_failed++;
@@ -87,6 +88,18 @@ int ct_entry_create(struct ct_table *t, const struct ct_entry_attrs *a, uint64_t
 		ct_ext_free(e);
 		free(e);
 		return -ENOMEM;
+	}
+	if (a->bind) {
+		/* the reply as the binding made it must be free, as the kernel checks at insert */
+		int r = a->bind(a->bind_priv, e, now);
+
+		if (!r && ct_find_expiring(t, &e->th[1].tuple, now, NULL))
+			r = -EEXIST;
+		if (r < 0) {
+			ct_ext_free(e);
+			free(e);
+			return r;
+		}
 	}
 	e->status = ((a->have & CT_ATTR_STATUS) ? a->status & SETTABLE : 0) | CT_S_CONFIRMED;
 	e->mark = (a->have & CT_ATTR_MARK) ? a->mark : 0;

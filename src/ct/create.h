@@ -29,10 +29,16 @@ struct ct_entry_attrs {
 	uint8_t proto_state;
 	const struct ct_helper *helper;
 	struct ct_labels labels, labels_mask; /* CT_ATTR_LABELS */
+	/* NAT on create (conntrack -I --src-nat/--dst-nat), or NULL: called with the entry made
+	 * but not yet confirmed nor in the table, before its reply tuple is checked against the
+	 * table, so it may change that tuple (and extensions); its negative return is the
+	 * create's, and nothing of the entry stays. Conntrack knows no NAT: the caller names it. */
+	int (*bind)(void *priv, struct ct_entry *e, uint64_t now);
+	void *bind_priv;
 };
 /* A confirmed entry from attributes (NEW delivered). 0, -EEXIST (either tuple is in the table),
  * -EINVAL (the reply differs in family/protocol/zone, or orig has no inverse), -ENOSPC (full of
- * assured entries), -ENOMEM. *out (may be NULL) gets the entry. */
+ * assured entries), -ENOMEM, or a->bind's error. *out (may be NULL) gets the entry. */
 int ct_entry_create(struct ct_table *t, const struct ct_entry_attrs *a, uint64_t now,
 		    struct ct_entry **out);
 /* Change mark, timeout, status, TCP state of an entry (UPDATE delivered). 0, or -EBUSY when the

@@ -48,6 +48,7 @@ struct run {
 	bool collect;
 	bool xml_head;			/* -o xml: the document was opened */
 	struct ctl_cli_labelmap labels; /* -o labels: their names */
+	bool labels_read;		/* connlabel.conf was read (or its absence said) */
 	struct ctl_stats st;		/* -C, -S */
 	char line[2048];
 };
@@ -353,9 +354,9 @@ static int do_each(struct run *r, bool del)
 
 /*
  * -I / -A's entry: the original tuple given, or the inverse of the reply given alone
- * (-I -r A -q B ...); the reply given, else the inverse of the original, with --src-nat's
- * address (and port) as its destination and --dst-nat's as its source, as the kernel makes
- * a NAT-ed entry's reply.
+ * (-I -r A -q B ...); the reply given, else the inverse of the original. --src-nat and
+ * --dst-nat go as CTA_NAT_SRC / CTA_NAT_DST (one address, the port when given), as conntrack
+ * sends them: the box binds the entry to them, which makes its reply tuple.
  */
 static void create_tuples(const struct ctl_ct_cli *o, struct ctl_ct *c)
 {
@@ -377,6 +378,10 @@ static void create_tuples(const struct ctl_ct_cli *o, struct ctl_ct *c)
 	if (ct_tuple_invert(&o->orig.t, &inv) < 0)
 		inv = o->orig.t;
 	c->reply = inv;
+	/* conntrack: without -r or -q the reply is the original's inverse, whatever
+	 * --reply-port-src/dst say (so a saved NAT-ed entry's translated ports do not load back) */
+	if (!(o->reply.have & (CTL_T_SRC | CTL_T_DST)))
+		return;
 	if (o->reply.have & CTL_T_SRC)
 		c->reply.src = o->reply.t.src;
 	if (o->reply.have & CTL_T_DST)
@@ -385,19 +390,25 @@ static void create_tuples(const struct ctl_ct_cli *o, struct ctl_ct *c)
 		c->reply.s.port = o->reply.t.s.port;
 	if (o->reply.have & CTL_T_DPORT)
 		c->reply.d.port = o->reply.t.d.port;
-	if (o->opts & OB(O_DST_NAT)) {
-		c->reply.src = o->dnat.addr;
-		if (o->dnat.has_port)
-			c->reply.s.port = o->dnat.port;
-	}
-	if (o->opts & OB(O_SRC_NAT)) {
-		c->reply.dst = o->snat.addr;
-		if (o->snat.has_port)
-			c->reply.d.port = o->snat.port;
-	}
-	if ((o->reply.have & (CTL_T_SRC | CTL_T_DST | CTL_T_SPORT | CTL_T_DPORT)) ||
-	    (o->opts & (OB(O_SRC_NAT) | OB(O_DST_NAT))))
+	if (o->reply.have & (CTL_T_SRC | CTL_T_DST | CTL_T_SPORT | CTL_T_DPORT))
 		c->have |= CTL_C_REPLY;
+}
+
+static void create_nat(const struct ctl_ct_cli *o, struct ctl_ct *c)
+{
+	const struct ctl_cli_nat *want[2] = {&o->snat, &o->dnat};
+
+	for (int i = 0; i < 2; i++) {
+		struct ctl_nat *n = &c->nat[i];
+
+		if (!(o->opts & OB(i ? O_DST_NAT : O_SRC_NAT)))
+			continue;
+		c->have |= i ? CTL_C_NAT_DST : CTL_C_NAT_SRC;
+		n->family = want[i]->family;
+		n->min = n->max = want[i]->addr;
+		n->has_port = want[i]->has_port;
+		n->min_port = n->max_port = want[i]->port;
+	}
 }
 
 static int do_create(struct run *r)
@@ -438,6 +449,7 @@ static int do_create(struct run *r)
 		memset(&c, 0, sizeof(c));
 		c.have = CTL_C_ORIG | CTL_C_TIMEOUT;
 		create_tuples(o, &c);
+		create_nat(o, &c);
 		c.timeout = o->timeout;
 		if (o->opts & OB(O_STATUS)) {
 			c.have |= CTL_C_STATUS;
@@ -703,8 +715,14 @@ static int run_one(struct run *r, const struct ctl_ct_cli *o, volatile sig_atomi
 	r->o = o;
 	r->n = r->nfound = 0;
 	r->collect = r->xml_head = false;
-	if (o->fmt & CTL_CLI_FMT_LABELS)
-		ctl_cli_labelmap_load(&r->labels);
+	if ((o->fmt & CTL_CLI_FMT_LABELS) && !r->labels_read) {
+		int e = ctl_cli_labelmap_load(&r->labels);
+
+		/* conntrack says so (its perror), once */
+		if (e < 0)
+			fprintf(r->err, "nfct_labelmap_new: %s\n", strerror(-e));
+		r->labels_read = true;
+	}
 	switch (o->cmd) {
 	case CTL_CLI_LIST:
 		status = do_list(r);

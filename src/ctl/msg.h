@@ -198,6 +198,17 @@ enum {
 	CTL_C_TSTAMP = 1 << 13,	     /* CTA_TIMESTAMP: ts_start, ts_stop, ts_now */
 	CTL_C_LABELS = 1 << 14,	     /* CTA_LABELS: 128 bits (ct/labels.h's layout) */
 	CTL_C_LABELS_MASK = 1 << 15, /* CTA_LABELS_MASK: in a CT_NEW, the bits CTA_LABELS sets */
+	CTL_C_NAT_SRC = 1 << 16,     /* CTA_NAT_SRC: create with this source NAT (-I --src-nat) */
+	CTL_C_NAT_DST = 1 << 17,     /* CTA_NAT_DST: create with this destination NAT */
+};
+/* A translation asked for on create (CTA_NAT_SRC / CTA_NAT_DST, ctnetlink's layout): an
+ * address range (conntrack -I gives one address: min = max) of `family` (0: none given, the
+ * address stays), a port range (host order) when has_port. */
+struct ctl_nat {
+	union pt_addr min, max;
+	uint16_t min_port, max_port;
+	uint8_t family;
+	bool has_port;
 };
 /* Inside CTA_TIMESTAMP, beside ctnetlink's START (1) and STOP (2): the box's time when the
  * message was made (be64 ns), so a client can say how long a live entry has been there. */
@@ -213,6 +224,7 @@ struct ctl_ct {
 	char helper[16];		    /* CTA_HELP.CTA_HELP_NAME */
 	uint64_t ts_start, ts_stop, ts_now; /* box clock, ns; ts_stop 0: still in the table */
 	uint32_t labels[4], labels_mask[4]; /* bit n: word n / 32, bit n % 32 */
+	struct ctl_nat nat[2];		    /* [0] CTA_NAT_SRC, [1] CTA_NAT_DST */
 };
 
 /* One expectation (CTA_EXPECT_*). The mask is a tuple of the bits compared: src address and

@@ -17,6 +17,10 @@
  *   CTA_COUNTERS_ORIG (9) / _REPLY (10) -- CTA_COUNTERS_PACKETS (1) be64, _BYTES (2) be64
  *   CTA_TIMESTAMP (20) -- CTA_TIMESTAMP_START (1) be64 ns, _STOP (2), CTL_TS_NOW (64)
  *   CTA_LABELS (22) 16 bytes, CTA_LABELS_MASK (23) 16 bytes (host-order 32-bit words)
+ *   CTA_NAT_SRC (6) / CTA_NAT_DST (13), in a CT_NEW that creates:
+ *     +- CTA_NAT_V4_MINIP (1) 4 bytes, CTA_NAT_V4_MAXIP (2)  or  CTA_NAT_V6_MINIP (4) 16, _MAXIP
+ * (5)
+ *     +- CTA_NAT_PROTO (3) -- CTA_PROTONAT_PORT_MIN (1) be16, CTA_PROTONAT_PORT_MAX (2) be16
  *
  * A tuple's own nesting is drawn in msg.c. Validation (the tables below) comes first, as msg.c
  * does it; decode_ct reads only what passed.
@@ -98,7 +102,24 @@ static const struct ctl_pol help_pol[] = {
 };
 static const struct ctl_level help_level = LEVEL(help_pol);
 
+static const struct ctl_pol protonat_pol[] = {
+    [CTA_PROTONAT_PORT_MIN] = {MNL_TYPE_U16, 0, "CTA_PROTONAT_PORT_MIN", NULL},
+    [CTA_PROTONAT_PORT_MAX] = {MNL_TYPE_U16, 0, "CTA_PROTONAT_PORT_MAX", NULL},
+};
+static const struct ctl_level protonat_level = LEVEL(protonat_pol);
+
+static const struct ctl_pol nat_pol[] = {
+    [CTA_NAT_V4_MINIP] = {MNL_TYPE_BINARY, 4, "CTA_NAT_V4_MINIP", NULL},
+    [CTA_NAT_V4_MAXIP] = {MNL_TYPE_BINARY, 4, "CTA_NAT_V4_MAXIP", NULL},
+    [CTA_NAT_PROTO] = {MNL_TYPE_NESTED, 0, "CTA_NAT_PROTO", &protonat_level},
+    [CTA_NAT_V6_MINIP] = {MNL_TYPE_BINARY, 16, "CTA_NAT_V6_MINIP", NULL},
+    [CTA_NAT_V6_MAXIP] = {MNL_TYPE_BINARY, 16, "CTA_NAT_V6_MAXIP", NULL},
+};
+static const struct ctl_level nat_level = LEVEL(nat_pol);
+
 static const struct ctl_pol ct_pol[CTL_A_MAX + 1] = {
+    [CTA_NAT_SRC] = {MNL_TYPE_NESTED, 0, "CTA_NAT_SRC", &nat_level},
+    [CTA_NAT_DST] = {MNL_TYPE_NESTED, 0, "CTA_NAT_DST", &nat_level},
     [CTA_TUPLE_ORIG] = {MNL_TYPE_NESTED, 0, "CTA_TUPLE_ORIG", &ctl_tuple_level},
     [CTA_TUPLE_REPLY] = {MNL_TYPE_NESTED, 0, "CTA_TUPLE_REPLY", &ctl_tuple_level},
     [CTA_STATUS] = {MNL_TYPE_U32, 0, "CTA_STATUS", NULL},
@@ -195,17 +216,24 @@ static const struct proto_desc *proto_desc(uint8_t num)
 /*
  * The IPS_* NAT bits of an entry, from its NAT binding: IPS_SRC_NAT when the binding changes the
  * source, IPS_DST_NAT the destination, each with its _DONE bit (libnetfilter_conntrack's
- * "is SNAT" needs both). Unlike the kernel, which sets the _DONE bits of every connection that
- * passed a NAT hook (null bindings included), a box sets them only with a translation.
+ * "is SNAT" needs both); a _DONE bit alone for a manip the binding decided as no change (the
+ * other manip of `conntrack -I --src-nat`, as the kernel's null binding). Unlike the kernel,
+ * which sets the _DONE bits of every connection that passed a NAT hook, a connection no NAT
+ * rule or request touched has no binding and so no bits.
  */
-static uint32_t ctl_nat_status(unsigned nat)
+static uint32_t ctl_nat_status(const struct ct_entry *e)
 {
+	unsigned nat = nat_entry_status(e), done = nat_entry_decided(e) | nat;
 	uint32_t st = 0;
 
 	if (nat & NAT_STATUS_SRC)
-		st |= CTL_IPS_SRC_NAT | CTL_IPS_SRC_NAT_DONE;
+		st |= CTL_IPS_SRC_NAT;
 	if (nat & NAT_STATUS_DST)
-		st |= CTL_IPS_DST_NAT | CTL_IPS_DST_NAT_DONE;
+		st |= CTL_IPS_DST_NAT;
+	if (done & NAT_STATUS_SRC)
+		st |= CTL_IPS_SRC_NAT_DONE;
+	if (done & NAT_STATUS_DST)
+		st |= CTL_IPS_DST_NAT_DONE;
 	return st;
 }
 
@@ -218,7 +246,7 @@ void ctl_ct_from_entry(struct ctl_ct *c, const struct ct_entry *e, uint64_t now)
 	memset(c, 0, sizeof(*c));
 	c->orig = *ct_entry_tuple(e, CT_DIR_ORIGINAL);
 	c->reply = *ct_entry_tuple(e, CT_DIR_REPLY);
-	c->status = ct_entry_status(e) | ctl_nat_status(nat_entry_status(e));
+	c->status = ct_entry_status(e) | ctl_nat_status(e);
 	c->timeout = (uint32_t)(ct_entry_expires_in(e, now) / CT_SEC);
 	c->mark = ct_entry_mark(e);
 	c->use = ct_entry_use(e);
@@ -359,6 +387,36 @@ static int put_protoinfo(struct nlmsghdr *nlh, size_t room, const struct ctl_ct 
 	return 0;
 }
 
+static int put_nat(struct nlmsghdr *nlh, size_t room, uint16_t type, const struct ctl_nat *n)
+{
+	struct nlattr *nest = mnl_attr_nest_start_check(nlh, room, type), *proto;
+	bool v6 = n->family == AF_INET6;
+	size_t alen = v6 ? 16 : 4;
+	bool ok = nest != NULL;
+
+	if (ok && n->family) {
+		ok = mnl_attr_put_check(nlh, room, v6 ? CTA_NAT_V6_MINIP : CTA_NAT_V4_MINIP, alen,
+					n->min.b) &&
+		     mnl_attr_put_check(nlh, room, v6 ? CTA_NAT_V6_MAXIP : CTA_NAT_V4_MAXIP, alen,
+					n->max.b);
+	}
+	if (ok && n->has_port) {
+		proto = mnl_attr_nest_start_check(nlh, room, CTA_NAT_PROTO);
+		ok = proto &&
+		     mnl_attr_put_u16_check(nlh, room, CTA_PROTONAT_PORT_MIN, htons(n->min_port)) &&
+		     mnl_attr_put_u16_check(nlh, room, CTA_PROTONAT_PORT_MAX, htons(n->max_port));
+		if (ok)
+			mnl_attr_nest_end(nlh, proto);
+	}
+	if (!ok) {
+		if (nest)
+			mnl_attr_nest_cancel(nlh, nest);
+		return -EMSGSIZE;
+	}
+	mnl_attr_nest_end(nlh, nest);
+	return 0;
+}
+
 int ctl_put_ct(struct nlmsghdr *nlh, size_t room, const struct ctl_ct *c)
 {
 	uint32_t len0 = nlh->nlmsg_len;
@@ -402,6 +460,9 @@ int ctl_put_ct(struct nlmsghdr *nlh, size_t room, const struct ctl_ct *c)
 	if (c->have & CTL_C_LABELS_MASK)
 		ok = ok && mnl_attr_put_check(nlh, room, CTA_LABELS_MASK, sizeof(c->labels_mask),
 					      c->labels_mask);
+	for (int i = 0; i < 2; i++)
+		if (ok && (c->have & (i ? CTL_C_NAT_DST : CTL_C_NAT_SRC)))
+			ok = !put_nat(nlh, room, i ? CTA_NAT_DST : CTA_NAT_SRC, &c->nat[i]);
 	if (ok && (c->have & CTL_C_HELPER)) {
 		struct nlattr *n = mnl_attr_nest_start_check(nlh, room, CTA_HELP);
 
@@ -412,6 +473,54 @@ int ctl_put_ct(struct nlmsghdr *nlh, size_t room, const struct ctl_ct *c)
 	if (!ok) {
 		nlh->nlmsg_len = len0;
 		return -EMSGSIZE;
+	}
+	return 0;
+}
+
+/* CTA_NAT_SRC/DST: an address range of one family (both ends, or one for both), a port range
+ * (MAX defaults to MIN, as ctnetlink), min <= max. */
+static int decode_nat(const struct nlattr *attr, uint8_t family, struct ctl_nat *n,
+		      struct ctl_error *err)
+{
+	const struct nlattr *nb[CTA_NAT_V6_MAXIP + 1];
+	const char *name = mnl_attr_get_type(attr) == CTA_NAT_SRC ? "CTA_NAT_SRC" : "CTA_NAT_DST";
+	bool v4 = false, v6 = false;
+
+	ctl_validate_level(&nat_level, attr, NULL, "", nb, err, 0);
+	v4 = nb[CTA_NAT_V4_MINIP] || nb[CTA_NAT_V4_MAXIP];
+	v6 = nb[CTA_NAT_V6_MINIP] || nb[CTA_NAT_V6_MAXIP];
+	/* the message's family, when it names one (the server checks the entry's) */
+	if ((v4 && v6) || (family && v4 && family != AF_INET) ||
+	    (family && v6 && family != AF_INET6))
+		return ctl_fail(err, -EINVAL, attr, "%s: addresses not of the family %u", name,
+				family);
+	if (v4 || v6) {
+		const struct nlattr *lo = nb[v4 ? CTA_NAT_V4_MINIP : CTA_NAT_V6_MINIP];
+		const struct nlattr *hi = nb[v4 ? CTA_NAT_V4_MAXIP : CTA_NAT_V6_MAXIP];
+		size_t alen = v4 ? 4 : 16;
+
+		n->family = v4 ? AF_INET : AF_INET6;
+		memcpy(n->min.b, mnl_attr_get_payload(lo ? lo : hi), alen);
+		memcpy(n->max.b, mnl_attr_get_payload(hi ? hi : lo), alen);
+		if (pt_addr_cmp(&n->min, &n->max) > 0)
+			return ctl_fail(err, -EINVAL, attr,
+					"%s: the address range ends before it starts", name);
+	}
+	if (nb[CTA_NAT_PROTO]) {
+		const struct nlattr *pb[CTA_PROTONAT_PORT_MAX + 1];
+
+		ctl_validate_level(&protonat_level, nb[CTA_NAT_PROTO], NULL, "", pb, err, 0);
+		if (pb[CTA_PROTONAT_PORT_MIN] || pb[CTA_PROTONAT_PORT_MAX]) {
+			const struct nlattr *lo = pb[CTA_PROTONAT_PORT_MIN];
+			const struct nlattr *hi = pb[CTA_PROTONAT_PORT_MAX];
+
+			n->min_port = ntohs(mnl_attr_get_u16(lo ? lo : hi));
+			n->max_port = ntohs(mnl_attr_get_u16(hi ? hi : lo));
+			n->has_port = true;
+			if (n->min_port > n->max_port)
+				return ctl_fail(err, -EINVAL, attr,
+						"%s: the port range ends before it starts", name);
+		}
 	}
 	return 0;
 }
@@ -483,6 +592,13 @@ static int decode_ct(const struct nlattr *const *tb, uint8_t family, struct ctl_
 			c->have |= CTL_C_HELPER;
 		}
 	}
+	for (int i = 0; i < 2; i++)
+		if (tb[i ? CTA_NAT_DST : CTA_NAT_SRC] &&
+		    (r = decode_nat(tb[i ? CTA_NAT_DST : CTA_NAT_SRC], family, &c->nat[i], err)) <
+			0)
+			return r;
+		else if (tb[i ? CTA_NAT_DST : CTA_NAT_SRC])
+			c->have |= i ? CTL_C_NAT_DST : CTL_C_NAT_SRC;
 	/* a zone is part of the tuple: from CTA_ZONE unless the tuple named its own */
 	if (c->have & CTL_C_ZONE) {
 		c->orig.zone = c->orig.zone ? c->orig.zone : c->zone;

@@ -42,6 +42,8 @@
 #include "ct/helper.h"
 #include "engine/box.h"
 #include "ext/ct_timeout.h"
+#include "nat/nat.h"
+#include "nat/nat_plugin.h"
 #include "plugins/recent_plugin.h"
 #include "rules/rules.h"
 
@@ -453,6 +455,37 @@ static void entry_attrs(const struct ctl_ct *cc, struct ct_entry_attrs *a)
 	}
 }
 
+/* CTA_NAT_SRC/DST of a create, as the NAT layer's ranges (ct_entry_attrs.bind's priv). */
+struct create_nat {
+	struct nat_table *n;
+	struct nat_range r[2]; /* [0] source, [1] destination, as ctl_ct.nat */
+	bool want[2];
+};
+
+static void nat_range_of(const struct ctl_nat *c, uint8_t family, struct nat_range *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->family = family;
+	if (c->family) {
+		r->flags |= NAT_R_MAP_IPS;
+		r->min_addr = c->min;
+		r->max_addr = c->max;
+	}
+	if (c->has_port) {
+		r->flags |= NAT_R_PROTO;
+		r->min_port = c->min_port;
+		r->max_port = c->max_port;
+	}
+}
+
+static int create_bind(void *priv, struct ct_entry *e, uint64_t now)
+{
+	struct create_nat *cn = priv;
+
+	return nat_bind_entry(cn->n, e, cn->want[0] ? &cn->r[0] : NULL,
+			      cn->want[1] ? &cn->r[1] : NULL, now);
+}
+
 /* CT_NEW: update the entry the tuple names, or create it (NLM_F_CREATE), as ctnetlink. */
 static void do_ct_new(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh,
 		      const struct ctl_request *req)
@@ -460,6 +493,8 @@ static void do_ct_new(struct ctl_server *s, struct client *c, const struct nlmsg
 	struct ct_table *t = ct_box_table(s->box);
 	struct ct_entry_attrs a;
 	struct ct_entry *e = find_entry(s, req);
+	struct create_nat cn;
+	bool nat = req->ct.have & (CTL_C_NAT_SRC | CTL_C_NAT_DST);
 	int r;
 
 	entry_attrs(&req->ct, &a);
@@ -468,6 +503,12 @@ static void do_ct_new(struct ctl_server *s, struct client *c, const struct nlmsg
 	if (e) {
 		if (req->flags & NLM_F_EXCL) {
 			reply_error(c, nlh, -EEXIST, "conntrack entry exists");
+			return;
+		}
+		if (nat) { /* ctnetlink: NAT only for new entries */
+			reply_error(
+			    c, nlh, -EOPNOTSUPP,
+			    "CTA_NAT_SRC/CTA_NAT_DST: an existing entry's NAT cannot change");
 			return;
 		}
 		if ((r = ct_entry_change(t, e, &a, box_now(s->box))) < 0) {
@@ -507,8 +548,36 @@ static void do_ct_new(struct ctl_server *s, struct client *c, const struct nlmsg
 		}
 		a.have |= CT_ATTR_HELPER;
 	}
+	if (nat) {
+		memset(&cn, 0, sizeof(cn));
+		if (!(cn.n = nat_box_table(s->box))) {
+			reply_error(c, nlh, -EOPNOTSUPP,
+				    "CTA_NAT_SRC/CTA_NAT_DST: no NAT in this box");
+			return;
+		}
+		for (int i = 0; i < 2; i++) {
+			const struct ctl_nat *cnat = &req->ct.nat[i];
+
+			if (!(req->ct.have & (i ? CTL_C_NAT_DST : CTL_C_NAT_SRC)))
+				continue;
+			if (cnat->family && cnat->family != req->ct.orig.family) {
+				reply_error(c, nlh, -EINVAL, "%s: not the entry's address family",
+					    i ? "CTA_NAT_DST" : "CTA_NAT_SRC");
+				return;
+			}
+			cn.want[i] = true;
+			nat_range_of(cnat, req->ct.orig.family, &cn.r[i]);
+		}
+		a.bind = create_bind;
+		a.bind_priv = &cn;
+	}
 	r = ct_entry_create(t, &a, box_now(s->box), NULL);
-	if (r == -EINVAL)
+	if (r == -EINVAL && nat)
+		reply_error(c, nlh, r, "cannot create the entry with that NAT");
+	else if (r == -ENOSPC && nat)
+		reply_error(c, nlh, r,
+			    "CTA_NAT_SRC/CTA_NAT_DST: no free tuple for the translation");
+	else if (r == -EINVAL)
 		reply_error(c, nlh, r, "CTA_TUPLE_REPLY: does not answer CTA_TUPLE_ORIG");
 	else if (r < 0)
 		reply_error(c, nlh, r, "cannot create the entry: %s", strerror(-r));

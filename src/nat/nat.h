@@ -224,6 +224,27 @@ unsigned nat_addr_removed(struct nat_table *n, int ifindex, int family, const un
 /* NAT_STATUS_*: which manips of the entry's binding change the tuple (ctstate SNAT/DNAT). */
 enum { NAT_STATUS_SRC = 1 << NAT_MANIP_SRC, NAT_STATUS_DST = 1 << NAT_MANIP_DST };
 unsigned nat_entry_status(const struct ct_entry *e);
+/* NAT_STATUS_*: which manips the entry's binding decided, a change or none (the kernel's
+ * IPS_*_NAT_DONE bits); 0 for an entry without a binding (no NAT rule or request saw it). */
+unsigned nat_entry_decided(const struct ct_entry *e);
+
+/* ---- for entries made without a packet (conntrack -I --src-nat / --dst-nat) -------------- */
+
+/*
+ * Bind e, an entry ct_entry_create made and has not put in the table yet, to the translations
+ * asked for, destination first, as the kernel's ctnetlink does: a NULL range is decided as
+ * "no change" (its _DONE bit), and at least one range must be given. Each is a per-tuple
+ * binding of the Linux-compatible mode (never a mapping; NAT_R_MAP_IPS and NAT_R_PROTO are
+ * read, the other flags and policies ignored): the address given, the port given or else the
+ * entry's own when its reply tuple is free, otherwise another chosen as a NAT rule's would be
+ * (tuple_taken: no entry of the table has that reply). The entry's reply tuple becomes the
+ * translated one; its NEW event puts it in the by-source index, so later connections of the
+ * same source reuse the translation, and packets of the entry are rewritten by nat_translate
+ * like those of any bound connection. 0; -EINVAL (confirmed entry, no range, family
+ * mismatch); -ENOSPC (no free tuple, counted in `exhausted`); -ENOMEM.
+ */
+int nat_bind_entry(struct nat_table *n, struct ct_entry *e, const struct nat_range *src,
+		   const struct nat_range *dst, uint64_t now);
 
 /*
  * A confirmed entry made from replicated state (src/sync) with its translated reply tuple:

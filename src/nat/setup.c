@@ -57,9 +57,8 @@ static struct nat_binding *binding(const struct pkt *p)
 	return e ? ct_ext_find(e, CT_EXT_NAT) : NULL;
 }
 
-static struct nat_binding *binding_add(struct ct_table *t, struct pkt *p)
+static struct nat_binding *entry_binding_add(struct ct_table *t, struct ct_entry *e)
 {
-	struct ct_entry *e = ct_pkt_entry(p);
 	struct nat_binding *b = e ? ct_ext_add(t, e, CT_EXT_NAT) : NULL;
 
 	if (b)
@@ -67,11 +66,23 @@ static struct nat_binding *binding_add(struct ct_table *t, struct pkt *p)
 	return b;
 }
 
+static struct nat_binding *binding_add(struct ct_table *t, struct pkt *p)
+{
+	return entry_binding_add(t, ct_pkt_entry(p));
+}
+
 unsigned nat_entry_status(const struct ct_entry *e)
 {
 	const struct nat_binding *b = e ? ct_ext_find(e, CT_EXT_NAT) : NULL;
 
 	return b ? b->status : 0;
+}
+
+unsigned nat_entry_decided(const struct ct_entry *e)
+{
+	const struct nat_binding *b = e ? ct_ext_find(e, CT_EXT_NAT) : NULL;
+
+	return b ? b->done_mask : 0;
 }
 
 int nat_request(struct ct_table *t, struct pkt *p, enum nat_manip m, const struct nat_range *r)
@@ -587,10 +598,10 @@ static int bind_tuple(struct nat_table *n, struct ct_entry *e, enum nat_manip m,
 	return -ENOSPC;
 }
 
-int nat_setup(struct nat_table *n, struct pkt *p, enum nat_manip m, const struct nat_range *r,
-	      const struct nat_where *w, uint64_t now)
+/* nat_setup's work on an entry that is not in the table yet. */
+static int setup_entry(struct nat_table *n, struct ct_entry *e, enum nat_manip m,
+		       const struct nat_range *r, const struct nat_where *w, uint64_t now)
 {
-	struct ct_entry *e = ct_pkt_entry(p);
 	struct nat_binding *b;
 	struct ct_tuple cand;
 	enum nat_behave_mode mode = nat_range_mapping(r);
@@ -598,7 +609,7 @@ int nat_setup(struct nat_table *n, struct pkt *p, enum nat_manip m, const struct
 
 	if (!e || (e->status & CT_S_CONFIRMED) || e->th[0].tuple.family != r->family)
 		return -EINVAL;
-	b = binding_add(n->ct, p);
+	b = entry_binding_add(n->ct, e);
 	if (!b)
 		return -ENOMEM;
 	if (b->done_mask & (1u << m))
@@ -612,6 +623,45 @@ int nat_setup(struct nat_table *n, struct pkt *p, enum nat_manip m, const struct
 	if (m == NAT_MANIP_SRC && (r->flags & NAT_R_MASQUERADE) && w)
 		b->masq_if = w->out;
 	apply(n, e, b, m, &cand);
+	return 0;
+}
+
+int nat_setup(struct nat_table *n, struct pkt *p, enum nat_manip m, const struct nat_range *r,
+	      const struct nat_where *w, uint64_t now)
+{
+	return setup_entry(n, ct_pkt_entry(p), m, r, w, now);
+}
+
+int nat_bind_entry(struct nat_table *n, struct ct_entry *e, const struct nat_range *src,
+		   const struct nat_range *dst, uint64_t now)
+{
+	const struct nat_range *want[2] = {[NAT_MANIP_SRC] = src, [NAT_MANIP_DST] = dst};
+	static const enum nat_manip order[2] = {NAT_MANIP_DST, NAT_MANIP_SRC};
+
+	if (!e || (e->status & CT_S_CONFIRMED) || (!src && !dst))
+		return -EINVAL;
+	for (int i = 0; i < 2; i++) {
+		enum nat_manip m = order[i];
+		struct nat_range r;
+		int err;
+
+		if (!want[m]) {
+			struct nat_binding *b = entry_binding_add(n->ct, e);
+			struct ct_tuple cur;
+
+			if (!b)
+				return -ENOMEM;
+			current_tuple(e, &cur);
+			apply(n, e, b, m, &cur); /* decided as no change: the _DONE bit */
+			continue;
+		}
+		r = *want[m];
+		/* one connection's own translation: a per-tuple binding, never a mapping */
+		r.mapping = NAT_B_APD;
+		r.flags &= (uint16_t)(NAT_R_MAP_IPS | NAT_R_PROTO);
+		if ((err = setup_entry(n, e, m, &r, NULL, now)) < 0)
+			return err;
+	}
 	return 0;
 }
 

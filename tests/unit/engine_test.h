@@ -153,8 +153,9 @@ static struct rules_rule *add_rule(struct rules_ruleset *rs, unsigned table, uns
 	return &c->rules[c->nrules++];
 }
 
-static struct rules_rule *add_target(struct rules_ruleset *rs, unsigned table, unsigned chain,
-				     enum rules_target_kind kind, unsigned to)
+static inline struct rules_rule *add_target(struct rules_ruleset *rs, unsigned table,
+					    unsigned chain, enum rules_target_kind kind,
+					    unsigned to)
 {
 	struct rules_rule r;
 
