@@ -518,9 +518,17 @@ static void test_save_restore(void **state)
 		   "-I -r 198.51.100.7 -q 203.0.113.1 -p udp --reply-port-src 53 "
 		   "--reply-port-dst 999 -t 30",
 		   0, "", NULL);
+	/* NAT on create: saved with -n, which -R reads back as --src-nat */
+	expect_run(&c,
+		   "-I -p udp -s 10.0.7.1 -d 198.51.100.9 --sport 4000 --dport 53 -t 30 "
+		   "--src-nat 203.0.113.9",
+		   0, "", NULL);
 	r = run_ct(&c, "-L -o save", NULL);
 	assert_int_equal(r.status, 0);
-	assert_string_equal(r.err, P "6 flow entries have been shown.\n");
+	assert_string_equal(r.err, P "7 flow entries have been shown.\n");
+	assert_non_null(strstr(r.out, "-s 10.0.7.1 -d 198.51.100.9 -r 198.51.100.9 -n 203.0.113.9 "
+				      "-p udp --sport 4000 --dport 53 --reply-port-src 53 "
+				      "--reply-port-dst 4000\n"));
 	assert_non_null(strstr(r.out, "-w 3 -s 2001:db8::2 -d 2001:db8::1 -r 2001:db8::1 -q "
 				      "2001:db8::2 -p tcp --sport 1 --dport 22 --reply-port-src 22 "
 				      "--reply-port-dst 1 --state SYN_SENT2\n"));
@@ -565,7 +573,16 @@ static void test_save_restore(void **state)
 	assert_int_equal(r.status, 0);
 	assert_string_equal(r.err, P "3 flow entries have been deleted.\n");
 	result_free(&r);
-	expect_run(&c, "-C", 0, "3\n", "");
+	expect_run(&c, "-C", 0, "4\n", "");
+	/* loaded back NAT-ed: the filter finds it (the port was kept, so not as IP:PORT) */
+	r = run_ct(&c, "-L --src-nat 203.0.113.9 -o save", NULL);
+	assert_non_null(strstr(r.out, " -u UNSET -s 10.0.7.1 -d 198.51.100.9 -r 198.51.100.9 -n "
+				      "203.0.113.9 -p udp --sport 4000 --dport 53 "
+				      "--reply-port-src 53 --reply-port-dst 4000\n"));
+	assert_string_equal(r.err, P "1 flow entries have been shown.\n");
+	result_free(&r);
+	expect_run(&c, "-L --src-nat 203.0.113.9:4000", 0, "",
+		   P "0 flow entries have been shown.\n");
 	/* -U -u adds the bit to the entry's; the same again changes nothing: not counted */
 	expect_run(&c, "-U -p udp -s 203.0.113.1 -u ASSURED", 0, NULL,
 		   P "1 flow entries have been updated.\n");

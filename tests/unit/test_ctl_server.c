@@ -6,12 +6,12 @@
  */
 #include "ct/ct_plugin.h"
 #include "ct_test.h"
+#include "ctl_test.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -53,19 +53,12 @@ struct answer {
 static struct fx *fx_new(const struct ctl_server_config *cfg)
 {
 	struct fx *f = calloc(1, sizeof(*f));
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 
 	f->b = box_new("b", NULL, NULL);
 	assert_int_equal(ct_box_enable(f->b, true), 0);
 	f->t = ct_box_table(f->b);
 	assert_non_null(f->t);
-	snprintf(f->path, sizeof(f->path), "/tmp/pt-ctl-test-%d.sock", (int)getpid());
-	f->s = ctl_server_new(f->b, f->path, cfg);
-	assert_non_null(f->s);
-	f->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK, 0);
-	memcpy(sa.sun_path, f->path, strlen(f->path));
-	assert_int_equal(connect(f->fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	ctl_server_process(f->s); /* accept */
+	f->fd = ctl_test_serve(f->b, "ctl-test", cfg, &f->s, f->path, sizeof(f->path));
 	return f;
 }
 

@@ -6,11 +6,11 @@
  * both directions. The client is a raw socket driven in the same thread as the server.
  */
 #include "ct/ct_plugin.h"
+#include "ctl_test.h"
 #include "engine_test.h"
 
 #include <arpa/inet.h>
 #include <poll.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <linux/netlink.h>
@@ -33,18 +33,11 @@ struct fx {
 static struct fx *fx_new(void)
 {
 	struct fx *f = calloc(1, sizeof(*f));
-	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 
 	assert_non_null(f);
 	f->b = gw_box(&f->r, NULL);
 	assert_int_equal(ct_box_enable(f->b, true), 0);
-	snprintf(f->path, sizeof(f->path), "/tmp/pt-nat-create-%d.sock", (int)getpid());
-	f->s = ctl_server_new(f->b, f->path, NULL);
-	assert_non_null(f->s);
-	f->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK, 0);
-	memcpy(sa.sun_path, f->path, strlen(f->path));
-	assert_int_equal(connect(f->fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	ctl_server_process(f->s); /* accept */
+	f->fd = ctl_test_serve(f->b, "nat-create", NULL, &f->s, f->path, sizeof(f->path));
 	return f;
 }
 
