@@ -101,40 +101,6 @@ static bool input_is_local(const struct box *b, int fam, const union pt_addr *ds
 	return dst->b[0] == 0xff;
 }
 
-/* A copy of the datagram with the link header the interface wants. NULL on ENOMEM. */
-static struct pkt *reframe(struct pkt *p, const struct box_iface *o)
-{
-	bool eth = o->link == PKT_LINK_ETHERNET;
-	uint32_t hl = eth ? ETH_HLEN : 0, dlen = p->len - p->info.l3off;
-	struct pkt *np = pkt_alloc(hl + dlen);
-	uint8_t *d;
-
-	if (!np)
-		return NULL;
-	d = pkt_linear_data(np);
-	if (eth) {
-		memcpy(d, o->peer_mac, 6);
-		memcpy(d + 6, o->mac, 6);
-		d[12] = p->info.family == AF_INET6 ? 0x86 : 0x08;
-		d[13] = p->info.family == AF_INET6 ? 0xdd : 0x00;
-	}
-	if (pkt_copy_out(p, p->info.l3off, d + hl, dlen)) {
-		pkt_free(np);
-		return NULL;
-	}
-	np->mark = p->mark;
-	np->priority = p->priority;
-	np->iif = p->iif;
-	np->oif = p->oif;
-	np->tstamp_ns = p->tstamp_ns;
-	np->id = p->id;
-	np->trace = p->trace;
-	np->ct = p->ct;
-	np->ctinfo = p->ctinfo;
-	pkt_parse(np, o->link, false);
-	return np;
-}
-
 /* One packet out of `oif`, framed for it. The packet leaves the box: plug-ins' references go. */
 static int xmit_one(struct box *b, struct pkt *p, int oif)
 {
@@ -145,7 +111,8 @@ static int xmit_one(struct box *b, struct pkt *p, int oif)
 	if (!o)
 		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_POSTROUTING);
 	if (has_eth != (o->link == PKT_LINK_ETHERNET)) {
-		struct pkt *np = reframe(p, o);
+		struct pkt *np = pkt_reframe(p, has_eth ? PKT_LINK_ETHERNET : PKT_LINK_RAW, o->link,
+					     o->mac, o->peer_mac);
 
 		if (!np)
 			return box_drop_simple(b, p, BOX_DROP_HOOK, HOOK_POSTROUTING);

@@ -169,18 +169,43 @@ struct pkt *pkt_clone(const struct pkt *p)
 		pkt_free(c);
 		return NULL;
 	}
-	/* Copy everything but the buffer description. */
+	/* Everything but the buffer description. */
 	c->info = p->info;
-	c->mark = p->mark;
-	c->priority = p->priority;
-	c->iif = p->iif;
-	c->oif = p->oif;
-	c->tstamp_ns = p->tstamp_ns;
-	c->id = p->id;
-	c->trace = p->trace;
-	c->ct = p->ct;
-	c->ctinfo = p->ctinfo;
+	c->meta = p->meta;
 	return c;
+}
+
+struct pkt *pkt_reframe(const struct pkt *p, enum pkt_link have, enum pkt_link want,
+			const uint8_t src[6], const uint8_t dst[6])
+{
+	static const uint8_t zero[6];
+	uint32_t l3 = 0, hl = want == PKT_LINK_ETHERNET ? 14 : 0;
+	uint8_t v = 0, *d;
+	struct pkt *n;
+
+	if (have == PKT_LINK_ETHERNET)
+		l3 = p->info.family ? p->info.l3off : 14;
+	if (l3 > p->len)
+		l3 = p->len;
+	n = pkt_alloc(hl + p->len - l3);
+	if (!n)
+		return NULL;
+	d = pkt_linear_data(n);
+	if (pkt_copy_out(p, l3, d + hl, p->len - l3)) {
+		pkt_free(n);
+		return NULL;
+	}
+	if (hl) {
+		if (p->len > l3)
+			v = d[hl] >> 4;
+		memcpy(d, dst ? dst : zero, 6);
+		memcpy(d + 6, src ? src : zero, 6);
+		d[12] = v == 6 ? 0x86 : 0x08;
+		d[13] = v == 6 ? 0xdd : 0x00;
+	}
+	n->meta = p->meta;
+	pkt_parse(n, want, false);
+	return n;
 }
 
 int pkt_for_each_block(const struct pkt *p, uint32_t off, uint32_t len,

@@ -113,9 +113,30 @@ struct pkt_info {
 };
 
 /*
+ * Metadata: what travels with a packet through the box besides its bytes, set by the box and by
+ * targets. Listed once, here; struct pkt holds it both as `meta` (copied whole: pkt_clone,
+ * pkt_reframe) and, through an anonymous member of the same layout, as plain fields (p->mark).
+ */
+#define PKT_META_FIELDS                                                                            \
+	uint32_t mark;                                                                             \
+	uint32_t priority; /* CLASSIFY */                                                          \
+	int iif, oif;	   /* interface indexes in the box, 0 = none */                            \
+	uint64_t tstamp_ns;                                                                        \
+	uint64_t id; /* number of the packet in its source (pcap packet number, ...) */            \
+	bool trace;  /* TRACE target hit: print each rule traversed */                             \
+	void *ct;    /* conntrack entry (src/ct), NULL if untracked */                             \
+	uint32_t ctinfo;                                                                           \
+	/* Made by defragmentation: its largest fragment (IP bytes), the size it leaves cut to     \
+	 * and the one the forwarding MTU check uses (the kernel's IPCB frag_max_size); 0 else. */ \
+	uint16_t frag_max_size;
+
+struct pkt_meta {
+	PKT_META_FIELDS
+};
+
+/*
  * A packet. The segments point into memory the packet owns (pkt_alloc, pkt_from_bytes) or that
  * a caller lends (pkt_init_segs); `own` is what pkt_free releases.
- * Metadata travels with the packet through the box.
  */
 struct pkt {
 	struct pkt_seg seg[PKT_MAX_SEGS];
@@ -125,18 +146,12 @@ struct pkt {
 
 	struct pkt_info info;
 
-	/* metadata, set by the box and by targets */
-	uint32_t mark;
-	uint32_t priority; /* CLASSIFY */
-	int iif, oif;      /* interface indexes in the box, 0 = none */
-	uint64_t tstamp_ns;
-	uint64_t id;       /* number of the packet in its source (pcap packet number, ...) */
-	bool trace;        /* TRACE target hit: print each rule traversed */
-	void *ct;          /* conntrack entry (src/ct), NULL if untracked */
-	uint32_t ctinfo;
-	/* Made by defragmentation: its largest fragment (IP bytes), the size it leaves cut to
-	 * and the one the forwarding MTU check uses (the kernel's IPCB frag_max_size); 0 else. */
-	uint16_t frag_max_size;
+	union {
+		struct pkt_meta meta;
+		struct {
+			PKT_META_FIELDS
+		};
+	};
 };
 
 /* ---- buffer ------------------------------------------------------------------------------ */
@@ -169,7 +184,10 @@ struct pkt *pkt_from_bytes_cuts(const void *data, uint32_t len, const uint32_t *
  * packet is released with pkt_release(), not pkt_free().
  */
 int pkt_init_segs(struct pkt *p, const struct pkt_seg *segs, unsigned nsegs);
-/* An exact copy (data and metadata, including the ct pointer as is), linear. NULL on ENOMEM. */
+/*
+ * An exact copy (data, parse result and metadata, including the ct pointer as is), linear.
+ * NULL on ENOMEM.
+ */
 struct pkt *pkt_clone(const struct pkt *p);
 /* Free the owned buffers and the struct itself (packets from pkt_alloc/from_bytes/clone/build). */
 void pkt_free(struct pkt *p);
@@ -289,6 +307,16 @@ enum pkt_link {
 int pkt_parse(struct pkt *p, enum pkt_link link, bool verify_csum);
 /* Short human name of a bad reason: "ip-trunc", "l4-trunc", ... */
 const char *pkt_bad_name(enum pkt_bad why);
+
+/*
+ * The same IP packet framed for another link: `have` is p's framing, `want` the new one. To
+ * raw, the link header goes (up to p->info.l3off when p is parsed, else 14 bytes); to
+ * Ethernet, a header with `dst`, `src` (NULL: zeros) and the ethertype of the IP version is put
+ * in front. The copy is linear, carries p's metadata whole and is parsed for `want`; p is left
+ * as it is. NULL on ENOMEM.
+ */
+struct pkt *pkt_reframe(const struct pkt *p, enum pkt_link have, enum pkt_link want,
+			const uint8_t src[6], const uint8_t dst[6]);
 
 /* ---- checksums --------------------------------------------------------------------------- */
 

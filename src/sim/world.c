@@ -186,16 +186,11 @@ static void cb_xmit(void *user, struct box *b, int oif, struct pkt *p)
 		}
 	l = oif > 0 && oif <= BOX_MAX_IFACES ? &sb->links[oif] : NULL;
 	if (l && l->peer) {
-		/* A fresh packet on the wire: no metadata crosses it. */
+		/* A fresh packet on the wire: no metadata crosses it but its time and number. */
 		struct pkt *w = pkt_clone(p);
 
 		if (w) {
-			w->mark = 0;
-			w->priority = 0;
-			w->trace = false;
-			w->ct = NULL;
-			w->ctinfo = 0;
-			w->iif = w->oif = 0;
+			w->meta = (struct pkt_meta){.tstamp_ns = p->tstamp_ns, .id = p->id};
 			wire_push(sb->sim, l->peer, l->peer_if, sb->sim->now + l->delay_ns, w);
 		}
 	}
@@ -554,57 +549,11 @@ enum pkt_link sim_pkt_link(const struct pkt *p)
 struct pkt *sim_frame(struct pkt *p, enum pkt_link have, enum pkt_link want, const uint8_t src[6],
 		      const uint8_t dst[6])
 {
-	static const uint8_t zero[6];
 	struct pkt *n;
-	uint8_t v = 0;
 
 	if (!p || have == want)
 		return p;
-	if (want == PKT_LINK_RAW) {
-		uint32_t off = p->info.family ? p->info.l3off : 14;
-
-		if (off > p->len)
-			off = p->len;
-		n = pkt_alloc(p->len - off);
-		if (n && pkt_copy_out(p, off, pkt_linear_data(n), p->len - off) < 0) {
-			pkt_free(n);
-			n = NULL;
-		}
-	} else {
-		uint8_t *d;
-
-		n = pkt_alloc(p->len + 14);
-		if (n) {
-			d = pkt_linear_data(n);
-			memcpy(d, dst ? dst : zero, 6);
-			memcpy(d + 6, src ? src : zero, 6);
-			if (p->len)
-				pkt_copy_out(p, 0, &v, 1);
-			d[12] = (v >> 4) == 6 ? 0x86 : 0x08;
-			d[13] = (v >> 4) == 6 ? 0xdd : 0x00;
-			if (pkt_copy_out(p, 0, d + 14, p->len) < 0) {
-				pkt_free(n);
-				n = NULL;
-			}
-		}
-	}
-	if (n) {
-		/* Same packet, other framing: keep the metadata, parse again for the offsets. */
-		struct pkt_seg seg[PKT_MAX_SEGS];
-		void *own[PKT_MAX_SEGS];
-		unsigned nsegs = n->nsegs;
-		uint32_t len = n->len;
-
-		memcpy(seg, n->seg, sizeof(seg));
-		memcpy(own, n->own, sizeof(own));
-		memcpy(n, p, sizeof(*n));
-		memcpy(n->seg, seg, sizeof(seg));
-		memcpy(n->own, own, sizeof(own));
-		n->nsegs = nsegs;
-		n->len = len;
-		memset(&n->info, 0, sizeof(n->info));
-		pkt_parse(n, want, false);
-	}
+	n = pkt_reframe(p, have, want, src, dst);
 	pkt_free(p);
 	return n;
 }

@@ -159,6 +159,44 @@ static void test_linearize_trim_clone(void **state)
 	pkt_free(c);
 }
 
+/* pkt_reframe: raw -> Ethernet -> raw gives the same bytes, the metadata whole, parsed. */
+static void test_reframe(void **state)
+{
+	/* IPv6, no payload: version 6, payload length 0, next header 59 (none), hop limit 64 */
+	static const uint8_t ip6[40] = {0x60, 0, 0, 0, 0, 0, 59, 64, [23] = 1, [39] = 2};
+	static const uint8_t src[6] = {2, 0, 0, 0, 0, 1}, dst[6] = {2, 0, 0, 0, 0, 2};
+	struct pkt *p = pkt_from_bytes_split(ip6, sizeof(ip6), 7), *e, *r;
+	const uint8_t *d;
+
+	(void)state;
+	p->mark = 5;
+	p->frag_max_size = 1280;
+	p->iif = 3;
+	e = pkt_reframe(p, PKT_LINK_RAW, PKT_LINK_ETHERNET, src, dst);
+	assert_non_null(e);
+	assert_int_equal(e->len, 14 + sizeof(ip6));
+	d = pkt_linear_data(e);
+	assert_memory_equal(d, dst, 6);
+	assert_memory_equal(d + 6, src, 6);
+	assert_int_equal(d[12], 0x86);
+	assert_int_equal(d[13], 0xdd);
+	assert_memory_equal(d + 14, ip6, sizeof(ip6));
+	assert_int_equal(e->info.family, AF_INET6);
+	assert_int_equal(e->info.l3off, 14);
+	assert_memory_equal(&e->meta, &p->meta, sizeof(p->meta));
+	r = pkt_reframe(e, PKT_LINK_ETHERNET, PKT_LINK_RAW, NULL, NULL);
+	assert_non_null(r);
+	assert_int_equal(r->len, sizeof(ip6));
+	assert_memory_equal(pkt_linear_data(r), ip6, sizeof(ip6));
+	assert_int_equal(r->info.l3off, 0);
+	assert_int_equal(r->mark, 5);
+	assert_int_equal(r->frag_max_size, 1280);
+	assert_int_equal(r->iif, 3);
+	pkt_free(p);
+	pkt_free(e);
+	pkt_free(r);
+}
+
 static void test_splice(void **state)
 {
 	uint8_t data[N], want[N + 8], got[N + 8];
@@ -258,6 +296,7 @@ int main(void)
 	    cmocka_unit_test(test_store_across_segments),
 	    cmocka_unit_test(test_for_each_block),
 	    cmocka_unit_test(test_linearize_trim_clone),
+	    cmocka_unit_test(test_reframe),
 	    cmocka_unit_test(test_splice),
 	    cmocka_unit_test(test_init_segs_lent),
 	    cmocka_unit_test(test_addresses),
