@@ -345,6 +345,7 @@ static void run_ruleset(const char *dir, const char *name, struct counts *total)
 	if (rules_parse_buffer(in, len, name, family, ext_registry_default(), NULL, 0, &rs,
 			       &err)) {
 		bool missing = strstr(err.msg, "unknown match") ||
+			       strstr(err.msg, "is not supported by pkttables") ||
 			       strstr(err.msg, "chain or target does not exist") ||
 			       strstr(err.msg, "unknown option");
 

@@ -89,7 +89,11 @@ static void test_error_paths(void **state)
 	expect_error("*filter\n-A INPUT ! ! -p tcp\nCOMMIT\n", 2, "!", "consecutive");
 	expect_error("*filter\n-A INPUT -p tcp !\nCOMMIT\n", 2, "!", "following");
 	expect_error("*filter\n-A INPUT -m tcp --dport 1\nCOMMIT\n", 2, "tcp", "requires -p");
-	expect_error("*filter\n-A INPUT -m nosuch\nCOMMIT\n", 2, "nosuch", "unknown match");
+	expect_error("*filter\n-A INPUT -m nosuch\nCOMMIT\n", 2, "nosuch",
+		     "extension nosuch is not supported by pkttables");
+	expect_error("*filter\n-A INPUT -j TEE --gateway 192.0.2.1\nCOMMIT\n", 2, "TEE",
+		     "extension TEE is not supported by pkttables");
+	expect_error("*filter\n-A INPUT -m hl --hl-eq 1\nCOMMIT\n", 2, "hl", "unknown match");
 	expect_error("*filter\n-A INPUT -m mark\nCOMMIT\n", 2, "mark", "must be specified");
 	expect_error("*filter\n-A INPUT -o eth0\nCOMMIT\n", 2, "-o", "INPUT");
 	expect_error("*filter\n-A OUTPUT -i eth0\nCOMMIT\n", 2, "-i", "OUTPUT");
