@@ -15,6 +15,7 @@
  *   applies) only on that interface.
  */
 #include <arpa/inet.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/engine_int.h"
@@ -146,9 +147,11 @@ static uint32_t env_route_mtu(void *box, int family, const union pt_addr *dst)
 	return o ? o->mtu : 0;
 }
 
+/* The box has no sockets of its own; in NFQUEUE mode the kernel tells whose a packet is. */
 static long env_sock_uid(void *box, const struct pkt *p)
 {
-	return -1; /* no local sockets in a box */
+	(void)box;
+	return p->sk ? (long)p->sk_uid : -1;
 }
 
 static void env_icmp_source(void *box, const struct pkt *orig, union pt_addr *src)
@@ -179,6 +182,26 @@ static int env_iface_mac(void *box, const char *ifname, uint8_t mac[6])
 	return 0;
 }
 
+static uint32_t env_route_dev(void *box, int family, const union pt_addr *dst, char ifname[16])
+{
+	struct box *b = box;
+	const struct box_route *r;
+	const struct box_iface *o;
+
+	ifname[0] = '\0';
+	if (box_is_local(b, family, dst))
+		return EXT_RTN_LOCAL;
+	r = box_route_lookup(b, family, dst);
+	if (!r)
+		return 0;
+	if (r->type != BOX_RT_UNICAST)
+		return route_type_bits(r->type);
+	o = box_iface(b, r->oif);
+	if (o)
+		snprintf(ifname, 16, "%s", o->name);
+	return EXT_RTN_UNICAST;
+}
+
 static const struct ext_env_ops env_ops = {
     .addr_type = box_env_addr_type,
     .log = env_log,
@@ -192,6 +215,7 @@ static const struct ext_env_ops env_ops = {
     .conntrack = env_conntrack,
     .plugin = env_plugin,
     .iface_mac = env_iface_mac,
+    .route_dev = env_route_dev,
 };
 
 void box_env_init(struct box *b)

@@ -12,6 +12,8 @@
  *   NFQA_IFINDEX_INDEV  be32 kernel ifindex  (PREROUTING, INPUT, FORWARD)
  *   NFQA_IFINDEX_OUTDEV be32 kernel ifindex  (FORWARD, OUTPUT, POSTROUTING)
  *   NFQA_SKB_INFO       be32 NFQA_SKB_CSUMNOTREADY: the L4 checksum holds only the pseudo-header
+ *   NFQA_UID, NFQA_GID  be32 fsuid/fsgid of the sending socket's file (NFQA_CFG_F_UID_GID;
+ *                       absent when the packet has no such socket): -m owner
  *   NFQA_PAYLOAD        the IP datagram (copy mode NFQNL_COPY_PACKET, range 0xffff)
  *
  * Verdicts go back as NFQNL_MSG_VERDICT {NFQA_VERDICT_HDR (verdict, id), NFQA_MARK,
@@ -229,6 +231,11 @@ static void handle_packet(struct nfqueue *q, const struct nlmsghdr *nlh)
 	in = box_ifindex(q, (int)attr_u32(a[NFQA_IFINDEX_INDEV]));
 	outif = box_ifindex(q, (int)attr_u32(a[NFQA_IFINDEX_OUTDEV]));
 	p->mark = mark;
+	if (a[NFQA_UID] && a[NFQA_GID]) {
+		p->sk = true;
+		p->sk_uid = attr_u32(a[NFQA_UID]);
+		p->sk_gid = attr_u32(a[NFQA_GID]);
+	}
 	p->tstamp_ns = box_now(q->box);
 	p->id = q->st.packets;
 	v = box_hook_packet(q->box, hook, in, outif, p, &drop);
@@ -355,7 +362,7 @@ static int configure(struct nfqueue *q, const struct nfqueue_opts *o)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
-	uint32_t flags = o->fail_open ? NFQA_CFG_F_FAIL_OPEN : 0;
+	uint32_t flags = (o->fail_open ? NFQA_CFG_F_FAIL_OPEN : 0) | NFQA_CFG_F_UID_GID;
 	int rc;
 
 	nlh = nfq_nlmsg_put(buf, NFQNL_MSG_CONFIG, q->queue_num);
@@ -370,7 +377,7 @@ static int configure(struct nfqueue *q, const struct nfqueue_opts *o)
 	nfq_nlmsg_cfg_put_params(nlh, NFQNL_COPY_PACKET, 0xffff);
 	nfq_nlmsg_cfg_put_qmaxlen(nlh, o->maxlen ? o->maxlen : NFQ_DEFAULT_QLEN);
 	mnl_attr_put_u32(nlh, NFQA_CFG_FLAGS, htonl(flags));
-	mnl_attr_put_u32(nlh, NFQA_CFG_MASK, htonl(NFQA_CFG_F_FAIL_OPEN));
+	mnl_attr_put_u32(nlh, NFQA_CFG_MASK, htonl(NFQA_CFG_F_FAIL_OPEN | NFQA_CFG_F_UID_GID));
 	rc = config_request(q, nlh);
 	if (rc < 0)
 		fprintf(q->err, "nfqueue %u: configure: %s\n", q->queue_num, strerror(-rc));

@@ -124,6 +124,10 @@ struct pkt_info {
 	uint64_t tstamp_ns;                                                                        \
 	uint64_t id; /* number of the packet in its source (pcap packet number, ...) */            \
 	bool trace;  /* TRACE target hit: print each rule traversed */                             \
+	/* The local socket that sent it, as NFQUEUE reports it (NFQA_UID/NFQA_GID: the       \
+	 * fsuid and fsgid of the socket's file); sk false: none known (-m owner, --log-uid). */ \
+	bool sk;                                                                                   \
+	uint32_t sk_uid, sk_gid;                                                                   \
 	void *ct;    /* conntrack entry (src/ct), NULL if untracked */                             \
 	uint32_t ctinfo;                                                                           \
 	/* Made by defragmentation: its largest fragment (IP bytes), the size it leaves cut to     \

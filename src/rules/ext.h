@@ -189,6 +189,10 @@ struct ext_env_ops {
 	void *(*plugin)(void *box, const char *name);
 	/* MAC address of an interface by name: 0, or -1 when unknown (pkttype). Optional. */
 	int (*iface_mac)(void *box, const char *ifname, uint8_t mac[6]);
+	/* The box's route toward dst (rpfilter): its type as EXT_RTN_* (UNICAST, LOCAL for the
+	 * box's own addresses, BLACKHOLE, UNREACHABLE, PROHIBIT) and, for UNICAST, the name of
+	 * its interface in ifname; 0 when there is no route. Optional. */
+	uint32_t (*route_dev)(void *box, int family, const union pt_addr *dst, char ifname[16]);
 };
 
 struct ext_env {
