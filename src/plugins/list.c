@@ -10,10 +10,12 @@
 #include "ct/ct_plugin.h"
 #include "nat/nat_plugin.h"
 #include "plugins/recent_plugin.h"
+#include "set/set_plugin.h"
 
 const struct box_plugin_ops *const box_plugin_list[] = {
     &ct_plugin,
     &nat_plugin,
     &recent_plugin,
+    &set_plugin,
     NULL,
 };
