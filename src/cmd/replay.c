@@ -10,13 +10,15 @@
 static void usage(FILE *f)
 {
 	fputs(
-	    "usage: pkttables replay --rules FILE [--rules6 FILE] [--box SETUP] IN.pcap\n"
+	    "usage: pkttables replay --rules FILE [--rules6 FILE] [--sets FILE] [--box SETUP]\n"
+	    "                        IN.pcap\n"
 	    "                        [-o OUT.pcap] [--trace] [--verdicts FILE] [--save] [--quiet]\n"
 	    "                        [--classifier auto|linear|compiled]\n"
 	    "\n"
 	    "Run a pcap/pcapng capture through a box and print, per packet, where it went.\n"
 	    "  --rules FILE     iptables-save ruleset (IPv4; also IPv6 when the file is unified)\n"
 	    "  --rules6 FILE    ip6tables-save ruleset for IPv6\n"
+	    "  --sets FILE      ipset save file: the sets -m set / -j SET name (docs/sets.md)\n"
 	    "  --box SETUP      simulator script defining the box (iface, addr, route ...);\n"
 	    "                   default: lan0 (10/8 172.16/12 192.168/16 fc00::/7), wan0 (rest)\n"
 	    "  -o OUT.pcap      write every packet that left the box, in order\n"
@@ -44,6 +46,8 @@ int cmd_replay(int argc, char **argv)
 			val = &o.rules;
 		} else if (!strcmp(a, "--rules6")) {
 			val = &o.rules6;
+		} else if (!strcmp(a, "--sets")) {
+			val = &o.sets;
 		} else if (!strcmp(a, "--box")) {
 			val = &o.box;
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {

@@ -32,6 +32,7 @@
 #include "ctl/server.h"
 #include "engine/box.h"
 #include "engine/setup.h"
+#include "set/set_plugin.h"
 #include "io/afpacket.h"
 #include "io/clock.h"
 #include "io/ndisc.h"
@@ -617,6 +618,29 @@ static int config_line(struct live *l, const char *dir, int argc, char **argv, c
 			box_set_classifier(l->box, mode, io_monotonic_s);
 		return 0;
 	}
+	if (!strcmp(argv[0], "sets")) {
+		char path[PATH_MAX], *buf;
+		size_t len;
+		int rc;
+
+		if (argc != 2) {
+			snprintf(msg, mlen, "usage: sets FILE");
+			return -EINVAL;
+		}
+		if (resolve_path(path, sizeof(path), dir, argv[1]) < 0) {
+			snprintf(msg, mlen, "path too long");
+			return -ENAMETOOLONG;
+		}
+		if ((rc = box_read_file(path, &buf, &len)) < 0) {
+			snprintf(msg, mlen, "%.400s: %s", path, strerror(-rc));
+			return rc;
+		}
+		rc = set_box_restore(l->box, buf, len, path, l->err);
+		free(buf);
+		if (rc < 0)
+			snprintf(msg, mlen, "sets %s: refused", argv[1]);
+		return rc;
+	}
 	if (!strcmp(argv[0], "control")) {
 		if (argc != 2) {
 			snprintf(msg, mlen, "usage: control PATH|NAME");
@@ -639,7 +663,7 @@ static int config_line(struct live *l, const char *dir, int argc, char **argv, c
 		return box_setup_command(l->box, argc, argv, msg, mlen) < 0 ? -EINVAL : 0;
 	snprintf(msg, mlen,
 		 "unknown keyword '%s' (iface, addr, route, forwarding, conntrack set, ct-timeout, "
-		 "nat set, rules, rules6, control, sync, classifier)",
+		 "nat set, rules, rules6, sets, control, sync, classifier)",
 		 argv[0]);
 	return -EINVAL;
 }

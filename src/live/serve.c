@@ -15,6 +15,8 @@
 #include "engine/box.h"
 #include "engine/setup.h"
 #include "ext/ct_timeout.h"
+#include "ext/set_bind.h"
+#include "set/set_plugin.h"
 #include "live/live.h"
 #include "rules/rules.h"
 
@@ -66,6 +68,21 @@ int live_load_rules(struct box *b, const char *rules, const char *rules6, FILE *
 			rc = -EINVAL;
 		} else if (ext_ct_timeout_check(rs6, ct_box_table(b), msg, sizeof(msg)) < 0) {
 			fprintf(err, "pkttables: %s: %s\n", has6 ? rules6 : rules, msg);
+			rc = -EINVAL;
+		}
+	}
+	if (rc == 0) {
+		/* -m set / -j SET name sets of the box (`sets FILE`, pkttables ipset) */
+		struct rules_error e;
+
+		memset(&e, 0, sizeof(e));
+		if (ext_set_bind(set_box_table(b, false), rs4, &e) < 0) {
+			snprintf(e.file, sizeof(e.file), "%s", rules);
+			rules_error_print(&e, err);
+			rc = -EINVAL;
+		} else if (ext_set_bind(set_box_table(b, false), rs6, &e) < 0) {
+			snprintf(e.file, sizeof(e.file), "%s", has6 ? rules6 : rules);
+			rules_error_print(&e, err);
 			rc = -EINVAL;
 		}
 	}

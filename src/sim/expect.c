@@ -623,6 +623,9 @@ int sim_cmd_expect(struct sim *s, int argc, char **argv)
 					 s->rules_error);
 		return 0;
 	}
+	if (!strcmp(what, "set") || !strcmp(what, "noset") || !strcmp(what, "set-count") ||
+	    !strcmp(what, "sets-error") || !strcmp(what, "sets-ok"))
+		return sim_expect_sets(s, sb, what, argc, argv);
 	if (!strcmp(what, "conntrack") || !strcmp(what, "noconntrack"))
 		return expect_conntrack(s, sb, argc, argv, !strcmp(what, "noconntrack"));
 	if (!strcmp(what, "recent") || !strcmp(what, "norecent"))

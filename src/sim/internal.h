@@ -115,6 +115,10 @@ struct sim {
 	bool rules_tried;
 	char rules_error[512];
 
+	/* the last `sets try ipset ...`: its error, "" if it succeeded */
+	bool sets_tried;
+	char sets_error[512];
+
 	/* an open heredoc: `rules [-4|-6] <<TERM` */
 	bool in_heredoc;
 	char heredoc_term[32];
@@ -160,6 +164,9 @@ int sim_pkt_matches(const struct pkt *p, const char *pattern, char *why, size_t 
 
 /* ctl.c */
 int sim_cmd_ctl(struct sim *s, int argc, char **argv);
+/* sets.c */
+int sim_cmd_sets(struct sim *s, int argc, char **argv);
+int sim_expect_sets(struct sim *s, struct sim_box *sb, const char *what, int argc, char **argv);
 /* classifier.c */
 int sim_cmd_classifier(struct sim *s, int argc, char **argv);
 void sim_show_classifier(struct sim *s, struct box *b);

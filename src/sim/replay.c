@@ -21,6 +21,7 @@
 
 #include "ct/ct_plugin.h"
 #include "ct/expect.h"
+#include "set/set_plugin.h"
 #include "sim/internal.h"
 
 /* The queue number of an NFQUEUE rule, from its printed text (the box does not report it). */
@@ -450,6 +451,19 @@ int sim_replay(const struct sim_replay_opts *o, FILE *out, FILE *err)
 			fprintf(err, "replay: cannot set up the default gateway\n");
 			goto fail;
 		}
+	}
+	if (o->sets) {
+		char *buf;
+		size_t len;
+
+		if ((rc = box_read_file(o->sets, &buf, &len)) < 0) {
+			fprintf(err, "replay: %s: %s\n", o->sets, strerror(-rc));
+			goto fail;
+		}
+		rc = set_box_restore(sb->box, buf, len, o->sets, err);
+		free(buf);
+		if (rc < 0)
+			goto fail;
 	}
 	if (o->rules && load_rules(sb, o->rules, AF_INET, !o->rules6, err) < 0)
 		goto fail;

@@ -15,6 +15,8 @@
 
 #include "ct/ct_plugin.h"
 #include "ext/ct_timeout.h"
+#include "ext/set_bind.h"
+#include "set/set_plugin.h"
 #include "nat/nat_plugin.h"
 #include "plugins/recent_plugin.h"
 #include "pkt/build.h"
@@ -25,7 +27,7 @@
 const char *const sim_command_names[] = {
     "box",  "iface", "addr",	"route", "link",  "forwarding", "rules", "inject", "send", "expect",
     "time", "show",  "capture", "queue", "trace", "echo",	"reset", "seed",   "help", "quit", "exit",
-    "ctl",  "nat",  "classifier", "recent", NULL,
+    "ctl",  "nat",  "classifier", "recent", "sets", NULL,
 };
 
 int sim_errorf(struct sim *s, const char *fmt, ...)
@@ -217,6 +219,16 @@ int sim_load_rules(struct box *b, const char *buf, size_t len, const char *name,
 	if (ext_ct_timeout_check(rs4, ct_box_table(b), e.msg, sizeof(e.msg)) < 0 ||
 	    ext_ct_timeout_check(rs6, ct_box_table(b), e.msg, sizeof(e.msg)) < 0) {
 		fprintf(err, "%s: %s\n", name, e.msg);
+		rules_ruleset_free(rs4);
+		rules_ruleset_free(rs6);
+		return -EINVAL;
+	}
+	/* -m set / -j SET name sets of this box (the kernel refuses unknown ones at load) */
+	memset(&e, 0, sizeof(e));
+	if (ext_set_bind(set_box_table(b, false), rs4, &e) < 0 ||
+	    ext_set_bind(set_box_table(b, false), rs6, &e) < 0) {
+		snprintf(e.file, sizeof(e.file), "%s", name);
+		rules_error_print(&e, err);
 		rules_ruleset_free(rs4);
 		rules_ruleset_free(rs6);
 		return -EINVAL;
@@ -1107,6 +1119,8 @@ int sim_feed_line(struct sim *s, const char *text, const char *file, unsigned li
 		rc = cmd_seed(s, w);
 	else if (!strcmp(c, "ctl"))
 		rc = sim_cmd_ctl(s, w->argc, w->argv);
+	else if (!strcmp(c, "sets"))
+		rc = sim_cmd_sets(s, w->argc, w->argv);
 	else if (!strcmp(c, "classifier"))
 		rc = sim_cmd_classifier(s, w->argc, w->argv);
 	else if (!strcmp(c, "reset"))

@@ -120,6 +120,7 @@ int sim_load_rules(struct box *b, const char *buf, size_t len, const char *name,
 struct sim_replay_opts {
 	const char *rules;    /* iptables-save file (IPv4; IPv6 too when unified) */
 	const char *rules6;   /* ip6tables-save file, NULL: from `rules` if unified */
+	const char *sets;     /* `ipset save` file, loaded before the rules, or NULL */
 	const char *box;      /* simulator script defining the box, NULL: default gateway */
 	const char *in;	      /* capture */
 	const char *out;      /* pcap of everything that left the box, or NULL */

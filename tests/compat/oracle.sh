@@ -17,6 +17,8 @@
 #   -l                           use iptables-legacy / ip6tables-legacy instead of the default
 #   -v                           say what is being run on stderr
 #
+# A line '# ipset: COMMAND' runs `ipset -exist COMMAND` in the namespace when it is read (the
+# kernel refuses -m set / -j SET naming a set that does not exist).
 # Case file format: see README.md next to this script.  In short: '*table', ':CHAIN[,CHAIN..]',
 # '-4' / '-6' set the context; 'rule;printed;OK|FAIL' lines are cases; '#' lines are comments.
 # An empty printed column or a '?' result means "unknown, ask the oracle".
@@ -204,6 +206,11 @@ process_file() {
 		L_TEXT[$n]=$line
 		L_KIND[$n]=text
 		case $line in
+		'# ipset: '*)
+			# shellcheck disable=SC2086
+			ip netns exec "$NS" ipset -exist ${line#'# ipset: '} ||
+				echo "$f:$((n + 1)): ipset refused: ${line#'# ipset: '}" >&2
+			;;
 		'#'*|'') ;;
 		'*'*) table=${line#\*} ;;
 		:*) chains=${line#:} ;;
