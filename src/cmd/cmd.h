@@ -9,6 +9,7 @@ int cmd_sim(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_ct(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+int cmd_ipset(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_sync(int argc, char **argv);
 

@@ -34,6 +34,7 @@ static const struct command commands[] = {
 	{ "ct", cmd_ct, "conntrack(8) against a running box: list, get, create, delete, events" },
 	{ "rules", cmd_rules, "a running box's ruleset: save, restore (atomic), zero, policy" },
 	{ "sync", cmd_sync, "a running box's state replication: commit, flush, resync, bulk, stats" },
+	{ "ipset", cmd_ipset, "ipset(8) against a running box's sets: create, add, test, list, swap ..." },
 	{ "gen", cmd_gen, "packet generator: seeded flows to a pcap or an interface; --receive counts" },
 };
 

@@ -488,6 +488,8 @@ const char *ctl_msg_name(uint16_t type)
 		return m < sizeof(rules) / sizeof(rules[0]) ? rules[m] : NULL;
 	case CTL_SUBSYS_SYNC:
 		return m < sizeof(sync) / sizeof(sync[0]) ? sync[m] : NULL;
+	case CTL_SUBSYS_SET:
+		return m == CTL_SET_CMD ? "SET_CMD" : NULL;
 	}
 	return NULL;
 }
@@ -506,6 +508,8 @@ static const struct ctl_level *level_of(uint16_t type)
 		return &ctl_ct_level;
 	case CTL_SUBSYS_EXP:
 		return &ctl_exp_level;
+	case CTL_SUBSYS_SET:
+		return &ctl_set_level;
 	default:
 		return &ctl_rules_level;
 	}
@@ -564,6 +568,8 @@ int ctl_parse_request(const struct nlmsghdr *nlh, struct ctl_request *req, struc
 	case CTL_SUBSYS_RULES:
 	case CTL_SUBSYS_SYNC:
 		return ctl_decode_rules_request(nlh, tb, req, err);
+	case CTL_SUBSYS_SET:
+		return ctl_decode_set_request(nlh, tb, req, err);
 	default:
 		return ctl_decode_exp_request(tb, req, err);
 	}

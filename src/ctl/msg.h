@@ -35,6 +35,7 @@
 #define CTL_SUBSYS_EXP	 2 /* NFNL_SUBSYS_CTNETLINK_EXP */
 #define CTL_SUBSYS_RULES 0x20
 #define CTL_SUBSYS_SYNC	 0x21 /* state replication (src/sync): text commands */
+#define CTL_SUBSYS_SET	 0x22 /* sets (src/set): ipset command lines */
 #define CTL_TYPE(subsys, msg) ((uint16_t)((subsys) << 8 | (msg)))
 #define CTL_SUBSYS(type)      ((type) >> 8)
 #define CTL_MSG(type)	      ((type)&0xff)
@@ -72,6 +73,26 @@ enum ctl_rules_msg {
 enum ctl_sync_msg {
 	CTL_SYNC_CMD = 0,
 };
+
+/* Sets (ipset): one message, an ipset(8) command line run by the box (docs/ctl.md). */
+enum ctl_set_msg {
+	CTL_SET_CMD = 0,
+};
+
+/* Set subsystem attributes. Request: ARG... (the words after "ipset"), TEXT... (restore's
+ * input), FLAGS (CTL_RF_MORE: the input goes on in the next CTL_SET_CMD, as a rules restore).
+ * Answer: NLM_F_MULTI messages with OUTPUT chunks, the last with STATUS and MESSAGE, then
+ * NLMSG_DONE. */
+enum {
+	CTL_SA_TEXT = 1,    /* binary: restore input; several are one text, in order */
+	CTL_SA_ARG = 2,	    /* nul-string, repeated: one word of the command line */
+	CTL_SA_FLAGS = 3,   /* be32 CTL_RF_* (CTL_RF_MORE only) */
+	CTL_SA_OUTPUT = 4,  /* binary: what ipset prints on stdout (list, save), in chunks */
+	CTL_SA_STATUS = 5,  /* be32: ipset's exit code (0, 1, 2) */
+	CTL_SA_MESSAGE = 6, /* nul-string: ipset's message for stderr, without "ipset vX: " */
+	CTL_SA_MAX = 6
+};
+#define CTL_SET_MAX_ARGS 64
 
 /* pkttables' own top-level attributes, in every subsystem; above ctnetlink's range. */
 enum {
@@ -284,6 +305,9 @@ struct ctl_request {
 	const char *list; /* CTL_RA_LIST */
 	uint32_t rflags, policy;
 	bool has_policy;
+	/* sets: the command line's words (pointing into the message) */
+	const char *args[CTL_SET_MAX_ARGS];
+	unsigned nargs;
 };
 
 /*

@@ -38,6 +38,7 @@ extern const struct ctl_level ctl_tuple_level;
 extern const struct ctl_level ctl_ct_level, ctl_stats_cpu_level, ctl_stats_global_level;
 extern const struct ctl_level ctl_exp_level;
 extern const struct ctl_level ctl_rules_level;
+extern const struct ctl_level ctl_set_level;
 
 /* Fill err (code, offending attribute, message); returns code. */
 __attribute__((format(printf, 4, 5))) int ctl_fail(struct ctl_error *err, int code,
@@ -68,6 +69,8 @@ int ctl_decode_exp_request(const struct nlattr *const *tb, struct ctl_request *r
 			   struct ctl_error *err);
 int ctl_decode_rules_request(const struct nlmsghdr *nlh, const struct nlattr *const *tb,
 			     struct ctl_request *req, struct ctl_error *err);
+int ctl_decode_set_request(const struct nlmsghdr *nlh, const struct nlattr *const *tb,
+			   struct ctl_request *req, struct ctl_error *err);
 
 static inline uint64_t ctl_attr_get_be64(const struct nlattr *a)
 {

@@ -45,6 +45,9 @@
 #include "nat/nat.h"
 #include "nat/nat_plugin.h"
 #include "plugins/recent_plugin.h"
+#include "ext/set_bind.h"
+#include "set/set_cmd.h"
+#include "set/set_plugin.h"
 #include "rules/rules.h"
 
 #define REC_SIZE      32768u
@@ -915,6 +918,18 @@ static void do_replace(struct ctl_server *s, struct client *c, const struct nlms
 		reply_error(c, nlh, -EINVAL, "%s: %s", name, re.msg);
 		return;
 	}
+	/* -m set / -j SET name this box's sets */
+	memset(&re, 0, sizeof(re));
+	if (ext_set_bind(set_box_table(s->box, false), rs, &re) < 0) {
+		rules_ruleset_free(rs);
+		memset(&err, 0, sizeof(err));
+		err.code = -EINVAL;
+		err.line = re.line;
+		snprintf(err.msg, sizeof(err.msg), "%s:%u: %s (near '%s')", name, re.line, re.msg,
+			 re.token);
+		send_error(c, nlh, &err);
+		return;
+	}
 	if (!(req->rflags & CTL_RF_COUNTERS))
 		rules_zero_counters(rs); /* iptables-restore without -c */
 	box_set_ruleset(s->box, rs, req->family);
@@ -1180,6 +1195,74 @@ static void do_sync(struct ctl_server *s, struct client *c, const struct nlmsghd
 	send_done(c, req->seq);
 }
 
+/* ---- sets: an ipset(8) command line --------------------------------------------------------- */
+
+static void do_set(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh,
+		   const struct ctl_request *req)
+{
+	struct set_table *t = set_box_table(s->box, true);
+	char *argv[CTL_SET_MAX_ARGS], *text = NULL, *out = NULL, msg[1024];
+	size_t len = 0, outlen = 0;
+	void *p;
+	size_t room;
+	struct nlmsghdr *m;
+	FILE *f;
+	int rc;
+
+	if (req->rflags & CTL_RF_MORE) { /* restore input held until the message without it */
+		if (!restore_append(s, c, nlh, req))
+			send_ack(c, nlh);
+		return;
+	}
+	if (c->rtext) {
+		if (restore_append(s, c, nlh, req))
+			return;
+		text = c->rtext;
+		len = c->rlen;
+		c->rtext = NULL;
+		s->restore_held -= c->rcap;
+		c->rlen = c->rcap = 0;
+	} else if (req->text_len) {
+		if (!(text = malloc(req->text_len + 1))) {
+			reply_error(c, nlh, -ENOMEM, "no memory for the restore input");
+			return;
+		}
+		ctl_copy_text(nlh, text);
+		len = req->text_len;
+		text[len] = '\0';
+	}
+	if (!t || !(f = open_memstream(&out, &outlen))) {
+		free(text);
+		reply_error(c, nlh, -ENOMEM, "no memory for the sets");
+		return;
+	}
+	for (unsigned i = 0; i < req->nargs; i++)
+		argv[i] = (char *)req->args[i];
+	/* the data-path thread runs this between two packets: the command applies whole for
+	 * the next packet */
+	rc = set_cmd_line(t, (int)req->nargs, argv, text, len, box_now(s->box), f, msg,
+			  sizeof(msg));
+	fclose(f);
+	free(text);
+	for (size_t off = 0; off < outlen; off += TEXT_CHUNK) {
+		size_t n = outlen - off < TEXT_CHUNK ? outlen - off : TEXT_CHUNK;
+
+		if (!(p = out_room(c, n + 64, &room)) ||
+		    !(m = ctl_msg_start(p, room, req->type, NLM_F_MULTI, req->seq, req->family,
+					false)) ||
+		    !mnl_attr_put_check(m, room, CTL_SA_OUTPUT, n, out + off))
+			break;
+		out_commit(c, m);
+	}
+	free(out);
+	if ((p = out_room(c, strlen(msg) + 128, &room)) &&
+	    (m = ctl_msg_start(p, room, req->type, NLM_F_MULTI, req->seq, req->family, false)) &&
+	    mnl_attr_put_u32_check(m, room, CTL_SA_STATUS, htonl((uint32_t)rc)) &&
+	    mnl_attr_put_strz_check(m, room, CTL_SA_MESSAGE, msg))
+		out_commit(c, m);
+	send_done(c, req->seq);
+}
+
 /* ---- reading requests -------------------------------------------------------------------- */
 
 static void handle_message(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh)
@@ -1204,6 +1287,9 @@ static void handle_message(struct ctl_server *s, struct client *c, const struct 
 		break;
 	case CTL_SUBSYS_SYNC:
 		do_sync(s, c, nlh, &req);
+		break;
+	case CTL_SUBSYS_SET:
+		do_set(s, c, nlh, &req);
 		break;
 	default:
 		do_exp(s, c, nlh, &req);
