@@ -197,9 +197,9 @@ static void elem_free(struct set_table *t, struct set *s, struct set_elem *e)
 {
 	char **cm = set_elem_comment(s, e);
 
+	s->mem -= s->elem_size + (cm && *cm ? strlen(*cm) + 1 : 0);
 	if (cm)
 		free(*cm);
-	s->mem -= s->elem_size + (cm && *cm ? strlen(*cm) + 1 : 0);
 	s->count--;
 	free(e);
 }
