@@ -99,7 +99,8 @@ static bool cmp(uint8_t op, uint64_t have, uint64_t want)
 	}
 }
 
-/* The counters of a found element: conditions first, then the update, as the kernel. */
+/* The counters of a found element: the update first, then the conditions on the updated
+ * values, as the kernel does (tests/diff/sets: --packets-gt 1 drops the second packet). */
 static bool counters_pass(const struct set *s, struct set_elem *e, const struct set_pkt *sp,
 			  const struct set_match_opts *mo, bool skip_update)
 {
@@ -107,14 +108,12 @@ static bool counters_pass(const struct set *s, struct set_elem *e, const struct 
 
 	if (!cn)
 		return true;
-	if (!cmp(mo->packets_op, cn->packets, mo->packets) ||
-	    !cmp(mo->bytes_op, cn->bytes, mo->bytes))
-		return false;
 	if (!skip_update) {
 		cn->packets++;
 		cn->bytes += sp->len;
 	}
-	return true;
+	return cmp(mo->packets_op, cn->packets, mo->packets) &&
+	       cmp(mo->bytes_op, cn->bytes, mo->bytes);
 }
 
 bool set_match_pkt(struct set_table *t, int id, const struct set_pkt *sp,

@@ -208,7 +208,7 @@ def is_mld(frame):
     return nh == 58 and len(frame) > off and frame[off] in (130, 131, 132, 143)
 
 
-def setup(ns, rules_text, family, legacy):
+def setup(ns, rules_text, family, legacy, sets_text=None):
     lan, gw, wan = ns
     for n in ns:
         sh(None, "ip", "netns", "add", n)
@@ -257,6 +257,8 @@ def setup(ns, rules_text, family, legacy):
         tools.append("iptables-legacy" if legacy else "iptables")
     if family in ("6", "unified"):
         tools.append("ip6tables-legacy" if legacy else "ip6tables")
+    if sets_text is not None:   # the sets first: the kernel refuses rules naming missing ones
+        sh(gw, "ipset", "restore", stdin=sets_text.encode())
     for t in tools:
         sh(gw, t + "-restore", stdin=rules_text.encode())
     return tools
@@ -366,6 +368,7 @@ def main():
     ap.add_argument("--conntrack", action="store_true",
                     help="conntrack -F before the first frame; the conntrack and expectation "
                     "tables (timeouts normalised to T, sorted) after the counters")
+    ap.add_argument("--sets", help="an `ipset save` file, restored in gw before the rules")
     ap.add_argument("pcap")
     a = ap.parse_args()
     family = a.family or "unified"
@@ -374,6 +377,10 @@ def main():
     frames = read_pcap(a.pcap)
     with open(a.rules) as f:
         rules_text = f.read()
+    sets_text = None
+    if a.sets:
+        with open(a.sets) as f:
+            sets_text = f.read()
 
     tag = "kr%d" % os.getpid()
     ns = (tag + "-lan", tag + "-gw", tag + "-wan")
@@ -388,7 +395,7 @@ def main():
     signal.alarm(budget)
     out = []
     try:
-        tools = setup(ns, rules_text, family, False if not a.legacy else True)
+        tools = setup(ns, rules_text, family, False if not a.legacy else True, sets_text)
         socks = {"lan0": ns_socket(ns[0], "eth0"), "wan0": ns_socket(ns[2], "eth0")}
         time.sleep(a.settle)
         for side, fr in collect(socks, time.monotonic() + 0.05):
@@ -405,9 +412,11 @@ def main():
         if a.conntrack:
             sh(ns[1], "conntrack", "-F", check=False)
             sh(ns[1], "conntrack", "-F", "expect", check=False)
-        out.append("# kernel-replay: rules=%s family=%s backend=%s pcap=%s packets=%d gap=%dms"
-                   % (os.path.basename(a.rules), family, "legacy" if a.legacy else "nft",
-                      os.path.basename(a.pcap), len(frames), round(a.gap * 1000)))
+        out.append("# kernel-replay: rules=%s%s family=%s backend=%s pcap=%s packets=%d gap=%dms"
+                   % (os.path.basename(a.rules),
+                      " sets=" + os.path.basename(a.sets) if a.sets else "", family,
+                      "legacy" if a.legacy else "nft", os.path.basename(a.pcap), len(frames),
+                      round(a.gap * 1000)))
         out.append("# gw interfaces: lan0 (10/8 172.16/12 192.168/16 fc00::/7) and wan0 (the "
                    "rest); verdict = where the injected packet came out")
         snap = snapshot(ns[1], tools) if a.hits else None

@@ -249,17 +249,24 @@ static void test_timeout_counters_full(void **state)
 	assert_int_equal(ipset(t, 12 * S, "save a", out, sizeof(out)), 0);
 	assert_non_null(strstr(out, "add a 10.0.0.2 timeout 0 packets 3 bytes 9\n"));
 	assert_non_null(strstr(out, "add a 10.0.0.3 timeout 8 packets 0 bytes 0 comment \"x\"\n"));
-	/* counters move on a match, and their conditions are read before the update */
+	/* counters move on every lookup that finds the element, and the conditions read the
+	 * updated values (as the kernel: tests/diff/sets) */
 	{
 		struct pkt *p = fake_pkt("udp 10.0.0.2:1 > 192.0.2.1:2 len=100");
 		struct set_match_opts mo = {
-		    .dim = 1, .dirs = 1, .packets_op = SET_CMP_GT, .packets = 3};
+		    .dim = 1, .dirs = 1, .packets_op = SET_CMP_GT, .packets = 4};
 		struct set_pkt sp = {p, AF_INET, "", "", 12 * S, p->info.l3len};
 
-		assert_false(set_match_pkt(t, set_find(t, "a"), &sp, &mo));
+		assert_false(set_match_pkt(t, set_find(t, "a"), &sp, &mo)); /* 4 */
+		assert_true(set_match_pkt(t, set_find(t, "a"), &sp, &mo));  /* 5 */
 		mo.packets_op = SET_CMP_EQ;
+		mo.packets = 6;
 		assert_true(set_match_pkt(t, set_find(t, "a"), &sp, &mo));
-		assert_false(set_match_pkt(t, set_find(t, "a"), &sp, &mo)); /* now 4 */
+		assert_false(set_match_pkt(t, set_find(t, "a"), &sp, &mo)); /* 7 */
+		mo.skip_counters = true;
+		mo.packets = 7;
+		assert_true(set_match_pkt(t, set_find(t, "a"), &sp, &mo)); /* stays 7 */
+		assert_true(set_match_pkt(t, set_find(t, "a"), &sp, &mo));
 		pkt_free(p);
 	}
 	assert_int_equal(ipset(t, 0, "create h hash:ip timeout 10", NULL, 0), 0);
