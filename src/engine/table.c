@@ -148,6 +148,7 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 	struct frame stack[BOX_MAX_DEPTH];
 	unsigned sp = 0, gotos = 0, base = (unsigned)t->builtin[st->hook], ci = base, ri = 0;
 	const char *in = box_ifname(b, st->in), *out = box_ifname(b, st->out);
+	struct ext_scan_cache scan; /* hits[] are written only by the owner's scan */
 	uint64_t bytes = p->info.l3len;
 	struct rules_chain *bc = &t->chains[base];
 	struct ext_pkt_ctx ctx = {
@@ -160,12 +161,14 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 	    .out = out,
 	    .now_ns = b->now,
 	    .env = &b->env,
+	    .scan = &scan,
 	};
 	uint32_t key[CLS_NDIMS];
 	int keystate = 0; /* 0: not taken, 1: key valid, -1: this packet scans linearly */
 	unsigned cur_chain = UINT32_MAX;
 	struct cls_cursor cur;
 
+	scan.owner = NULL;
 	for (;;) {
 		struct rules_chain *c = &t->chains[ci];
 		const struct classifier *cl;
@@ -255,6 +258,7 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 			ctx.queue_flags = 0;
 			v = r->target.ext.target->target(&ctx, &r->target.ext);
 			keystate = keystate < 0 ? -1 : 0; /* the target may have changed the packet */
+			scan.owner = NULL;
 			cur_chain = UINT32_MAX;
 			if (v == EXT_CONTINUE) {
 				ri++;

@@ -198,6 +198,67 @@ static int destroy_one(struct inst_ref *ref, void *arg)
 	return 0;
 }
 
+/*
+ * ext_match.chain_prepare: per chain and per match that has it, the chain's instances of that
+ * match in rule order. Runs after every check() succeeded; nothing here can fail the load.
+ */
+static int prepare_chain(struct rules_chain *ch, const struct ext_match *m,
+			 struct ext_instance ***insts, size_t *cap)
+{
+	unsigned n = 0;
+
+	for (unsigned r = 0; r < ch->nrules; r++)
+		for (unsigned k = 0; k < ch->rules[r].nmatches; k++) {
+			if (ch->rules[r].matches[k].match != m)
+				continue;
+			if (n == *cap) {
+				size_t nc = *cap ? 2 * *cap : 16;
+				void *q = realloc(*insts, nc * sizeof(**insts));
+
+				if (!q)
+					return -ENOMEM;
+				*insts = q;
+				*cap = nc;
+			}
+			(*insts)[n++] = &ch->rules[r].matches[k];
+		}
+	if (n >= 2)
+		m->chain_prepare(*insts, n);
+	return 0;
+}
+
+static void prepare_chains(struct rules_ruleset *rs)
+{
+	struct ext_instance **insts = NULL;
+	size_t cap = 0;
+
+	for (unsigned t = 0; t < TABLE_MAX; t++)
+		for (unsigned c = 0; c < rs->tables[t].nchains; c++) {
+			struct rules_chain *ch = &rs->tables[t].chains[c];
+			const struct ext_match *done[8];
+			unsigned ndone = 0;
+
+			/* each match type that has chain_prepare, once per chain (a handful) */
+			for (unsigned r = 0; r < ch->nrules; r++)
+				for (unsigned k = 0; k < ch->rules[r].nmatches; k++) {
+					const struct ext_match *m = ch->rules[r].matches[k].match;
+					unsigned d = 0;
+
+					if (!m || !m->chain_prepare)
+						continue;
+					while (d < ndone && done[d] != m)
+						d++;
+					if (d < ndone || ndone == 8)
+						continue;
+					done[ndone++] = m;
+					if (prepare_chain(ch, m, &insts, &cap))
+						goto out;
+				}
+		}
+out:
+	free(insts);
+}
+
 int rules_check_ruleset(struct rules_ruleset *rs, struct rules_error *err)
 {
 	struct check_state st = { .rs = rs, .err = err };
@@ -216,6 +277,8 @@ int rules_check_ruleset(struct rules_ruleset *rs, struct rules_error *err)
 	if (ret) {
 		st.limit = st.done;
 		for_each_inst(rs, destroy_one, &st);
+		return ret;
 	}
-	return ret;
+	prepare_chains(rs);
+	return 0;
 }

@@ -211,6 +211,18 @@ static inline void ext_env_hash_key(const struct ext_env *env, uint64_t key[2])
 	key[1] = k ? k[1] : 0;
 }
 
+/*
+ * What one pass over a packet found for a group of rules compiled together (the string
+ * match's chain groups): the engine gives each table traversal one and empties it (owner =
+ * NULL) whenever a target ran, since a target may change the packet. The first rule of a
+ * group that is evaluated scans and fills it; the group's other rules read their bit.
+ */
+#define EXT_SCAN_MAX_MEMBERS 1024
+struct ext_scan_cache {
+	const void *owner; /* the group these results belong to, NULL: none */
+	uint64_t hits[EXT_SCAN_MAX_MEMBERS / 64];
+};
+
 /* Everything a match or target sees of one packet at one rule. */
 struct ext_pkt_ctx {
 	struct pkt *pkt;
@@ -222,6 +234,7 @@ struct ext_pkt_ctx {
 	uint64_t now_ns;              /* the box's clock */
 	const struct ext_env *env;
 	const char *chain;            /* chain name, for LOG/TRACE */
+	struct ext_scan_cache *scan;  /* this traversal's one-pass scan results, NULL: none */
 	unsigned rulenum;             /* 1-based position in the chain */
 	bool hotdrop;                 /* a match sets this to drop the packet at once */
 	uint16_t queue_num;           /* set by a target returning EXT_QUEUE */
@@ -334,6 +347,11 @@ struct ext_match {
 	/* Per packet. true = the match matches (before the core applies nothing: inversion of
 	 * options is the extension's business, because it knows what "not" means per option). */
 	bool (*match)(struct ext_pkt_ctx *ctx, struct ext_instance *inst);
+	/* After the whole ruleset is checked: this match's instances of one chain, in rule
+	 * order, when the chain has two or more (string compiles their patterns together).
+	 * Optional. It cannot fail the load: an instance it leaves alone works on its own; its
+	 * destroy() releases whatever this shared between them. */
+	void (*chain_prepare)(struct ext_instance *const *insts, unsigned n);
 	/* Alternative names accepted by -m (e.g. "icmpv6" for "icmp6"). Optional, NULL-ended. */
 	const char *const *aliases;
 	/* For compiled classifiers (optional). Only a match without side effects (no state, no

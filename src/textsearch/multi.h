@@ -14,7 +14,7 @@
  *   - "hs": Hyperscan's literal matcher in streaming mode (blocks are stream writes, so an
  *     occurrence across blocks is found), when the build found libhs (pkg-config libhs; the
  *     build works without it and then only "ac" exists). Hyperscan's caseless mode folds
- *     ASCII only, so a set with a case-insensitive pattern holding a byte >= 0x80 is built
+ *     ASCII only, so a set with a case-insensitive pattern holding any byte >= 0x80 is built
  *     with "ac" (whose folding is the kernel's, Latin-1 included).
  * TS_MULTI_AUTO takes "hs" where it can, else "ac".
  */

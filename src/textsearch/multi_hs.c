@@ -53,11 +53,12 @@ int ts_hs_build(const struct ts_multi_pattern *pats, unsigned n, struct ts_hs **
 		goto out;
 	atomic_flag_clear(&h->busy);
 	for (unsigned i = 0; i < n; i++) {
+		/* Hyperscan folds ASCII letters only; the kernel's toupper also folds
+		 * Latin-1 (and 0xdf to 0xbf): such sets stay with the automaton */
 		if (pats[i].flags & TS_IGNORECASE)
 			for (uint32_t k = 0; k < pats[i].len; k++)
-				if (pats[i].data[k] >= 0x80 &&
-				    ts_fold(pats[i].data[k]) != pats[i].data[k]) {
-					ret = -ENOTSUP; /* Latin-1 folding: not Hyperscan's */
+				if (pats[i].data[k] >= 0x80) {
+					ret = -ENOTSUP;
 					goto out;
 				}
 		exprs[i] = (const char *)pats[i].data;
