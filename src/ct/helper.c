@@ -9,6 +9,8 @@
 #include <sys/socket.h>
 
 #include "ct/helper_int.h"
+#include "textsearch/pkt_source.h"
+#include "textsearch/textsearch.h"
 
 static const struct ct_helper *const builtin[CT_HELPER_NUM] = {
     [CT_HELPER_FTP] = &ct_helper_ftp,
@@ -238,6 +240,24 @@ const char *ct_helper_bytes(const struct pkt *p, uint32_t off, uint32_t len, voi
 		return NULL;
 	}
 	return *heap;
+}
+
+uint32_t ct_helper_search(const struct pkt *p, uint32_t off, uint32_t len, const char *pattern,
+			  unsigned flags)
+{
+	uint64_t mem[32]; /* >= ts_config_size("kmp", CT_HELPER_PATTERN_MAX): 112 bytes */
+	size_t plen = strlen(pattern);
+	struct ts_config *conf;
+	struct ts_pkt_range r;
+	struct ts_source src;
+	struct ts_state st;
+
+	/* a config this small is prepared on the stack per call: a few table entries */
+	if (plen > CT_HELPER_PATTERN_MAX ||
+	    ts_prepare_at(mem, sizeof(mem), "kmp", pattern, (uint32_t)plen, flags, &conf))
+		return UINT32_MAX;
+	src = ts_pkt_source(&r, p, off, len);
+	return ts_find(conf, &st, &src);
 }
 
 int ct_helper_expect(struct ct_table *t, struct ct_entry *e, struct pkt *p, unsigned ctinfo,

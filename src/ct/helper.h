@@ -140,6 +140,16 @@ void ct_helper_payload(const struct pkt *p, uint32_t *off, uint32_t *len);
 const char *ct_helper_bytes(const struct pkt *p, uint32_t off, uint32_t len, void *buf,
 			    size_t buflen, void **heap);
 
+/*
+ * Where a helper's command text (at most CT_HELPER_PATTERN_MAX bytes) first occurs in
+ * [off, off + len) of the packet: its offset from `off`, or UINT32_MAX. Through textsearch
+ * (KMP, TS_IGNORECASE in flags), walking the packet's segments in place: a packet that
+ * carries no command is never copied.
+ */
+#define CT_HELPER_PATTERN_MAX 16
+uint32_t ct_helper_search(const struct pkt *p, uint32_t off, uint32_t len, const char *pattern,
+			  unsigned flags);
+
 /* Core hooks (ct.c, table.c): a new entry is expected or gets the helper the packet asked
  * for (true: RELATED); an entry is dying (its expectations go); an entry is freed (and its
  * reference on its master dropped); the table is freed. */

@@ -31,6 +31,7 @@
 #include <sys/socket.h>
 
 #include "ct/helper_int.h"
+#include "textsearch/textsearch.h"
 
 #define FTP_BUF 2048
 
@@ -254,10 +255,10 @@ static int ftp_help(struct ct_table *t, struct ct_entry *e, struct pkt *p, unsig
 	struct ct_help *help;
 	struct ftp_state *st;
 	struct ftp_cmd cmd;
-	uint8_t th[8], buf[FTP_BUF];
-	const uint8_t *tcp;
+	uint8_t th[8], buf[FTP_BUF], lastbuf;
+	const uint8_t *tcp, *last;
 	const char *d;
-	void *heap;
+	void *heap = NULL;
 	bool ends_in_nl;
 	int found = 0, r = 0;
 	unsigned i;
@@ -266,19 +267,29 @@ static int ftp_help(struct ct_table *t, struct ct_entry *e, struct pkt *p, unsig
 		return 0;
 	ct_helper_payload(p, &off, &len);
 	tcp = pkt_header(p, p->info.l4off, sizeof(th), th);
-	if (!len || !tcp)
-		return 0;
-	d = ct_helper_bytes(p, off, len, buf, sizeof(buf), &heap);
-	if (!d)
+	if (!len || !tcp || !(last = pkt_header(p, off + len - 1, 1, &lastbuf)))
 		return 0;
 	help = ct_entry_help(e);
 	st = (struct ftp_state *)help->data;
 	seq = (uint32_t)tcp[4] << 24 | (uint32_t)tcp[5] << 16 | (uint32_t)tcp[6] << 8 | tcp[7];
-	ends_in_nl = d[len - 1] == '\n';
+	ends_in_nl = *last == '\n';
 
 	if (!after_nl(st, dir, seq))
 		goto out_update_nl;
 
+	/* Which command starts the segment, found by textsearch in the segments as they lie;
+	 * only a segment that starts with one (or is shorter than one: maybe a partial command)
+	 * is copied, for its numbers. */
+	for (i = 0; i < 2; i++)
+		if (len <= ftp_search[dir][i].plen ||
+		    ct_helper_search(p, off, (uint32_t)ftp_search[dir][i].plen,
+				     ftp_search[dir][i].pattern, TS_IGNORECASE) == 0)
+			break;
+	if (i == 2)
+		goto out_update_nl;
+	d = ct_helper_bytes(p, off, len, buf, sizeof(buf), &heap);
+	if (!d)
+		return 0;
 	cmd.family = mine->family;
 	cmd.addr = mine->src;
 	cmd.port = 0;

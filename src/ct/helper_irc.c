@@ -68,9 +68,12 @@ static int irc_help(struct ct_table *t, struct ct_entry *e, struct pkt *p, unsig
 	const struct ct_tuple *orig = ct_entry_tuple(e, CT_DIR_ORIGINAL);
 	const struct ct_tuple *reply = ct_entry_tuple(e, CT_DIR_REPLY);
 	char buf[IRC_SEARCH_MAX];
-	uint32_t off, len;
+	uint32_t off, len, at;
+	const uint8_t *c;
+	uint8_t cb;
+	char head[7];
 	const char *d;
-	void *heap;
+	void *heap; /* never used: len <= sizeof(buf) */
 	long i = 0, n;
 
 	if (ctinfo != CT_ESTABLISHED) /* the client's direction, traffic seen both ways */
@@ -80,17 +83,29 @@ static int irc_help(struct ct_table *t, struct ct_entry *e, struct pkt *p, unsig
 		return 0;
 	if (len > IRC_SEARCH_MAX)
 		len = IRC_SEARCH_MAX;
-	d = ct_helper_bytes(p, off, len, buf, sizeof(buf), &heap);
-	if (!d)
-		return 0;
 	n = (long)len;
-	while (i < n - 10 && (d[i] == ' ' || d[i] == '\r' || d[i] == '\n'))
+	/* leading blanks and "PRIVMSG ", read in place */
+	while (i < n - 10 && (c = pkt_header(p, off + (uint32_t)i, 1, &cb)) &&
+	       (*c == ' ' || *c == '\r' || *c == '\n'))
 		i++;
 	if (i < n - 10) {
-		if (strncasecmp("PRIVMSG ", d + i, 8))
+		char word[8];
+
+		if (pkt_copy_out(p, off + (uint32_t)i, word, 8) || strncasecmp("PRIVMSG ", word, 8))
 			return 0;
 		i += 8;
 	}
+	/* the first " :" (the message) must start "\1DCC ": found by textsearch in the
+	 * segments; only a segment that has one is copied for the offer's numbers */
+	at = ct_helper_search(p, off + (uint32_t)i, (uint32_t)(n - i), " :", 0);
+	if (at == UINT32_MAX || i + (long)at >= n - (21 + IRC_MINMATCH) ||
+	    pkt_copy_out(p, off + (uint32_t)i + at, head, sizeof(head)) ||
+	    memcmp(head, " :\1DCC ", sizeof(head)))
+		return 0;
+	i += (long)at;
+	d = ct_helper_bytes(p, off, len, buf, sizeof(buf), &heap);
+	if (!d)
+		return 0;
 	while (i < n - (21 + IRC_MINMATCH)) {
 		if (memcmp(d + i, " :", 2)) {
 			i++;

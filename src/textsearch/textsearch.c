@@ -44,27 +44,14 @@ bool ts_algo_known(const char *algo)
 	return find_ops(algo) != NULL;
 }
 
-int ts_prepare(const char *algo, const void *pattern, uint32_t len, unsigned flags,
-	       struct ts_config **out)
+static int prepare(const struct ts_ops *ops, void *mem, const void *pattern, uint32_t len,
+		   unsigned flags, struct ts_config **out)
 {
-	const struct ts_ops *ops = find_ops(algo);
-	struct ts_config *c;
-	size_t tab, off;
-	uint8_t *pat;
+	struct ts_config *c = mem;
+	size_t off = (sizeof(*c) + len + 7) & ~(size_t)7;
+	uint8_t *pat = (uint8_t *)(c + 1);
 
-	*out = NULL;
-	if (!ops)
-		return -ENOENT;
-	if (len == 0 || !pattern)
-		return -EINVAL;
-	if (len > TS_MAX_PATTERN)
-		return -E2BIG;
-	tab = ops->table_size(len);
-	off = (sizeof(*c) + len + 7) & ~(size_t)7;
-	c = calloc(1, off + tab);
-	if (!c)
-		return -ENOMEM;
-	pat = (uint8_t *)(c + 1);
+	memset(c, 0, off + ops->table_size(len));
 	memcpy(pat, pattern, len);
 	if (flags & TS_IGNORECASE)
 		for (uint32_t i = 0; i < len; i++)
@@ -77,6 +64,56 @@ int ts_prepare(const char *algo, const void *pattern, uint32_t len, unsigned fla
 	ops->init(c);
 	*out = c;
 	return 0;
+}
+
+static int check_args(const struct ts_ops *ops, const void *pattern, uint32_t len)
+{
+	if (!ops)
+		return -ENOENT;
+	if (len == 0 || !pattern)
+		return -EINVAL;
+	if (len > TS_MAX_PATTERN)
+		return -E2BIG;
+	return 0;
+}
+
+size_t ts_config_size(const char *algo, uint32_t len)
+{
+	const struct ts_ops *ops = find_ops(algo);
+
+	if (check_args(ops, "", len))
+		return 0;
+	return ((sizeof(struct ts_config) + len + 7) & ~(size_t)7) + ops->table_size(len);
+}
+
+int ts_prepare(const char *algo, const void *pattern, uint32_t len, unsigned flags,
+	       struct ts_config **out)
+{
+	const struct ts_ops *ops = find_ops(algo);
+	int ret = check_args(ops, pattern, len);
+	void *mem;
+
+	*out = NULL;
+	if (ret)
+		return ret;
+	mem = malloc(ts_config_size(algo, len));
+	if (!mem)
+		return -ENOMEM;
+	return prepare(ops, mem, pattern, len, flags, out);
+}
+
+int ts_prepare_at(void *mem, size_t size, const char *algo, const void *pattern, uint32_t len,
+		  unsigned flags, struct ts_config **out)
+{
+	const struct ts_ops *ops = find_ops(algo);
+	int ret = check_args(ops, pattern, len);
+
+	*out = NULL;
+	if (ret)
+		return ret;
+	if (((uintptr_t)mem & 7) || size < ts_config_size(algo, len))
+		return -ENOSPC;
+	return prepare(ops, mem, pattern, len, flags, out);
 }
 
 void ts_destroy(struct ts_config *conf)

@@ -31,6 +31,7 @@
 #define TEXTSEARCH_TEXTSEARCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define TS_NOMATCH     UINT32_MAX
@@ -67,6 +68,14 @@ struct ts_state {
 int ts_prepare(const char *algo, const void *pattern, uint32_t len, unsigned flags,
 	       struct ts_config **out);
 void ts_destroy(struct ts_config *conf);
+/*
+ * The same in memory the caller provides (8-byte aligned, e.g. a uint64_t array on its
+ * stack): nothing is allocated and nothing is to be destroyed. ts_config_size() says how many
+ * bytes (0 for an unknown algorithm or a bad length); -ENOSPC when `size` is short.
+ */
+size_t ts_config_size(const char *algo, uint32_t len);
+int ts_prepare_at(void *mem, size_t size, const char *algo, const void *pattern, uint32_t len,
+		  unsigned flags, struct ts_config **out);
 /* Is `algo` the name of an algorithm here? */
 bool ts_algo_known(const char *algo);
 uint32_t ts_pattern_len(const struct ts_config *conf);

@@ -438,6 +438,39 @@ static void test_irc_dcc(void **state)
 	ct_table_free(t);
 }
 
+/* The offer in 3-byte segments: " :" and "\1DCC " cross boundaries; the helper's search walks
+ * the segments (textsearch) and still finds it. A message with no offer adds nothing. */
+static void test_irc_dcc_nonlinear(void **state)
+{
+	static const char *const texts[] = {
+	    IC " ack,psh seq=1001 ack=5001 payload=\"PRIVMSG bob :hello there, no offer "
+	       "in this line at all\r\n\"",
+	    IC " ack,psh seq=1047 ack=5001 payload=\"PRIVMSG bob :\\x01DCC SEND a.txt "
+	       "167772162 5001 1234\\x01\r\n\"",
+	};
+	struct ct_table *t = ct_test_table(64);
+	const char *why;
+
+	irc_login(t);
+	for (unsigned i = 0; i < 2; i++) {
+		struct pkt *lin = ct_test_pkt(texts[i]), *p;
+
+		p = pkt_from_bytes_split(pkt_linear_data(lin), lin->len, 3);
+		assert_non_null(p);
+		assert_int_equal(pkt_parse(p, PKT_LINK_RAW, true), 0);
+		assert_int_equal(ct_in(t, p, true, 0, S(1)), 0);
+		assert_int_equal(ct_helper_run(t, p, S(1), &why), 0);
+		ct_confirm(t, p, S(1));
+		ct_pkt_release(t, p);
+		pkt_free(p);
+		pkt_free(lin);
+		assert_int_equal(nexp(t), i);
+	}
+	assert_int_equal(feed(t, "tcp 198.51.100.7:33333 > 10.0.0.2:5001 syn", S(2)),
+			 CT_STATE_RELATED);
+	ct_table_free(t);
+}
+
 /* ---- registry, events -------------------------------------------------------------------- */
 
 static void count_ev(void *priv, unsigned ev, const struct ct_expect *x)
@@ -492,6 +525,7 @@ int main(void)
 	    cmocka_unit_test(test_tftp_read_request),
 	    cmocka_unit_test(test_tftp_dropped_request_leaves_nothing),
 	    cmocka_unit_test(test_irc_dcc),
+	    cmocka_unit_test(test_irc_dcc_nonlinear),
 	    cmocka_unit_test(test_registry_and_events),
 	};
 

@@ -208,6 +208,33 @@ static void test_prepare_errors(void **state)
 	assert_true(ts_algo_known("bm") && ts_algo_known("kmp") && !ts_algo_known("BM"));
 }
 
+/* A config in the caller's memory: no allocation, same answers; too small is -ENOSPC. */
+static void test_prepare_at(void **state)
+{
+	static const uint8_t text[] = "xxPORT 1,2";
+	struct ts_flat f = {text, 10};
+	struct ts_source src = ts_flat_source(&f);
+	uint64_t mem[64];
+	struct ts_config *c;
+	struct ts_state st;
+
+	(void)state;
+	for (unsigned a = 0; a < 2; a++) {
+		size_t need = ts_config_size(algos[a], 4);
+
+		assert_true(need > 0 && need <= sizeof(mem) * 8);
+		assert_int_equal(
+		    ts_prepare_at(mem, need - 1, algos[a], "port", 4, TS_IGNORECASE, &c), -ENOSPC);
+		if (need <= sizeof(mem)) {
+			assert_int_equal(
+			    ts_prepare_at(mem, need, algos[a], "port", 4, TS_IGNORECASE, &c), 0);
+			assert_int_equal(ts_find(c, &st, &src), 2);
+		}
+	}
+	assert_int_equal(ts_config_size("fsm", 4), 0);
+	assert_int_equal(ts_config_size("kmp", 0), 0);
+}
+
 /* The kernel's folding: 0xdf folds to 0xbf and 0xff to 0xdf, so a folded pattern 0xbf finds
  * 0xdf in the text and a pattern 0xff does not (measured with xt_string on Linux 6.18). */
 static void test_kernel_folding(void **state)
@@ -393,10 +420,15 @@ static void test_multi_stop_and_limits(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_prepare_errors), cmocka_unit_test(test_kernel_folding),
-	    cmocka_unit_test(test_no_copy_blocks), cmocka_unit_test(test_random_segments),
-	    cmocka_unit_test(test_packet_windows), cmocka_unit_test(test_multi_ac),
-	    cmocka_unit_test(test_multi_hs),	   cmocka_unit_test(test_multi_stop_and_limits),
+	    cmocka_unit_test(test_prepare_errors),
+	    cmocka_unit_test(test_prepare_at),
+	    cmocka_unit_test(test_kernel_folding),
+	    cmocka_unit_test(test_no_copy_blocks),
+	    cmocka_unit_test(test_random_segments),
+	    cmocka_unit_test(test_packet_windows),
+	    cmocka_unit_test(test_multi_ac),
+	    cmocka_unit_test(test_multi_hs),
+	    cmocka_unit_test(test_multi_stop_and_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
