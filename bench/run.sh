@@ -78,6 +78,52 @@ if [ -x "$S" ]; then
 	done
 fi
 
+# Pattern search (bench_string, issue 15): GB/s per algorithm on 64- and 1500-byte texts (one
+# run; instructions per scan from callgrind), then -m string chains of 0/1/10/100/1000 rules on
+# 1500-byte frames, compiled together (one pass) and --separate (each rule alone). Rows ts-*,
+# multi-*, string-rules*; for ts-*/multi-* "packets" is the text length and mpps is GB/s.
+T=build/bench/bench_string
+if [ -x "$T" ]; then
+	echo
+	echo "pattern search (bench_string, one run):"
+	printf '  %-22s %6s %10s %8s %12s\n' name bytes ns/scan GB/s instr/scan
+	"$T" scan --seconds "$SECONDS_PER" | while read -r name bytes ns gbs rest; do
+		case $bytes in
+		'' | *[!0-9]*) echo "  $name $bytes $ns $gbs $rest"; continue ;; # not in this build
+		esac
+		ip=""
+		if command -v valgrind >/dev/null 2>&1; then
+			i1=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$T" scan --packets 2048 --only "$name" 2>&1 >/dev/null |
+				sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
+			i2=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$T" scan --packets 4096 --only "$name" 2>&1 >/dev/null |
+				sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
+			ip=$(echo "$i1 $i2" | awk '{ printf "%.0f", ($2 - $1) / 2048 }')
+		fi
+		printf '  %-22s %6s %10s %8s %12s %s\n' "$name" "$bytes" "$ns" "$gbs" "$ip" "$rest"
+		echo "$name,$bytes,$ns,$gbs,,$ip" >> "$OUT"
+	done
+	printf '  %-26s %10s %10s %8s %12s\n' config packets ns/pkt Mpps instr/pkt
+	for n in 0 1 10 100 1000; do
+		for sep in "" --separate; do
+			[ "$n" -le 1 ] && [ -n "$sep" ] && continue # nothing to compile together
+			set -- $("$T" chain "$n" $sep --seconds "$SECONDS_PER")
+			name=$1 pk=$2 ns=$3 mpps=$4
+			ip=""
+			if command -v valgrind >/dev/null 2>&1; then
+				p1=2000 p2=4000
+				[ "$n" -ge 100 ] && [ -n "$sep" ] && p1=100 p2=200
+				i1=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$T" chain "$n" $sep --packets $p1 2>&1 >/dev/null |
+					sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
+				i2=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$T" chain "$n" $sep --packets $p2 2>&1 >/dev/null |
+					sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
+				ip=$(echo "$i1 $i2 $p1 $p2" | awk '{ printf "%.0f", ($2 - $1) / ($4 - $3) }')
+			fi
+			printf '  %-26s %10s %10s %8s %12s\n' "$name" "$pk" "$ns" "$mpps" "$ip"
+			echo "$name,$pk,$ns,$mpps,,$ip" >> "$OUT"
+		done
+	done
+fi
+
 # Conntrack: new-connection rate, lookup+update cost, memory per entry (one run).
 if [ -x build/bench/bench_ct ]; then
 	echo

@@ -227,7 +227,7 @@ static int prepare_chain(struct rules_chain *ch, const struct ext_match *m,
 	return 0;
 }
 
-static void prepare_chains(struct rules_ruleset *rs)
+void rules_prepare_chains(struct rules_ruleset *rs)
 {
 	struct ext_instance **insts = NULL;
 	size_t cap = 0;
@@ -277,8 +277,6 @@ int rules_check_ruleset(struct rules_ruleset *rs, struct rules_error *err)
 	if (ret) {
 		st.limit = st.done;
 		for_each_inst(rs, destroy_one, &st);
-		return ret;
 	}
-	prepare_chains(rs);
-	return 0;
+	return ret;
 }

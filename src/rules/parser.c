@@ -560,6 +560,8 @@ int rules_parse_buffer(const char *buf, size_t len, const char *name, int family
 			free(p.rs);
 			return ret;
 		}
+		if (!(flags & RULES_PARSE_SEPARATE))
+			rules_prepare_chains(p.rs);
 		*out = p.rs;
 		return 0;
 	}

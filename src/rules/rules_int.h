@@ -128,6 +128,8 @@ int rules_rule_parse(struct rules_rule_ctx *ctx, char **argv, unsigned argc,
 /* Hook masks, loops, then every ext check(). On failure err is filled (line, msg, token) and
  * *nchecked tells how many instances were checked (so they can be destroyed). */
 int rules_check_ruleset(struct rules_ruleset *rs, struct rules_error *err);
+/* ext_match.chain_prepare for every chain of a checked ruleset (cannot fail the load). */
+void rules_prepare_chains(struct rules_ruleset *rs);
 
 /* ---- printing (print.c) ------------------------------------------------------------------ */
 

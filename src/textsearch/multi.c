@@ -129,10 +129,39 @@ static int ac_report(const struct ts_multi *m, const struct ts_ac *a, uint32_t s
 	return 0;
 }
 
+/* One automaton over one block; the state carries over to the next block. The table pointer
+ * and the state live in registers: nothing in the loop but the load chain and the flag test. */
+static int ac_block(const struct ts_multi *m, const struct ts_ac *a, const uint8_t *b, uint32_t n,
+		    uint32_t pos, uint32_t *state, ts_multi_cb cb, void *arg)
+{
+	const uint32_t *next = a->next;
+	uint32_t s = *state, x;
+	int r;
+
+	if (a->folded) {
+		for (uint32_t i = 0; i < n; i++) {
+			x = next[(size_t)s << 8 | ts_fold(b[i])];
+			s = x & TS_AC_STATE;
+			if (__builtin_expect(x >> 31, 0) &&
+			    (r = ac_report(m, a, s, pos + i + 1, cb, arg)))
+				return r;
+		}
+	} else {
+		for (uint32_t i = 0; i < n; i++) {
+			x = next[(size_t)s << 8 | b[i]];
+			s = x & TS_AC_STATE;
+			if (__builtin_expect(x >> 31, 0) &&
+			    (r = ac_report(m, a, s, pos + i + 1, cb, arg)))
+				return r;
+		}
+	}
+	*state = s;
+	return 0;
+}
+
 static int ac_scan(const struct ts_multi *m, const struct ts_source *src, ts_multi_cb cb, void *arg)
 {
-	const struct ts_ac *ex = &m->ac[0], *fo = &m->ac[1];
-	uint32_t se = 0, sf = 0, pos = 0;
+	uint32_t state[2] = {0, 0}, pos = 0;
 	int r;
 
 	for (;;) {
@@ -141,24 +170,10 @@ static int ac_scan(const struct ts_multi *m, const struct ts_source *src, ts_mul
 
 		if (!n)
 			return 0;
-		for (uint32_t i = 0; i < n; i++) {
-			if (ex->nstates) {
-				uint32_t x = ex->next[(size_t)se << 8 | b[i]];
-
-				se = x & TS_AC_STATE;
-				if ((x & TS_AC_OUT) &&
-				    (r = ac_report(m, ex, se, pos + i + 1, cb, arg)))
-					return r;
-			}
-			if (fo->nstates) {
-				uint32_t x = fo->next[(size_t)sf << 8 | ts_fold(b[i])];
-
-				sf = x & TS_AC_STATE;
-				if ((x & TS_AC_OUT) &&
-				    (r = ac_report(m, fo, sf, pos + i + 1, cb, arg)))
-					return r;
-			}
-		}
+		for (unsigned k = 0; k < 2; k++)
+			if (m->ac[k].nstates &&
+			    (r = ac_block(m, &m->ac[k], b, n, pos, &state[k], cb, arg)))
+				return r;
 		pos += n;
 	}
 }

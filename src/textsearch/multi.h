@@ -4,7 +4,7 @@
  *
  *   ts_multi_build(patterns, n, TS_MULTI_AUTO, &m)     once (may allocate a lot: see below)
  *   ts_multi_scan(m, &src, on_match, arg)              per text: on_match(arg, id, end) for
- *                                                      every occurrence, by increasing end
+ *                                                      every occurrence (in no set order)
  *
  * Two engines:
  *   - "ac": an Aho-Corasick automaton written here, as a full transition table (256 entries

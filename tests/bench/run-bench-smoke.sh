@@ -7,6 +7,7 @@
 #              (received + lost), the data path forwards during a dump
 #   bench_nat  every configuration: flows translated, no new connection dropped
 #   bench_engine rules100
+#   bench_string every scan row (no pattern found where none can be), chains of 1 and 10 rules
 #   bench_stack every configuration (the workshop's rows): every packet forwarded
 #   bench_cls_update, bench_acl  with the ClassBench data (and, for bench_acl, libdpdk)
 #
@@ -23,7 +24,7 @@ fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 make --no-print-directory -s SAN=$SAN "$B/bench/bench_ctl" "$B/bench/bench_nat" \
-	"$B/bench/bench_engine" "$B/bench/bench_stack" || { echo "FAIL: the bench binaries do not build"; exit 1; }
+	"$B/bench/bench_engine" "$B/bench/bench_stack" "$B/bench/bench_string" || { echo "FAIL: the bench binaries do not build"; exit 1; }
 
 out=$($T "$B/bench/bench_ctl" --entries 3000 --events 1000 --seconds 0.1) || bad "bench_ctl exit $?"
 echo "$out"
@@ -38,6 +39,15 @@ for c in plain snat masquerade new-plain new-snat new-apd new-full; do
 done
 
 $T "$B/bench/bench_engine" rules100 --packets 2000 || bad "bench_engine exit $?"
+
+out=$($T "$B/bench/bench_string" scan --packets 1024) || bad "bench_string scan exit $?"
+echo "$out"
+echo "$out" | grep -q "found?" && bad "bench_string: a pattern that cannot occur was found"
+for n in 1 10; do
+	$T "$B/bench/bench_string" chain $n --packets 512 || bad "bench_string chain $n exit $?"
+	$T "$B/bench/bench_string" chain $n --separate --packets 512 ||
+		bad "bench_string chain $n --separate exit $?"
+done
 
 for v in "" -v6 -1500; do
 	for c in forward conntrack empty full full-rules1000; do

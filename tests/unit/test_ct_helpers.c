@@ -52,6 +52,24 @@ static unsigned nexp(struct ct_table *t)
 	return s.count;
 }
 
+/* The segment `text` cut into `chunk`-byte segments (a non-linear packet), through conntrack
+ * and its helper (the one the connection has); the helper must not drop it. */
+static void feed_split(struct ct_table *t, const char *text, uint32_t chunk, uint64_t now)
+{
+	struct pkt *lin = ct_test_pkt(text), *p;
+	const char *why;
+
+	p = pkt_from_bytes_split(pkt_linear_data(lin), lin->len, chunk);
+	assert_non_null(p);
+	assert_int_equal(pkt_parse(p, PKT_LINK_RAW, true), 0);
+	assert_int_equal(ct_in(t, p, true, 0, now), 0);
+	assert_int_equal(ct_helper_run(t, p, now, &why), 0);
+	ct_confirm(t, p, now);
+	ct_pkt_release(t, p);
+	pkt_free(p);
+	pkt_free(lin);
+}
+
 /* ---- FTP over IPv4 ----------------------------------------------------------------------- */
 
 #define C4 "10.0.0.2:40000"
@@ -249,20 +267,10 @@ static void test_ftp_nonlinear_packet(void **state)
 	static const char text[] =
 	    CS " ack,psh seq=1009 ack=5012 payload=\"PORT 10,0,0,2,19,137\\r\\n\"";
 	struct ct_table *t = ct_test_table(64);
-	struct pkt *lin = ct_test_pkt(text), *p;
-	const char *why;
 
 	ftp4_login(t, 0);
 	/* the same segment in 7-byte pieces, the command crossing every boundary */
-	p = pkt_from_bytes_split(pkt_linear_data(lin), lin->len, 7);
-	assert_non_null(p);
-	assert_int_equal(pkt_parse(p, PKT_LINK_RAW, true), 0);
-	assert_int_equal(ct_in(t, p, true, 0, S(1)), 0);
-	assert_int_equal(ct_helper_run(t, p, S(1), &why), 0);
-	ct_confirm(t, p, S(1));
-	ct_pkt_release(t, p);
-	pkt_free(p);
-	pkt_free(lin);
+	feed_split(t, text, 7, S(1));
 	assert_int_equal(nexp(t), 1);
 	assert_int_equal(feed(t, "tcp 192.0.2.1:20 > 10.0.0.2:5001 syn", S(2)), CT_STATE_RELATED);
 	ct_table_free(t);
@@ -449,21 +457,10 @@ static void test_irc_dcc_nonlinear(void **state)
 	       "167772162 5001 1234\\x01\r\n\"",
 	};
 	struct ct_table *t = ct_test_table(64);
-	const char *why;
 
 	irc_login(t);
 	for (unsigned i = 0; i < 2; i++) {
-		struct pkt *lin = ct_test_pkt(texts[i]), *p;
-
-		p = pkt_from_bytes_split(pkt_linear_data(lin), lin->len, 3);
-		assert_non_null(p);
-		assert_int_equal(pkt_parse(p, PKT_LINK_RAW, true), 0);
-		assert_int_equal(ct_in(t, p, true, 0, S(1)), 0);
-		assert_int_equal(ct_helper_run(t, p, S(1), &why), 0);
-		ct_confirm(t, p, S(1));
-		ct_pkt_release(t, p);
-		pkt_free(p);
-		pkt_free(lin);
+		feed_split(t, texts[i], 3, S(1));
 		assert_int_equal(nexp(t), i);
 	}
 	assert_int_equal(feed(t, "tcp 198.51.100.7:33333 > 10.0.0.2:5001 syn", S(2)),
