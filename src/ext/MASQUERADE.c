@@ -41,8 +41,11 @@ static int masq_parse(struct ext_parse_ctx *ctx, struct ext_instance *inst, unsi
 	int rc;
 
 	r->family = (uint8_t)ctx->family;
-	if (opt == O_PORTS)
-		return nat_opt_parse_ports(ctx, r, arg);
+	if (opt == O_PORTS) {
+		rc = nat_opt_parse_ports(ctx, r, arg);
+		r->base_port = 0; /* as SNAT: the shift's flag without its base */
+		return rc;
+	}
 	rc = nat_opt_parse_common(ctx, r, inst->target->opts[opt].name, arg);
 	return rc < 0 ? rc : 0;
 }
@@ -55,6 +58,8 @@ static void masq_print(struct ext_printer *pr, const struct ext_instance *inst)
 		fprintf(pr->f, " --to-ports %u", r->min_port);
 		if (r->max_port != r->min_port)
 			fprintf(pr->f, "-%u", r->max_port);
+		if (r->flags & NAT_R_PROTO_OFFSET)
+			fprintf(pr->f, "/%u", r->base_port);
 	}
 	nat_opt_print_flags(pr, r, false);
 	nat_opt_print_behave(pr, r);

@@ -4,6 +4,10 @@
  * destination becomes the incoming interface's address (loopback for OUTPUT), filled in by
  * the NAT hook (NAT_R_REDIRECT).
  */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "ext/nat_opt.h"
 
 enum { O_PORTS, O_RANDOM, O_NUM };
@@ -23,6 +27,10 @@ static int redirect_parse(struct ext_parse_ctx *ctx, struct ext_instance *inst, 
 {
 	struct nat_range *r = inst->data;
 
+	if (opt == O_PORTS && strchr(arg, '/')) {
+		snprintf(ctx->err, ctx->errlen, "REDIRECT: no port shift (\"%s\")", arg);
+		return -EINVAL;
+	}
 	if (opt == O_PORTS)
 		return nat_opt_parse_ports(ctx, r, arg);
 	r->flags |= NAT_R_RANDOM;

@@ -38,8 +38,11 @@ static int snat_parse(struct ext_parse_ctx *ctx, struct ext_instance *inst, unsi
 	struct nat_range *r = inst->data;
 	int rc;
 
-	if (opt == O_TO)
-		return nat_opt_parse_range(ctx, r, arg);
+	if (opt == O_TO) {
+		rc = nat_opt_parse_range(ctx, r, arg);
+		r->base_port = 0; /* iptables keeps a shift's flag for SNAT, not its base */
+		return rc;
+	}
 	rc = nat_opt_parse_common(ctx, r, inst->target->opts[opt].name, arg);
 	return rc < 0 ? rc : 0;
 }

@@ -50,7 +50,8 @@ static int one_port(struct ext_parse_ctx *ctx, const char *s, uint16_t *out)
 
 int nat_opt_parse_ports(struct ext_parse_ctx *ctx, struct nat_range *r, const char *arg)
 {
-	char buf[64], *dash;
+	char buf[64], *dash, *slash;
+	uint16_t whole;
 
 	if (!ports_ok(ctx)) {
 		snprintf(ctx->err, ctx->errlen,
@@ -62,6 +63,20 @@ int nat_opt_parse_ports(struct ext_parse_ctx *ctx, struct nat_range *r, const ch
 		return -EINVAL;
 	}
 	strcpy(buf, arg);
+	/* LO-HI/BASE: a shift (DNAT; SNAT and MASQUERADE keep the flag with base 0) */
+	slash = strchr(buf, '/');
+	if (slash) {
+		*slash++ = '\0';
+		if (one_port(ctx, slash, &r->base_port))
+			return -EINVAL;
+		r->flags |= NAT_R_PROTO_OFFSET;
+	}
+	/* a service name with a dash (ftp-data) is one port, not a range */
+	if (strchr(buf, '-') && !ext_parse_port(buf, proto_name(ctx->proto), &whole)) {
+		r->min_port = r->max_port = whole;
+		r->flags |= NAT_R_PROTO;
+		return 0;
+	}
 	dash = strchr(buf, '-');
 	if (dash)
 		*dash++ = '\0';
@@ -214,6 +229,8 @@ void nat_opt_print_range(struct ext_printer *pr, const char *opt, const struct n
 		fprintf(pr->f, ":%u", r->min_port);
 		if (r->max_port != r->min_port)
 			fprintf(pr->f, "-%u", r->max_port);
+		if (r->flags & NAT_R_PROTO_OFFSET)
+			fprintf(pr->f, "/%u", r->base_port);
 	}
 }
 

@@ -29,6 +29,7 @@ struct tcp_data {
 	uint16_t spts[2], dpts[2];
 	uint8_t option;
 	uint8_t flg[2]; /* mask, compare */
+	bool inv_full;	/* "! --sport :" was given: iptables-nft drops such a test */
 };
 
 enum { O_SPORT, O_DPORT, O_OPTION, O_FLAGS, O_SPORT_ALIAS, O_DPORT_ALIAS, O_SYN };
@@ -144,10 +145,20 @@ static int tcp_parse(struct ext_parse_ctx *ctx, struct ext_instance *inst, unsig
 	switch (opt) {
 	case O_SPORT:
 	case O_SPORT_ALIAS:
-		return parse_ports(ctx, arg, d->spts);
 	case O_DPORT:
-	case O_DPORT_ALIAS:
-		return parse_ports(ctx, arg, d->dpts);
+	case O_DPORT_ALIAS: {
+		bool src = opt == O_SPORT || opt == O_SPORT_ALIAS;
+		uint16_t *r = src ? d->spts : d->dpts;
+
+		if (parse_ports(ctx, arg, r))
+			return -1;
+		/* an inverted full range is a test iptables-nft leaves out (tcp_omit) */
+		if (ctx->invert && r[0] == 0 && r[1] == 0xffff) {
+			inst->inv &= ~(1u << (src ? O_SPORT : O_DPORT));
+			d->inv_full = true;
+		}
+		return 0;
+	}
 	case O_SYN:
 		d->flg[0] = F_SYN | F_RST | F_ACK | F_FIN;
 		d->flg[1] = F_SYN;
@@ -210,6 +221,15 @@ static void tcp_print(struct ext_printer *pr, const struct ext_instance *inst)
 	}
 }
 
+/* Nothing left to test after an inverted full port range: no "-m tcp", every packet passes. */
+static bool tcp_omit(const struct ext_instance *inst)
+{
+	const struct tcp_data *d = inst->data;
+
+	return d->inv_full && d->spts[0] == 0 && d->spts[1] == 0xffff && d->dpts[0] == 0 &&
+	       d->dpts[1] == 0xffff && !(inst->seen & (1u << O_OPTION)) && !d->flg[0];
+}
+
 static bool port_in(uint16_t p, const uint16_t r[2], bool inv)
 {
 	return (p >= r[0] && p <= r[1]) != inv;
@@ -237,6 +257,8 @@ static bool tcp_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	const uint8_t *th, *op;
 	unsigned optlen;
 
+	if (tcp_omit(inst))
+		return true;
 	if (info->frag_off) {
 		if (info->frag_off == 1)
 			ctx->hotdrop = true;
@@ -281,6 +303,10 @@ static unsigned tcp_cls_tests(const struct ext_instance *inst, int family,
 {
 	const struct tcp_data *d = inst->data;
 
+	if (tcp_omit(inst)) {
+		*exact = true;
+		return 0;
+	}
 	*exact = !(inst->seen & (1u << O_OPTION)) && !d->flg[0] && !(inst->inv & (1u << O_FLAGS));
 	out[0] = ext_cls_range(EXT_CLS_SPORT, inst->inv & (1u << O_SPORT), d->spts[0], d->spts[1]);
 	out[1] = ext_cls_range(EXT_CLS_DPORT, inst->inv & (1u << O_DPORT), d->dpts[0], d->dpts[1]);
@@ -296,6 +322,7 @@ const struct ext_match ext_match_tcp = {
 	.init = tcp_init,
 	.parse = tcp_parse,
 	.print = tcp_print,
+	.omit = tcp_omit,
 	.match = tcp_match,
 	.cls_tests = tcp_cls_tests,
 };

@@ -17,6 +17,7 @@
 
 struct udp_data {
 	uint16_t spts[2], dpts[2];
+	bool inv_full; /* "! --sport :" was given: iptables-nft drops such a test */
 };
 
 enum { O_SPORT, O_DPORT, O_SPORT_ALIAS, O_DPORT_ALIAS };
@@ -39,6 +40,36 @@ static void udp_init(struct ext_instance *inst)
 	struct udp_data *d = inst->data;
 
 	d->spts[1] = d->dpts[1] = 0xffff;
+}
+
+/* "! --dport :" (an inverted full range) is a test iptables-nft leaves out: the rule then
+ * matches as if it were not there. Kept as a plain full range, remembered for printing. */
+static int udp_parse(struct ext_parse_ctx *ctx, struct ext_instance *inst, unsigned opt,
+		     const char *arg)
+{
+	struct udp_data *d = inst->data;
+	const uint16_t *r = opt == O_SPORT || opt == O_SPORT_ALIAS ? d->spts : d->dpts;
+	unsigned bit = opt == O_SPORT || opt == O_SPORT_ALIAS ? O_SPORT : O_DPORT;
+
+	(void)arg;
+	if (ctx->invert && r[0] == 0 && r[1] == 0xffff) {
+		inst->inv &= ~(1u << bit);
+		d->inv_full = true;
+	}
+	return 0;
+}
+
+static bool full(const uint16_t r[2])
+{
+	return r[0] == 0 && r[1] == 0xffff;
+}
+
+/* Nothing left to test after an inverted full range: no "-m udp", and every packet passes. */
+static bool udp_omit(const struct ext_instance *inst)
+{
+	const struct udp_data *d = inst->data;
+
+	return d->inv_full && full(d->spts) && full(d->dpts);
 }
 
 /* iptables-save leaves out a full port range. */
@@ -64,6 +95,8 @@ static bool udp_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	const uint8_t *uh;
 	uint16_t sp, dp;
 
+	if (udp_omit(inst))
+		return true;
 	if (info->frag_off)
 		return false;
 	uh = info->has_l4 && info->l4len >= sizeof(buf)
@@ -85,6 +118,8 @@ static unsigned udp_cls_tests(const struct ext_instance *inst, int family,
 	const struct udp_data *d = inst->data;
 
 	*exact = true;
+	if (udp_omit(inst))
+		return 0;
 	out[0] = ext_cls_range(EXT_CLS_SPORT, inst->inv & (1u << O_SPORT), d->spts[0], d->spts[1]);
 	out[1] = ext_cls_range(EXT_CLS_DPORT, inst->inv & (1u << O_DPORT), d->dpts[0], d->dpts[1]);
 	return 2;
@@ -97,7 +132,9 @@ const struct ext_match ext_match_udp = {
 	.opts = udp_opts,
 	.nopts = sizeof(udp_opts) / sizeof(udp_opts[0]),
 	.init = udp_init,
+	.parse = udp_parse,
 	.print = udp_print,
+	.omit = udp_omit,
 	.match = udp_match,
 	.cls_tests = udp_cls_tests,
 };

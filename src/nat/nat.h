@@ -43,6 +43,8 @@ enum nat_range_flags {
 	NAT_R_RANDOM_FULLY = 1 << 4, /* --random-fully: port from the box PRNG */
 	NAT_R_MASQUERADE = 1 << 5,   /* address: the outgoing interface's (set by the hook) */
 	NAT_R_REDIRECT = 1 << 6,     /* address: the incoming interface's, loopback at OUTPUT */
+	NAT_R_PROTO_OFFSET = 1 << 7, /* PORT-PORT/BASE: port = min + (port - base) % size, never
+					the port kept (the kernel's NF_NAT_RANGE_PROTO_OFFSET) */
 };
 
 /* BEHAVE policies (pkttables extensions). 0 = the documented default. */
@@ -59,6 +61,7 @@ enum nat_hairpin { NAT_HAIRPIN_DEFAULT = 0, NAT_HAIRPIN_ON, NAT_HAIRPIN_OFF };
 struct nat_range {
 	union pt_addr min_addr, max_addr;
 	uint16_t min_port, max_port;
+	uint16_t base_port; /* NAT_R_PROTO_OFFSET */
 	uint16_t flags;	 /* NAT_R_* */
 	uint8_t family;	 /* AF_INET / AF_INET6 */
 	uint8_t mapping; /* enum nat_behave_mode */

@@ -336,10 +336,14 @@ static void port_range(const struct nat_range *r, uint8_t l4proto, uint16_t want
 }
 
 static uint16_t probe_start(struct nat_table *n, const struct nat_range *r,
-			    const struct ct_tuple *cur, uint16_t lo, uint16_t hi)
+			    const struct ct_tuple *cur, uint16_t want, uint16_t lo, uint16_t hi)
 {
 	uint32_t size = (uint32_t)hi - lo + 1, v;
 
+	/* a shift (PORT-PORT/BASE) maps the port to min + (port - base) mod size, as the
+	 * kernel's NF_NAT_RANGE_PROTO_OFFSET; taken ports are searched on from there */
+	if (r->flags & NAT_R_PROTO_OFFSET)
+		return (uint16_t)(lo + (uint16_t)(want - r->base_port) % size);
 	if ((r->flags & NAT_R_RANDOM) && !(r->flags & NAT_R_RANDOM_FULLY)) {
 		/* per destination, unpredictable without the key: the kernel's --random */
 		struct {
@@ -383,7 +387,7 @@ static int bind_mapping(struct nat_table *n, struct ct_entry *e, struct nat_bind
 	struct ct_tuple cur;
 	struct nat_mapping *mp;
 	uint16_t want, lo, hi;
-	bool keep = !(r->flags & (NAT_R_RANDOM | NAT_R_RANDOM_FULLY));
+	bool keep = !(r->flags & (NAT_R_RANDOM | NAT_R_RANDOM_FULLY | NAT_R_PROTO_OFFSET));
 	unsigned attempts;
 	const union pt_addr *remote;
 
@@ -427,7 +431,7 @@ static int bind_mapping(struct nat_table *n, struct ct_entry *e, struct nat_bind
 				port = want;
 		}
 		if (port < 0) {
-			uint16_t start = probe_start(n, r, &cur, lo, hi);
+			uint16_t start = probe_start(n, r, &cur, want, lo, hi);
 			bool reaped = false;
 
 			/* a few tries: a free bit can still be a per-tuple binding's tuple */
@@ -532,7 +536,7 @@ static int bind_tuple(struct nat_table *n, struct ct_entry *e, enum nat_manip m,
 	struct nat_pool *pl;
 	uint16_t want, lo, hi;
 	uint32_t size, tries;
-	bool keep = !(r->flags & (NAT_R_RANDOM | NAT_R_RANDOM_FULLY));
+	bool keep = !(r->flags & (NAT_R_RANDOM | NAT_R_RANDOM_FULLY | NAT_R_PROTO_OFFSET));
 
 	current_tuple(e, &cur);
 	pick_addr(n, r, &cur, m, false, 0, &a);
@@ -577,7 +581,7 @@ static int bind_tuple(struct nat_table *n, struct ct_entry *e, enum nat_manip m,
 	size = (uint32_t)hi - lo + 1;
 	tries = size < 128 ? size : 128;
 	{
-		uint16_t start = probe_start(n, r, &cur, lo, hi);
+		uint16_t start = probe_start(n, r, &cur, want, lo, hi);
 
 		for (uint32_t i = 0; i < tries; i++) {
 			uint16_t port = (uint16_t)(lo + ((uint32_t)start - lo + i) % size);

@@ -344,6 +344,9 @@ struct ext_match {
 	void (*destroy)(struct ext_instance *inst);
 	/* Replaces the core's printer for the whole extension (after " -m name"). Optional. */
 	void (*print)(struct ext_printer *pr, const struct ext_instance *inst);
+	/* The instance is no test at all and is printed as nothing, not even " -m name" (tcp and
+	 * udp with only an inverted full port range, which iptables-nft drops). Optional. */
+	bool (*omit)(const struct ext_instance *inst);
 	/* Per packet. true = the match matches (before the core applies nothing: inversion of
 	 * options is the extension's business, because it knows what "not" means per option). */
 	bool (*match)(struct ext_pkt_ctx *ctx, struct ext_instance *inst);

@@ -268,6 +268,8 @@ static void print_rule_body(const struct rules_ruleset *rs, unsigned table,
 	for (unsigned i = 0; i < r->nmatches; i++) {
 		const struct ext_instance *m = &r->matches[i];
 
+		if (m->match->omit && m->match->omit(m))
+			continue;
 		fprintf(f, " -m %s", m->match->name);
 		if (m->match->print)
 			m->match->print(&pr, m);
