@@ -61,6 +61,11 @@ struct box *box_new(const char *name, const struct box_ops *ops, void *user)
 
 	if (!b)
 		return NULL;
+	b->fib = box_fib_new();
+	if (!b->fib) {
+		free(b);
+		return NULL;
+	}
 	snprintf(b->name, sizeof(b->name), "%s", name ? name : "box");
 	if (ops)
 		b->ops = *ops;
@@ -88,6 +93,7 @@ void box_free(struct box *b)
 	free(b->parked);
 	free(b->addrs);
 	free(b->routes);
+	box_fib_free(b->fib);
 	free(b);
 	box_thread_unregister();
 }
@@ -295,6 +301,7 @@ int box_add_route(struct box *b, const struct box_route *r)
 	if (grow((void **)&b->routes, &b->routecap, b->nroutes, sizeof(*b->routes)))
 		return -ENOMEM;
 	b->routes[b->nroutes++] = nr;
+	box_fib_changed(b);
 	return 0;
 }
 
@@ -312,14 +319,16 @@ int box_del_route(struct box *b, int family, const union pt_addr *net, int plen)
 	memmove(&b->routes[i], &b->routes[i + 1],
 		(b->nroutes - (unsigned)i - 1) * sizeof(*b->routes));
 	b->nroutes--;
+	box_fib_changed(b);
 	return 0;
 }
 
 /*
  * Longest prefix wins, then the lower metric, then the route added first. Routes through a
- * down interface are skipped, as the kernel skips dead next hops.
+ * down interface are skipped, as the kernel skips dead next hops. The scan decides when the
+ * lookup structure (fib.c) could not be built.
  */
-const struct box_route *box_route_lookup(const struct box *b, int family, const union pt_addr *dst)
+const struct box_route *box_route_scan(const struct box *b, int family, const union pt_addr *dst)
 {
 	const struct box_route *best = NULL;
 
@@ -355,6 +364,7 @@ int box_add_addr(struct box *b, int ifindex, int family, const union pt_addr *a,
 		return -ENOMEM;
 	b->addrs[b->naddrs++] =
 	    (struct box_addr){.family = family, .ifindex = ifindex, .addr = *a, .plen = plen};
+	box_fib_changed(b);
 	/* The connected route, as `ip addr add` makes it (v4 metric 0, v6 metric 256). */
 	memset(&cr, 0, sizeof(cr));
 	cr.family = family;
@@ -379,6 +389,7 @@ int box_del_addr(struct box *b, int ifindex, int family, const union pt_addr *a)
 			continue;
 		memmove(&b->addrs[i], &b->addrs[i + 1], (b->naddrs - i - 1) * sizeof(*b->addrs));
 		b->naddrs--;
+		box_fib_changed(b);
 		/* Remove the connected route unless another address on the link still needs it. */
 		for (unsigned j = 0; j < b->naddrs; j++)
 			if (b->addrs[j].family == family && b->addrs[j].ifindex == ifindex &&
@@ -427,15 +438,51 @@ int box_unwatch_addr_gone(struct box *b, box_addr_gone_fn fn, void *priv)
 	return -ENOENT;
 }
 
-bool box_is_local(const struct box *b, int family, const union pt_addr *a)
+const struct box_route *box_route_lookup(const struct box *b, int family, const union pt_addr *dst)
 {
 	const struct box_route *r;
 
-	for (unsigned i = 0; i < b->naddrs; i++)
-		if (b->addrs[i].family == family && pt_addr_eq(&b->addrs[i].addr, a))
-			return true;
-	r = box_route_lookup(b, family, a);
-	return r && r->type == BOX_RT_LOCAL;
+	if (box_fib_route(b, family, dst, &r) == 0)
+		return r;
+	return box_route_scan(b, family, dst);
+}
+
+/* One of the box's addresses (BOX_ADDR_LOCAL), or its network's IPv4 broadcast (BOX_ADDR_BCAST),
+ * or 0. */
+int box_addr_kind(const struct box *b, int family, const union pt_addr *a)
+{
+	int k = box_fib_addr_kind(b, family, a);
+
+	if (k >= 0)
+		return k;
+	k = 0;
+	for (unsigned i = 0; i < b->naddrs; i++) {
+		const struct box_addr *x = &b->addrs[i];
+		union pt_addr m;
+
+		if (x->family != family)
+			continue;
+		if (pt_addr_eq(&x->addr, a))
+			k |= BOX_ADDR_LOCAL;
+		if (family != AF_INET || x->plen >= 31)
+			continue;
+		pt_mask_from_len(AF_INET, x->plen, &m);
+		if ((a->w[0] & m.w[0]) == (x->addr.w[0] & m.w[0]) &&
+		    (a->w[0] | m.w[0]) == 0xffffffffu)
+			k |= BOX_ADDR_BCAST;
+	}
+	return k;
+}
+
+bool box_is_local_route(const struct box *b, int family, const union pt_addr *a,
+			const struct box_route *r)
+{
+	return (box_addr_kind(b, family, a) & BOX_ADDR_LOCAL) || (r && r->type == BOX_RT_LOCAL);
+}
+
+bool box_is_local(const struct box *b, int family, const union pt_addr *a)
+{
+	return box_is_local_route(b, family, a, box_route_lookup(b, family, a));
 }
 
 const struct box_addr *box_addr_at(const struct box *b, unsigned i)

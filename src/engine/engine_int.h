@@ -30,6 +30,7 @@
 
 struct box_hook_entry {
 	int prio;
+	int table; /* a table's hook function (TABLE_*): skipped while the table is absent; -1 */
 	box_hook_fn fn;
 	void *priv;
 };
@@ -59,6 +60,7 @@ struct box {
 	unsigned naddrs, addrcap;
 	struct box_route *routes;
 	unsigned nroutes, routecap;
+	struct box_fib *fib; /* lookup structure over routes and addrs (fib.c) */
 	bool forwarding[2];
 	struct {
 		box_addr_gone_fn fn;
@@ -104,6 +106,29 @@ static inline int box_fam_index(int family)
 {
 	return family == AF_INET6 ? 1 : 0;
 }
+
+/* ---- fib.c: route and local-address lookup ---- */
+
+enum { BOX_ADDR_LOCAL = 1, BOX_ADDR_BCAST = 2 };
+
+struct box_fib *box_fib_new(void);
+void box_fib_free(struct box_fib *f);
+/* Routes or addresses changed: the next lookup rebuilds. */
+void box_fib_changed(struct box *b);
+/* The route box_route_scan would choose into *out (NULL: none). 0, or -ENOMEM when the
+ * structure cannot be built (the caller scans). */
+int box_fib_route(const struct box *b, int family, const union pt_addr *dst,
+		  const struct box_route **out);
+/* BOX_ADDR_* bits of a, or -ENOMEM (as above). */
+int box_fib_addr_kind(const struct box *b, int family, const union pt_addr *a);
+
+/* The linear scan over every route (the reference the fib must agree with). */
+const struct box_route *box_route_scan(const struct box *b, int family, const union pt_addr *dst);
+/* BOX_ADDR_* bits of a (fib, or a scan of the addresses). */
+int box_addr_kind(const struct box *b, int family, const union pt_addr *a);
+/* box_is_local with the route to a already looked up (r may be NULL). */
+bool box_is_local_route(const struct box *b, int family, const union pt_addr *a,
+			const struct box_route *r);
 
 /* "" for 0, "lo" for BOX_IFINDEX_LO, else the interface's name. */
 const char *box_ifname(const struct box *b, int index);
@@ -156,6 +181,11 @@ int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out,
 		      struct box_drop *drop, int lo, int hi);
 /* The transmit stage toward oif (mtu): EXT_ACCEPT (go on), EXT_STOLEN, EXT_DROP. */
 int box_run_tx_hooks(struct box *b, struct pkt *p, int oif, uint32_t mtu, struct box_drop *drop);
+
+/* box_register_hook for the hook function of `table` (TABLE_*): run_list skips it while the
+ * packet's ruleset has no chain of that table at the hook. */
+int box_register_table_hook(struct box *b, int family, unsigned hook, int priority, box_hook_fn fn,
+			    void *priv, int table);
 
 /* The tables' hook functions (table.c), registered by box_new. */
 void box_register_tables(struct box *b);

@@ -21,7 +21,7 @@
 
 #include "engine/engine_int.h"
 
-static int add_one(struct box_hook_list *l, int prio, box_hook_fn fn, void *priv)
+static int add_one(struct box_hook_list *l, int prio, box_hook_fn fn, void *priv, int table)
 {
 	unsigned pos = 0;
 
@@ -30,7 +30,7 @@ static int add_one(struct box_hook_list *l, int prio, box_hook_fn fn, void *priv
 	while (pos < l->n && l->e[pos].prio <= prio)
 		pos++;
 	memmove(&l->e[pos + 1], &l->e[pos], (l->n - pos) * sizeof(l->e[0]));
-	l->e[pos] = (struct box_hook_entry){.prio = prio, .fn = fn, .priv = priv};
+	l->e[pos] = (struct box_hook_entry){.prio = prio, .fn = fn, .priv = priv, .table = table};
 	l->n++;
 	return 0;
 }
@@ -47,8 +47,8 @@ static int remove_one(struct box_hook_list *l, box_hook_fn fn, void *priv)
 	return 0;
 }
 
-int box_register_hook(struct box *b, int family, unsigned hook, int priority, box_hook_fn fn,
-		      void *priv)
+int box_register_table_hook(struct box *b, int family, unsigned hook, int priority, box_hook_fn fn,
+			    void *priv, int table)
 {
 	int lo = family == AF_INET6 ? 1 : 0, hi = family == AF_INET ? 0 : 1;
 
@@ -58,8 +58,14 @@ int box_register_hook(struct box *b, int family, unsigned hook, int priority, bo
 		if (b->hooks[f][hook].n >= BOX_MAX_HOOK_FNS)
 			return -ENOSPC;
 	for (int f = lo; f <= hi; f++)
-		add_one(&b->hooks[f][hook], priority, fn, priv);
+		add_one(&b->hooks[f][hook], priority, fn, priv, table);
 	return 0;
+}
+
+int box_register_hook(struct box *b, int family, unsigned hook, int priority, box_hook_fn fn,
+		      void *priv)
+{
+	return box_register_table_hook(b, family, hook, priority, fn, priv, -1);
 }
 
 int box_unregister_hook(struct box *b, int family, unsigned hook, box_hook_fn fn, void *priv)
@@ -114,22 +120,47 @@ int box_run_hook(struct box *b, int family, unsigned hook, int in, int out, stru
 	return box_run_hook_prio(b, family, hook, in, out, pp, drop, INT_MIN, INT_MAX);
 }
 
-/* The functions of list l with lo <= priority <= hi, for *pp; a function may replace it. */
+/*
+ * The table of a table's hook function has no chain at this hook in the packet's ruleset (or
+ * there is no ruleset): calling it would return EXT_ACCEPT at once.
+ */
+static bool table_absent(const struct box *b, int family, unsigned hook, int table)
+{
+	const struct rules_ruleset *rs = b->cur[box_fam_index(family)];
+	const struct rules_table *t;
+
+	if (!rs)
+		return true;
+	t = &rs->tables[table];
+	return !t->present || t->builtin[hook] < 0;
+}
+
+/*
+ * The functions of list l with lo <= priority <= hi, for *pp; a function may replace it. One
+ * state serves them all: what a function may write (drop, queue, replaced) is reset before the
+ * next, the rest (box, family, hook, interfaces, mtu) is only read.
+ */
 static int run_list(struct box *b, const struct box_hook_list *l, struct box_hook_state *proto,
 		    struct pkt **pp, struct box_drop *drop, int lo, int hi)
 {
 	unsigned hook = proto->hook;
+	struct box_hook_state st = *proto;
 
 	for (unsigned i = 0; i < l->n; i++) {
+		const struct box_hook_entry *e = &l->e[i];
 		unsigned repeats = 0;
 		int v;
 
-		if (l->e[i].prio < lo || l->e[i].prio > hi)
+		if (e->prio < lo || e->prio > hi)
+			continue;
+		if (e->table >= 0 && table_absent(b, proto->family, hook, e->table))
 			continue;
 		for (;;) {
-			struct box_hook_state st = *proto;
-
-			v = l->e[i].fn(l->e[i].priv, &st, *pp);
+			st.drop = proto->drop;
+			st.queue_num = 0;
+			st.queue_flags = 0;
+			st.replaced = NULL;
+			v = e->fn(e->priv, &st, *pp);
 			if (v == EXT_QUEUE)
 				v = queue_packet(b, &st, *pp, &st.drop);
 			if (v == EXT_REPEAT && ++repeats <= BOX_MAX_REPEAT)
@@ -185,7 +216,7 @@ int box_register_tx_hook(struct box *b, int family, int priority, box_hook_fn fn
 		if (b->tx_hooks[f].n >= BOX_MAX_HOOK_FNS)
 			return -ENOSPC;
 	for (int f = lo; f <= hi; f++)
-		add_one(&b->tx_hooks[f], priority, fn, priv);
+		add_one(&b->tx_hooks[f], priority, fn, priv, -1);
 	return 0;
 }
 

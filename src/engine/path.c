@@ -75,29 +75,20 @@ static bool is_v4_mcast(const union pt_addr *a)
 
 static bool is_v4_bcast(const struct box *b, const union pt_addr *a)
 {
-	if (a->w[0] == 0xffffffffu)
-		return true;
-	for (unsigned i = 0; i < b->naddrs; i++) {
-		const struct box_addr *x = &b->addrs[i];
-		union pt_addr m;
-
-		if (x->family != AF_INET || x->plen >= 31)
-			continue;
-		pt_mask_from_len(AF_INET, x->plen, &m);
-		if ((a->w[0] & m.w[0]) == (x->addr.w[0] & m.w[0]) &&
-		    (a->w[0] | m.w[0]) == 0xffffffffu)
-			return true;
-	}
-	return false;
+	return a->w[0] == 0xffffffffu || (box_addr_kind(b, AF_INET, a) & BOX_ADDR_BCAST);
 }
 
-/* Delivered locally: our addresses, LOCAL routes, broadcasts, multicast (no mrouting). */
-static bool input_is_local(const struct box *b, int fam, const union pt_addr *dst)
+/* Delivered locally: our addresses, LOCAL routes (r: the route to dst), broadcasts, multicast
+ * (no mrouting). */
+static bool input_is_local(const struct box *b, int fam, const union pt_addr *dst,
+			   const struct box_route *r)
 {
-	if (box_is_local(b, fam, dst))
+	int kind = box_addr_kind(b, fam, dst);
+
+	if ((kind & BOX_ADDR_LOCAL) || (r && r->type == BOX_RT_LOCAL))
 		return true;
 	if (fam == AF_INET)
-		return is_v4_mcast(dst) || is_v4_bcast(b, dst);
+		return is_v4_mcast(dst) || dst->w[0] == 0xffffffffu || (kind & BOX_ADDR_BCAST);
 	return dst->b[0] == 0xff;
 }
 
@@ -318,13 +309,11 @@ static int route_input(struct box *b, struct pkt *p, int fam, int iif)
 	uint32_t mtu;
 	int v;
 
-	if (input_is_local(b, fam, &p->info.dst))
+	r = box_route_lookup(b, fam, &p->info.dst); /* once: local or forwarded, it is this one */
+	if (input_is_local(b, fam, &p->info.dst, r))
 		return local_in(b, p, fam, iif);
 	if (!b->forwarding[box_fam_index(fam)])
 		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_PREROUTING);
-	r = box_route_lookup(b, fam, &p->info.dst);
-	if (r && r->type == BOX_RT_LOCAL)
-		return local_in(b, p, fam, iif);
 	if (!r || r->type != BOX_RT_UNICAST) {
 		refuse_icmp(b, p, fam, r ? (int)r->type : -1);
 		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_PREROUTING);

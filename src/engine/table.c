@@ -297,6 +297,7 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 int box_table_run(struct box_hook_state *st, struct pkt *p, unsigned table)
 {
 	struct rules_ruleset *rs = st->box->cur[box_fam_index(st->family)];
+	struct rules_chain *bc;
 	struct rules_table *t;
 
 	if (!rs || table >= TABLE_MAX)
@@ -304,6 +305,14 @@ int box_table_run(struct box_hook_state *st, struct pkt *p, unsigned table)
 	t = &rs->tables[table];
 	if (!t->present || t->builtin[st->hook] < 0 || (unsigned)t->builtin[st->hook] >= t->nchains)
 		return EXT_ACCEPT;
+	bc = &t->chains[t->builtin[st->hook]];
+	if (!bc->nrules && !p->trace && !st->box->trace_all) { /* the policy, counted */
+		bc->pkts++;
+		bc->bytes += p->info.l3len;
+		if (bc->policy == EXT_DROP)
+			return drop_at(st, BOX_DROP_POLICY, table, bc->name, 0);
+		return EXT_ACCEPT;
+	}
 	return do_table(st->box, st, t, table, p, rs->compiled);
 }
 
@@ -317,6 +326,6 @@ static int table_hook(void *priv, struct box_hook_state *st, struct pkt *p)
 void box_register_tables(struct box *b)
 {
 	for (size_t i = 0; i < sizeof(table_hooks) / sizeof(table_hooks[0]); i++)
-		box_register_hook(b, 0, table_hooks[i].hook, table_hooks[i].prio, table_hook,
-				  (void *)&table_hooks[i]);
+		box_register_table_hook(b, 0, table_hooks[i].hook, table_hooks[i].prio, table_hook,
+					(void *)&table_hooks[i], (int)table_hooks[i].table);
 }

@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The forwarding lookup: routes by longest prefix and the box's own addresses, as hash tables
+ * built from the box's route and address lists after they change, read per packet without
+ * allocating or scanning.
+ *
+ *   per family:  len[0] > len[1] > ...       the prefix lengths routes use, longest first
+ *                   |
+ *                   +-- destination & mask -> hash -> slot {net, first, n}
+ *                                                              |
+ *   order[]:  route indexes, grouped by prefix; in a group by metric, then the order added
+ *
+ * A lookup probes one table per prefix length in use (a handful on a router) and takes, at the
+ * first length that has one, the first route of the group whose interface is up: the longest
+ * prefix, then the lower metric, then the route added first, as the scan this replaces chose.
+ * An interface going down needs no rebuild (the up flag is read at lookup).
+ *
+ * The address set holds each local address and, for IPv4 prefixes shorter than /31, the
+ * directed broadcast address of its network (all host bits set).
+ *
+ * Built lazily: the first lookup after a change builds (allocation then, never in the steady
+ * state). When memory runs out the lookup says so and the caller scans instead.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine_int.h"
+
+struct fib_slot {
+	union pt_addr net;
+	uint32_t first, n; /* n == 0: empty slot */
+};
+
+struct fib_len {
+	int plen;
+	union pt_addr mask;
+	struct fib_slot *slots;
+	uint32_t slot_mask; /* slots - 1, a power of two minus one */
+};
+
+struct fib_family {
+	struct fib_len *lens;
+	unsigned nlens;
+};
+
+struct fib_addr {
+	union pt_addr addr;
+	uint8_t family; /* 0: empty slot */
+	uint8_t kind;	/* BOX_ADDR_LOCAL | BOX_ADDR_BCAST */
+};
+
+struct box_fib {
+	bool stale, broken; /* broken: the last build ran out of memory */
+	struct fib_family fam[2];
+	uint32_t *order;
+	struct fib_addr *addrs;
+	uint32_t addr_mask;
+};
+
+/* Not keyed: the tables hold configured routes and addresses only, packets choose no key. */
+static uint32_t addr_hash(const union pt_addr *a)
+{
+	uint64_t h = (uint64_t)(a->w[0] ^ a->w[1] * 0x85ebca6bu ^ a->w[2] * 0xc2b2ae35u ^
+				a->w[3] * 0x27d4eb2fu) *
+		     0x9e3779b97f4a7c15ull;
+
+	return (uint32_t)(h >> 32);
+}
+
+/* The same for an IPv4 address (the other words are zero). */
+static uint32_t addr_hash4(uint32_t w0)
+{
+	return (uint32_t)(((uint64_t)w0 * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+static uint32_t fib_addr_hash(int family, const union pt_addr *a)
+{
+	return family == AF_INET ? addr_hash4(a->w[0]) : addr_hash(a);
+}
+
+static bool addr_eq(const union pt_addr *a, const union pt_addr *b)
+{
+	return ((a->w[0] ^ b->w[0]) | (a->w[1] ^ b->w[1]) | (a->w[2] ^ b->w[2]) |
+		(a->w[3] ^ b->w[3])) == 0;
+}
+
+static void addr_and(union pt_addr *out, const union pt_addr *a, const union pt_addr *m)
+{
+	for (unsigned i = 0; i < 4; i++)
+		out->w[i] = a->w[i] & m->w[i];
+}
+
+static uint32_t pow2_at_least(uint32_t n)
+{
+	uint32_t s = 4;
+
+	while (s < n)
+		s <<= 1;
+	return s;
+}
+
+static void fib_clear(struct box_fib *f)
+{
+	for (int x = 0; x < 2; x++) {
+		for (unsigned i = 0; i < f->fam[x].nlens; i++)
+			free(f->fam[x].lens[i].slots);
+		free(f->fam[x].lens);
+		f->fam[x].lens = NULL;
+		f->fam[x].nlens = 0;
+	}
+	free(f->order);
+	free(f->addrs);
+	f->order = NULL;
+	f->addrs = NULL;
+	f->addr_mask = 0;
+}
+
+struct box_fib *box_fib_new(void)
+{
+	struct box_fib *f = calloc(1, sizeof(*f));
+
+	if (f)
+		f->stale = true;
+	return f;
+}
+
+void box_fib_free(struct box_fib *f)
+{
+	if (!f)
+		return;
+	fib_clear(f);
+	free(f);
+}
+
+void box_fib_changed(struct box *b)
+{
+	if (b->fib)
+		b->fib->stale = true;
+}
+
+/* Routes: family index, longest prefix first, then by network, metric, index (stable). */
+static int route_order(const void *x, const void *y, void *arg)
+{
+	const struct box *b = arg;
+	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
+	const struct box_route *r = &b->routes[i], *s = &b->routes[j];
+	int c;
+
+	if (box_fam_index(r->family) != box_fam_index(s->family))
+		return box_fam_index(r->family) - box_fam_index(s->family);
+	if (r->plen != s->plen)
+		return s->plen - r->plen;
+	c = memcmp(&r->net, &s->net, sizeof(r->net));
+	if (c)
+		return c;
+	if (r->metric != s->metric)
+		return r->metric < s->metric ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+static int build_len(struct fib_len *L, const struct box *b, const uint32_t *order, uint32_t lo,
+		     uint32_t hi, int family)
+{
+	uint32_t groups = 0;
+
+	for (uint32_t k = lo; k < hi; k++)
+		if (k == lo || memcmp(&b->routes[order[k]].net, &b->routes[order[k - 1]].net,
+				      sizeof(union pt_addr)))
+			groups++;
+	L->plen = b->routes[order[lo]].plen;
+	pt_mask_from_len(family, L->plen, &L->mask);
+	L->slot_mask = pow2_at_least(groups * 2) - 1;
+	L->slots = calloc(L->slot_mask + 1, sizeof(*L->slots));
+	if (!L->slots)
+		return -ENOMEM;
+	for (uint32_t k = lo; k < hi;) {
+		const union pt_addr *net = &b->routes[order[k]].net;
+		uint32_t e = k + 1, h;
+
+		while (e < hi && addr_eq(&b->routes[order[e]].net, net))
+			e++;
+		for (h = fib_addr_hash(family, net) & L->slot_mask; L->slots[h].n;
+		     h = (h + 1) & L->slot_mask)
+			;
+		L->slots[h] = (struct fib_slot){.net = *net, .first = k, .n = e - k};
+		k = e;
+	}
+	return 0;
+}
+
+static int addr_put(struct box_fib *f, int family, const union pt_addr *a, uint8_t kind)
+{
+	uint32_t h;
+
+	for (h = fib_addr_hash(family, a) & f->addr_mask; f->addrs[h].family;
+	     h = (h + 1) & f->addr_mask)
+		if (f->addrs[h].family == family && addr_eq(&f->addrs[h].addr, a)) {
+			f->addrs[h].kind |= kind;
+			return 0;
+		}
+	f->addrs[h] = (struct fib_addr){.addr = *a, .family = (uint8_t)family, .kind = kind};
+	return 0;
+}
+
+static int build_addrs(struct box_fib *f, const struct box *b)
+{
+	f->addr_mask = pow2_at_least(b->naddrs * 4) - 1; /* two entries each at most, half full */
+	f->addrs = calloc(f->addr_mask + 1, sizeof(*f->addrs));
+	if (!f->addrs)
+		return -ENOMEM;
+	for (unsigned i = 0; i < b->naddrs; i++) {
+		const struct box_addr *x = &b->addrs[i];
+
+		addr_put(f, x->family, &x->addr, BOX_ADDR_LOCAL);
+		if (x->family == AF_INET && x->plen < 31) {
+			union pt_addr m, bc = x->addr;
+
+			pt_mask_from_len(AF_INET, x->plen, &m);
+			bc.w[0] |= ~m.w[0];
+			addr_put(f, AF_INET, &bc, BOX_ADDR_BCAST);
+		}
+	}
+	return 0;
+}
+
+static int fib_build(struct box_fib *f, const struct box *b)
+{
+	fib_clear(f);
+	if (build_addrs(f, b))
+		return -ENOMEM;
+	f->order = malloc((b->nroutes ? b->nroutes : 1) * sizeof(*f->order));
+	if (!f->order)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < b->nroutes; i++)
+		f->order[i] = i;
+	qsort_r(f->order, b->nroutes, sizeof(*f->order), route_order, (void *)b);
+	for (uint32_t k = 0; k < b->nroutes;) {
+		const struct box_route *r = &b->routes[f->order[k]];
+		struct fib_family *ff = &f->fam[box_fam_index(r->family)];
+		uint32_t e = k + 1;
+		struct fib_len *nl;
+
+		while (e < b->nroutes && b->routes[f->order[e]].plen == r->plen &&
+		       box_fam_index(b->routes[f->order[e]].family) == box_fam_index(r->family))
+			e++;
+		nl = realloc(ff->lens, (ff->nlens + 1) * sizeof(*ff->lens));
+		if (!nl)
+			return -ENOMEM;
+		ff->lens = nl;
+		memset(&ff->lens[ff->nlens], 0, sizeof(ff->lens[0]));
+		if (build_len(&ff->lens[ff->nlens++], b, f->order, k, e, r->family))
+			return -ENOMEM;
+		k = e;
+	}
+	return 0;
+}
+
+static bool fib_build_now(const struct box *b)
+{
+	struct box_fib *f = b->fib;
+
+	f->broken = fib_build(f, b) != 0;
+	if (f->broken)
+		fib_clear(f);
+	f->stale = false;
+	return !f->broken;
+}
+
+static inline bool fib_ready(const struct box *b)
+{
+	const struct box_fib *f = b->fib;
+
+	if (!f)
+		return false;
+	if (f->stale)
+		return fib_build_now(b);
+	return !f->broken;
+}
+
+/* The first route of a prefix's group through an interface that is up, NULL if none. */
+static const struct box_route *group_route(const struct box *b, const struct fib_slot *s)
+{
+	for (uint32_t k = s->first; k < s->first + s->n; k++) {
+		const struct box_route *r = &b->routes[b->fib->order[k]];
+		const struct box_iface *ifc = r->oif ? box_iface(b, r->oif) : NULL;
+
+		if (!ifc || ifc->up)
+			return r;
+	}
+	return NULL;
+}
+
+int box_fib_route(const struct box *b, int family, const union pt_addr *dst,
+		  const struct box_route **out)
+{
+	const struct fib_family *ff;
+
+	if (!fib_ready(b))
+		return -ENOMEM;
+	ff = &b->fib->fam[box_fam_index(family)];
+	*out = NULL;
+	for (unsigned i = 0; i < ff->nlens; i++) {
+		const struct fib_len *L = &ff->lens[i];
+		const struct fib_slot *s;
+		union pt_addr key;
+		uint32_t h;
+
+		if (family == AF_INET) {
+			uint32_t k4 = dst->w[0] & L->mask.w[0];
+
+			for (h = addr_hash4(k4) & L->slot_mask; (s = &L->slots[h])->n;
+			     h = (h + 1) & L->slot_mask)
+				if (s->net.w[0] == k4)
+					break;
+		} else {
+			addr_and(&key, dst, &L->mask);
+			for (h = addr_hash(&key) & L->slot_mask; (s = &L->slots[h])->n;
+			     h = (h + 1) & L->slot_mask)
+				if (addr_eq(&s->net, &key))
+					break;
+		}
+		if (s->n && (*out = group_route(b, s)))
+			return 0;
+	}
+	return 0;
+}
+
+int box_fib_addr_kind(const struct box *b, int family, const union pt_addr *a)
+{
+	const struct box_fib *f;
+	uint32_t h;
+
+	if (!fib_ready(b))
+		return -ENOMEM;
+	f = b->fib;
+	for (h = fib_addr_hash(family, a) & f->addr_mask; f->addrs[h].family;
+	     h = (h + 1) & f->addr_mask)
+		if (f->addrs[h].family == family && addr_eq(&f->addrs[h].addr, a))
+			return f->addrs[h].kind;
+	return 0;
+}
