@@ -156,6 +156,7 @@ static inline bool bench_set_send(struct bench_set *s, struct box *b, int ifinde
 	p->trace = false;
 	p->ct = NULL; /* released when it left, but still pointing: ct_in would leave it alone */
 	p->ctinfo = 0;
+	p->l4_csum_verified = false; /* as a frame from a capture: conntrack verifies it again */
 	s->cur = i;
 	s->pkt[i] = NULL;
 	box_receive(b, ifindex, p);

@@ -153,7 +153,7 @@ static int dccp_error(struct ct_table *t, struct pkt *p, bool from_outside, uint
 	/* CsCov > 0 covers (CsCov - 1) * 4 bytes of data: more than there is is malformed */
 	if ((b[1] & 15) && ((uint32_t)(b[1] & 15) - 1) * 4 > p->info.l4len)
 		return -EINVAL;
-	if (from_outside && t->cfg.checksum && !pkt_l4_csum_ok(p))
+	if (from_outside && t->cfg.checksum && !pkt_l4_csum_check(p))
 		return -EINVAL;
 	return d.type < D_TYPES ? 0 : -EINVAL;
 }

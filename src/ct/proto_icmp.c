@@ -175,7 +175,7 @@ static int icmp_error(struct ct_table *t, struct pkt *p, bool from_outside, uint
 		return -EINVAL;
 	if (in->l4proto == IPPROTO_ICMP && in->family != AF_INET)
 		return -EINVAL; /* ICMPv4 over IPv6: nothing to track */
-	if (from_outside && t->cfg.checksum && !pkt_l4_csum_ok(p))
+	if (from_outside && t->cfg.checksum && !pkt_l4_csum_check(p))
 		return -EINVAL;
 	if (k->untracked[in->icmp_type]) {
 		ct_pkt_set_untracked(p);

@@ -238,7 +238,7 @@ static int sctp_error(struct ct_table *t, struct pkt *p, bool from_outside, uint
 
 	if (!p->info.has_l4 || p->info.l4len < 12)
 		return -EINVAL;
-	if (from_outside && t->cfg.checksum && !pkt_l4_csum_ok(p))
+	if (from_outside && t->cfg.checksum && !pkt_l4_csum_check(p))
 		return -EINVAL;
 	walk_start(&w, p);
 	while (walk_next(&w, &c)) {

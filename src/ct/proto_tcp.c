@@ -420,7 +420,7 @@ static int tcp_error(struct ct_table *t, struct pkt *p, bool from_outside, uint1
 
 	if (!in->has_l4 || in->tcp_doff < 20 || in->l4len < in->tcp_doff)
 		return -EINVAL;
-	if (from_outside && t->cfg.checksum && !pkt_l4_csum_ok(p))
+	if (from_outside && t->cfg.checksum && !pkt_l4_csum_check(p))
 		return -EINVAL;
 	if (!flags_valid(in->tcp_flags))
 		return -EINVAL;

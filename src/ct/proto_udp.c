@@ -22,7 +22,7 @@
 
 /* The header checks of both: the length field (UDP) or checksum coverage (UDP-Lite) must fit
  * the datagram, as Linux checks them, then the checksum on packets from outside. */
-static int udp_check(const struct ct_table *t, const struct pkt *p, bool from_outside, bool lite)
+static int udp_check(const struct ct_table *t, struct pkt *p, bool from_outside, bool lite)
 {
 	uint8_t buf[8];
 	const uint8_t *h;
@@ -37,7 +37,7 @@ static int udp_check(const struct ct_table *t, const struct pkt *p, bool from_ou
 		return -EINVAL;
 	if (lite && !h[6] && !h[7])
 		return -EINVAL; /* UDP-Lite has no "no checksum" */
-	if (from_outside && t->cfg.checksum && !pkt_l4_csum_ok(p))
+	if (from_outside && t->cfg.checksum && !pkt_l4_csum_check(p))
 		return -EINVAL;
 	return 0;
 }

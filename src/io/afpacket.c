@@ -197,6 +197,7 @@ static void frame_one(struct afpacket *a, struct tpacket3_hdr *h, afpacket_rx_fn
 	f.vlan_tci =
 	    (h->tp_status & TP_STATUS_VLAN_VALID) ? (int)(h->hv1.tp_vlan_tci & 0xffff) : -1;
 	f.csum_partial = (h->tp_status & TP_STATUS_CSUMNOTREADY) != 0;
+	f.csum_valid = (h->tp_status & TP_STATUS_CSUM_VALID) != 0;
 	a->st.rx++;
 	a->st.rx_bytes += f.len;
 	fn(arg, &f);

@@ -54,6 +54,7 @@ struct afpacket_frame {
 	uint32_t len;
 	int vlan_tci;	   /* the 802.1Q tag the kernel took off the frame, or -1 */
 	uint64_t tstamp_ns; /* when the kernel received it, CLOCK_REALTIME ns (tp_sec/tp_nsec) */
+	bool csum_valid; /* TP_STATUS_CSUM_VALID: the kernel or the NIC verified the L4 checksum */
 	bool csum_partial; /* TP_STATUS_CSUMNOTREADY: the L4 checksum holds only the pseudo-header
 			    * sum (offload by a local sender); fix it before forwarding */
 };

@@ -236,6 +236,10 @@ static void handle_packet(struct nfqueue *q, const struct nlmsghdr *nlh)
 		p->sk_uid = attr_u32(a[NFQA_UID]);
 		p->sk_gid = attr_u32(a[NFQA_GID]);
 	}
+	/* The kernel says when it did not verify the transport checksum (or could not: a local
+	 * sender's offload); without the attribute nothing is known, so conntrack verifies. */
+	p->l4_csum_verified =
+	    a[NFQA_SKB_INFO] && !(info & (NFQA_SKB_CSUMNOTREADY | NFQA_SKB_CSUM_NOTVERIFIED));
 	p->tstamp_ns = box_now(q->box);
 	p->id = q->st.packets;
 	v = box_hook_packet(q->box, hook, in, outif, p, &drop);

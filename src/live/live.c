@@ -496,6 +496,7 @@ static void rx_frame(void *arg, const struct afpacket_frame *f)
 	 * drops the segment. */
 	if (f->csum_partial && pkt_parse(p, PKT_LINK_ETHERNET, false) == 0)
 		pkt_l4_csum_update(p);
+	p->l4_csum_verified = f->csum_valid; /* conntrack need not sum it again */
 	p->tstamp_ns = box_now(l->box);
 	p->id = ++l->pkt_id;
 	box_receive(l->box, c->ifindex, p);

@@ -99,7 +99,9 @@ uint32_t pkt_csum_partial(const struct pkt *p, uint32_t off, uint32_t len, uint3
 
 	if ((uint64_t)off + len > p->len)
 		len = off < p->len ? p->len - off : 0;
-	if (len)
+	if (pkt_in_seg0(p, off, len))
+		sum_block(&st, p->seg[0].data + off, len);
+	else if (len)
 		pkt_for_each_block(p, off, len, sum_cb, &st);
 	return sum_finish(st.sum, sum);
 }
@@ -311,6 +313,30 @@ void pkt_l4_csum_update(struct pkt *p)
 	store16(p, in->l4off + cp->field, (uint16_t)c);
 }
 
+bool pkt_l4_csum_check(struct pkt *p)
+{
+	if (!p->l4_csum_verified)
+		p->l4_csum_verified = pkt_l4_csum_ok(p);
+	return p->l4_csum_verified;
+}
+
+/*
+ * A protocol whose checksum covers the whole segment (TCP, UDP, ICMP, ICMPv6): the sum over
+ * the pseudo-header and every byte, checksum field included, is 0xffff when the field is
+ * right (RFC 1071: 0 and 0xffff are the same number). One pass.
+ */
+static bool whole_sum_ok(const struct pkt *p, const struct csum_proto *cp)
+{
+	const struct pkt_info *in = &p->info;
+	uint32_t sum = 0;
+
+	if (in->l4len < cp->field + 2u)
+		return false;
+	if (cp->pseudo)
+		sum = pkt_csum_pseudo(in->family, &in->src, &in->dst, in->l4proto, in->l4len);
+	return pkt_csum_fold(pkt_csum_partial(p, in->l4off, in->l4len, sum)) == 0;
+}
+
 bool pkt_l4_csum_ok(const struct pkt *p)
 {
 	const struct pkt_info *in = &p->info;
@@ -332,6 +358,8 @@ bool pkt_l4_csum_ok(const struct pkt *p)
 	stored = read16(p, in->l4off + cp->field);
 	if (in->l4proto == IPPROTO_UDP && stored == 0)
 		return in->family == AF_INET; /* RFC 768 vs RFC 8200 8.1 */
+	if (cp->cover == cover_all)
+		return whole_sum_ok(p, cp);
 	c = l4_sum(p, cp);
 	if (c == -2)
 		return true;

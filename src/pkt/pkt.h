@@ -156,6 +156,11 @@ struct pkt {
 			PKT_META_FIELDS
 		};
 	};
+	/* The transport checksum is known to be right: the kernel or the NIC verified it
+	 * (AF_PACKET's TP_STATUS_CSUM_VALID, NFQUEUE without NFQA_SKB_CSUM_NOTVERIFIED) or
+	 * pkt_l4_csum_check did. Whoever rewrites the packet keeps the checksum right. Not part of
+	 * the metadata a copy takes over: a new packet's bytes are verified on their own. */
+	bool l4_csum_verified;
 };
 
 /* ---- buffer ------------------------------------------------------------------------------ */
@@ -362,6 +367,12 @@ void pkt_l4_csum_update(struct pkt *p);
  * cannot be verified.
  */
 bool pkt_l4_csum_ok(const struct pkt *p);
+/*
+ * pkt_l4_csum_ok once per packet: true at once when p->l4_csum_verified, else verified in
+ * software and, when right, remembered there (as the kernel's skb->csum_valid). Conntrack's
+ * error check (nf_conntrack_checksum) asks this.
+ */
+bool pkt_l4_csum_check(struct pkt *p);
 /*
  * Incremental update (RFC 1624 eqn. 3): the new checksum after a 16- or 32-bit field changed.
  * check, old and new_ in host order (ntohs/ntohl of the fields); replace16 takes the addresses

@@ -286,6 +286,56 @@ static void test_incremental_v6_equals_full(void **state)
 	}
 }
 
+/*
+ * The one-pass check (checksum field summed in) against the checksum the field-skipping sum
+ * computes, for every vector with every single bit of its transport bytes flipped; and
+ * pkt_l4_csum_check: a verified flag is trusted as the kernel trusts CHECKSUM_UNNECESSARY, a
+ * software check that passes is remembered, one that fails is not.
+ */
+static void test_csum_check_one_pass_and_flag(void **state)
+{
+	(void)state;
+	for (size_t v = 0; v < sizeof(vectors) / sizeof(vectors[0]); v++) {
+		struct pkt *p = pkt_from_bytes(vectors[v].bytes, vectors[v].len);
+		uint32_t l4;
+
+		assert_int_equal(pkt_parse(p, PKT_LINK_RAW, false), 0);
+		l4 = p->info.l4off;
+		assert_true(pkt_l4_csum_ok(p));
+		assert_false(p->l4_csum_verified);
+		assert_true(pkt_l4_csum_check(p));
+		assert_true(p->l4_csum_verified);
+		for (uint32_t bit = 0; bit < (vectors[v].len - l4) * 8; bit++) {
+			uint8_t b, have[4], want[4];
+			struct pkt *c = pkt_from_bytes(vectors[v].bytes, vectors[v].len);
+			struct pkt *fixed;
+
+			pkt_copy_out(c, l4 + bit / 8, &b, 1);
+			b ^= (uint8_t)(1u << (bit % 8));
+			pkt_store(c, l4 + bit / 8, &b, 1);
+			if (pkt_parse(c, PKT_LINK_RAW, false)) { /* a header field broke */
+				pkt_free(c);
+				continue;
+			}
+			fixed = pkt_clone(c);
+			pkt_l4_csum_update(fixed); /* the right checksum for the flipped bytes */
+			/* the field as it is against the right one (SCTP: 4 bytes of CRC32c) */
+			pkt_copy_out(c, l4 + vectors[v].field, have, 4);
+			pkt_copy_out(fixed, l4 + vectors[v].field, want, 4);
+			assert_int_equal(pkt_l4_csum_ok(c),
+					 !memcmp(have, want, vectors[v].field == 8 ? 4 : 2));
+			assert_false(pkt_l4_csum_ok(c)); /* one bit: always caught */
+			assert_false(pkt_l4_csum_check(c));
+			assert_false(c->l4_csum_verified);
+			c->l4_csum_verified = true; /* the kernel said so: trusted */
+			assert_true(pkt_l4_csum_check(c));
+			pkt_free(fixed);
+			pkt_free(c);
+		}
+		pkt_free(p);
+	}
+}
+
 /* RFC 1624's own example: HC 0xdd2f, m 0x5555 -> 0x3285 gives HC' 0x0000 under eqn. 3. */
 static void test_rfc1624_example(void **state)
 {
@@ -345,6 +395,7 @@ int main(void)
 	    cmocka_unit_test(test_l4_known_answers),
 	    cmocka_unit_test(test_partial_odd_offsets),
 	    cmocka_unit_test(test_sum_equals_reference),
+	    cmocka_unit_test(test_csum_check_one_pass_and_flag),
 	    cmocka_unit_test(test_incremental_v4_equals_full),
 	    cmocka_unit_test(test_incremental_v6_equals_full),
 	    cmocka_unit_test(test_rfc1624_example),
