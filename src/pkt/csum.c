@@ -20,7 +20,7 @@ struct sum_state {
 };
 
 /*
- * The bytes as big-endian 16-bit words, eight bytes per step: the one's complement sum does
+ * The bytes as big-endian 16-bit words, summed eight bytes at a time: the one's complement sum does
  * not depend on byte order (RFC 1071 2(B)), so the words are added as the CPU loads them and
  * the folded result is swapped into big-endian order once. A block that starts at an odd
  * position of the stream completes, with its first byte, the word the previous block began.
@@ -48,18 +48,37 @@ static void sum_block(struct sum_state *st, const uint8_t *d, uint32_t len)
 		st->sum += d[0];
 		i = 1;
 	}
-	for (; i + 8 <= len; i += 8) {
-		uint32_t a, b;
+	/* 64-bit words with end-around carry (2^16 = 1 modulo 0xffff, so a one's complement sum
+	 * of wider words folds to the same 16 bits), 32 bytes per step */
+	for (; i + 32 <= len; i += 32) {
+		uint64_t w0, w1, w2, w3;
 
-		memcpy(&a, d + i, 4);
-		memcpy(&b, d + i + 4, 4);
-		s += (uint64_t)a + b;
+		memcpy(&w0, d + i, 8);
+		memcpy(&w1, d + i + 8, 8);
+		memcpy(&w2, d + i + 16, 8);
+		memcpy(&w3, d + i + 24, 8);
+		s += w0;
+		s += s < w0;
+		s += w1;
+		s += s < w1;
+		s += w2;
+		s += s < w2;
+		s += w3;
+		s += s < w3;
+	}
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, d + i, 8);
+		s += w;
+		s += s < w;
 	}
 	for (; i + 2 <= len; i += 2) {
 		uint16_t h;
 
 		memcpy(&h, d + i, 2);
 		s += h;
+		s += s < h;
 	}
 	folded = fold64(s);
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
