@@ -11,7 +11,7 @@
 
 CC       ?= gcc
 SAN      ?=
-PKGS     := libpcap libedit libmnl liburcu-memb cmocka libnetfilter_queue libsodium
+PKGS     := libpcap libedit libmnl liburcu-memb cmocka libnetfilter_queue libsodium libxdp libbpf
 
 ifeq ($(SAN),1)
 B        := build-san

@@ -9,6 +9,7 @@
 # The router is, in turn:
 #   kernel    the kernel forwards, the ruleset loaded with iptables-restore
 #   pkttables pkttables run --config (AF_PACKET; the kernel's stack kept out, docs/live.md)
+#   afxdp     the same with `io afxdp` (AF_XDP sockets, native XDP on the veths)
 #   nfqueue   the kernel forwards, mangle FORWARD -j NFQUEUE, pkttables run --nfqueue 0 decides
 # Offloads (TSO/GSO/GRO, checksum) are off on all four veth ends for every router, as live mode
 # needs them off (docs/live.md), so that the three compare like for like.
@@ -95,14 +96,17 @@ topo() {
 		ip netns exec $R sysctl -qw net.ipv4.ip_forward=1
 		ip netns exec $R iptables-restore <"$D/bench.rules" || return 1
 		;;
-	pkttables)
+	pkttables | afxdp)
 		ip netns exec $R sysctl -qw net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
 		for d in $L $W; do
 			ip netns exec $R sysctl -qw net.ipv6.conf.$d.disable_ipv6=1
 			ip -n $R link set $d arp off
 			ip -n $R link set $d up
 		done
+		io=afpacket
+		[ "$1" = afxdp ] && io=afxdp
 		cat >"$D/live.conf" <<CONF
+io $io
 iface $L
 iface $W
 addr $L 192.0.2.1/24
@@ -140,7 +144,7 @@ print(j["bytes"], j["bits_per_second"])'
 }
 
 : >"$TXT"
-for mode in kernel pkttables nfqueue; do
+for mode in kernel pkttables afxdp nfqueue; do
 	if ! topo $mode; then
 		echo "bench/live.sh: $mode: the topology did not forward" | tee -a "$TXT"
 		[ -f "$D/pt.log" ] && tail -3 "$D/pt.log"
@@ -174,7 +178,7 @@ row() {
 {
 	echo "live forwarding, one run, client -> router -> server (veth, offloads off):"
 	printf '  %-10s %12s %8s   %14s %8s\n' router "TCP Gbit/s" ratio "UDP-64 kpps" ratio
-	for mode in kernel pkttables nfqueue; do
+	for mode in kernel pkttables afxdp nfqueue; do
 		eval "b=\$tcp_bps_$mode by=\$tcp_bytes_$mode p=\$udp_pps_$mode n=\$udp_pkts_$mode"
 		[ -n "$b" ] || continue
 		echo "$b $tcp_bps_kernel $p $udp_pps_kernel $mode" | awk '{

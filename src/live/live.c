@@ -34,6 +34,7 @@
 #include "engine/setup.h"
 #include "set/set_plugin.h"
 #include "io/afpacket.h"
+#include "io/port.h"
 #include "io/clock.h"
 #include "io/ndisc.h"
 #include "io/neigh.h"
@@ -69,7 +70,8 @@ struct live_txq {
 struct live {
 	struct box *box;
 	struct neigh_table *neigh;
-	struct afpacket *sock[BOX_MAX_IFACES]; /* by box interface index - 1 */
+	struct io_port *sock[BOX_MAX_IFACES]; /* by box interface index - 1 */
+	int io_kind;			      /* `io ...`: enum io_kind for the next ifaces */
 	struct live_txq txq[BOX_MAX_IFACES];
 	unsigned nsock;
 	struct pkt *localq[LIVE_LOCALQ];
@@ -122,7 +124,7 @@ static void txq_flush_one(struct live *l, unsigned i)
 		frames[k] = iov[k];
 		nvec[k] = p->nsegs;
 	}
-	afpacket_send(l->sock[i], frames, nvec, q->n);
+	io_port_send(l->sock[i], frames, nvec, q->n);
 	for (unsigned k = 0; k < q->n; k++)
 		pkt_free(q->p[k]);
 	q->n = 0;
@@ -581,11 +583,9 @@ static int config_iface(struct live *l, int argc, char **argv, char *msg, size_t
 		snprintf(msg, mlen, "interface '%s': unexpected index", argv[1]);
 		return -EINVAL;
 	}
-	rc = afpacket_open(argv[1], &l->sock[l->nsock]);
-	if (rc < 0) {
-		snprintf(msg, mlen, "cannot open '%s' (AF_PACKET): %s", argv[1], strerror(-rc));
+	rc = io_port_open(argv[1], (enum io_kind)l->io_kind, &l->sock[l->nsock], msg, mlen);
+	if (rc < 0)
 		return rc;
-	}
 	l->nsock++;
 	return 0;
 }
@@ -595,6 +595,13 @@ static int config_line(struct live *l, const char *dir, int argc, char **argv, c
 {
 	if (!strcmp(argv[0], "iface"))
 		return config_iface(l, argc, argv, msg, mlen);
+	if (!strcmp(argv[0], "io")) { /* for the iface lines after it */
+		if (argc != 2 || (l->io_kind = io_kind_parse(argv[1])) < 0) {
+			snprintf(msg, mlen, "usage: io afpacket|afxdp|auto");
+			return -EINVAL;
+		}
+		return 0;
+	}
 	if (!strcmp(argv[0], "rules") || !strcmp(argv[0], "rules6")) {
 		char *dst = argv[0][5] ? l->rules6 : l->rules;
 
@@ -749,7 +756,7 @@ void live_free(struct live *l)
 	for (unsigned i = 0; i < l->nsock; i++) {
 		for (unsigned k = 0; k < l->txq[i].n; k++)
 			pkt_free(l->txq[i].p[k]);
-		afpacket_close(l->sock[i]);
+		io_port_close(l->sock[i]);
 	}
 	for (unsigned i = 0; i < l->nlocal; i++)
 		pkt_free(l->localq[i]);
@@ -783,7 +790,7 @@ static int wait_with_control(struct live *l, const sigset_t *waitmask, bool *rea
 	int r;
 
 	for (unsigned i = 0; i < n; i++)
-		pfd[i] = (struct pollfd){.fd = afpacket_fd(l->sock[i]), .events = POLLIN};
+		pfd[i] = (struct pollfd){.fd = io_port_fd(l->sock[i]), .events = POLLIN};
 	/* a descriptor of -1 is ignored by poll: no control socket, or no sync link */
 	pfd[n] = (struct pollfd){.fd = l->ctl ? ctl_server_fd(l->ctl) : -1, .events = POLLIN};
 	pfd[n + 1] = (struct pollfd){.fd = live_sync_fd(l->sync), .events = POLLIN};
@@ -810,7 +817,7 @@ int live_run(struct live *l, struct live_flags *flags, const sigset_t *waitmask)
 		ctl_server_set_sync(l->ctl, live_sync_command, l->sync);
 	fprintf(l->err, "pkttables: forwarding on");
 	for (unsigned i = 0; i < l->nsock; i++)
-		fprintf(l->err, " %s", afpacket_name(l->sock[i]));
+		fprintf(l->err, " %s (%s)", io_port_name(l->sock[i]), io_port_mode(l->sock[i]));
 	fprintf(l->err, "\n");
 	while (!flags->stop) {
 		bool ctl_ready = false, sync_ready = false;
@@ -829,7 +836,7 @@ int live_run(struct live *l, struct live_flags *flags, const sigset_t *waitmask)
 		if (l->ctl || l->sync)
 			r = wait_with_control(l, waitmask, ready, &ctl_ready, &sync_ready);
 		else
-			r = afpacket_poll(l->sock, l->nsock, LIVE_WAIT_MS, waitmask, ready);
+			r = io_port_poll(l->sock, l->nsock, LIVE_WAIT_MS, waitmask, ready);
 		if (r < 0 && r != -EINTR) {
 			fprintf(l->err, "pkttables: poll: %s\n", strerror(-r));
 			return r;
@@ -840,7 +847,7 @@ int live_run(struct live *l, struct live_flags *flags, const sigset_t *waitmask)
 			struct rx_ctx c = {l, (int)i + 1};
 
 			if (ready[i])
-				afpacket_receive(l->sock[i], LIVE_RX_BUDGET, rx_frame, &c);
+				io_port_receive(l->sock[i], LIVE_RX_BUDGET, rx_frame, &c);
 		}
 		/* between batches, on this thread: a ruleset replaced here and a SIGHUP reload
 		 * both go through box_set_ruleset, one after the other */
@@ -888,11 +895,11 @@ void live_dump(struct live *l, FILE *f)
 	for (unsigned i = 0; i < l->nsock; i++) {
 		struct afpacket_stats st;
 
-		afpacket_get_stats(l->sock[i], &st);
+		io_port_get_stats(l->sock[i], &st);
 		fprintf(f,
 			"iface %s: rx %llu (%llu bytes) tx %llu (%llu bytes) tx-errors %llu "
 			"ring-drops %llu\n",
-			afpacket_name(l->sock[i]), (unsigned long long)st.rx,
+			io_port_name(l->sock[i]), (unsigned long long)st.rx,
 			(unsigned long long)st.rx_bytes, (unsigned long long)st.tx,
 			(unsigned long long)st.tx_bytes, (unsigned long long)st.tx_errors,
 			(unsigned long long)st.kernel_drops);

@@ -141,11 +141,17 @@ PYEOF
 }
 
 # Start `pkttables run --config CONF` in the router namespace $R (stderr to $D/pt.log), with a
+# line `io $PT_LIVE_IO` put first when that is set (a test run through AF_XDP), with a
 # 90 s watchdog (not under timeout(1): that would take SIGHUP for itself); wait up to 5 s for
 # "forwarding on" and the end hosts' server ($D/server.log "ready"). Sets PT and DOG; exits the
 # test when pkttables does not start.
 netns_start_live() {
-	ip netns exec $R "$BIN" run --config "$1" 2>"$D/pt.log" &
+	_conf=$1
+	if [ -n "${PT_LIVE_IO:-}" ]; then # the same test through another I/O mode
+		{ echo "io $PT_LIVE_IO"; cat "$1"; } >"$1.io"
+		_conf=$1.io
+	fi
+	ip netns exec $R "$BIN" run --config "$_conf" 2>"$D/pt.log" &
 	PT=$!
 	(sleep 90; kill -KILL $PT 2>/dev/null) >/dev/null 2>&1 &
 	DOG=$!
@@ -153,6 +159,9 @@ netns_start_live() {
 		grep -q "forwarding on" "$D/pt.log" 2>/dev/null && grep -q ready "$D/server.log" && break
 		sleep 0.1
 	done
+	if ! grep -q "forwarding on" "$D/pt.log" && grep -q "AF_XDP socket" "$D/pt.log"; then
+		skip "io $PT_LIVE_IO: this kernel or driver refuses AF_XDP: $(cat "$D/pt.log")"
+	fi
 	grep -q "forwarding on" "$D/pt.log" ||
 		{ cat "$D/pt.log"; echo "FAIL: pkttables did not start"; exit 1; }
 }

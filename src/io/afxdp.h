@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * AF_XDP access to one network interface (libxdp's xsk API), beside AF_PACKET: the same frame
+ * callback and the same iovec send, so live mode takes either through io/port.h.
+ *
+ *   UMEM: AFXDP_FRAMES frames of AFXDP_FRAME_SIZE bytes in one mapping of ours.
+ *         frames [0, RX)   receive: handed to the kernel in the fill ring, come back in the
+ *                          rx ring with a frame, go back to the fill ring after the callback
+ *         frames [RX, N)   transmit: a free list; a frame to send is copied into one, put
+ *                          in the tx ring, and returns through the completion ring
+ *
+ * The XDP program is libxdp's default one: every frame arriving on queue 0 goes to the socket
+ * (live mode keeps the kernel's stack out anyway and answers ARP/ND itself). Attach order:
+ * native (driver) mode with zero-copy, native with copy, generic (skb) mode with copy; the
+ * first that binds wins and afxdp_mode() says which. An interface with more than one receive
+ * queue is refused (-EOPNOTSUPP): one socket on queue 0 would miss the other queues' frames.
+ * The program leaves with the socket; a process killed outright leaves it attached until the
+ * interface goes (`ip link set DEV xdp off` removes it).
+ */
+#ifndef IO_AFXDP_H
+#define IO_AFXDP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include "io/afpacket.h"
+
+#define AFXDP_FRAMES	 4096
+#define AFXDP_FRAME_SIZE 2048
+
+struct afxdp;
+
+enum afxdp_attach {
+	AFXDP_ANY,     /* native zero-copy, native copy, generic: the first that works */
+	AFXDP_NATIVE,  /* driver mode only (zero-copy or copy) */
+	AFXDP_GENERIC, /* skb mode only */
+};
+
+/*
+ * Open `ifname` on queue 0. 0 and *out, or -errno with err filled (-EPERM without
+ * CAP_NET_ADMIN/CAP_BPF, -ENODEV, -EOPNOTSUPP: several receive queues or no AF_XDP).
+ */
+int afxdp_open(const char *ifname, enum afxdp_attach attach, struct afxdp **out, char *err,
+	       size_t errlen);
+void afxdp_close(struct afxdp *x);
+int afxdp_fd(const struct afxdp *x);
+const char *afxdp_name(const struct afxdp *x);
+/* "native zero-copy", "native copy" or "generic copy" */
+const char *afxdp_mode(const struct afxdp *x);
+/* Hand every frame waiting (at most `budget`) to fn; returns how many. */
+unsigned afxdp_receive(struct afxdp *x, unsigned budget, afpacket_rx_fn fn, void *arg);
+/* Send n frames (iovec arrays); returns how many went into the tx ring, the rest tx_errors. */
+unsigned afxdp_send(struct afxdp *x, struct iovec *const *frames, const unsigned *nvec, unsigned n);
+/* Counters in AF_PACKET's shape; kernel_drops = the socket's rx drops + full fill ring. */
+void afxdp_get_stats(struct afxdp *x, struct afpacket_stats *st);
+
+#endif
