@@ -786,8 +786,15 @@ static int wait_with_control(struct live *l, const sigset_t *waitmask, bool *rea
 {
 	struct pollfd pfd[BOX_MAX_IFACES + 2];
 	struct timespec ts = {.tv_sec = 0, .tv_nsec = LIVE_WAIT_MS * 1000000L};
+	uint64_t due = live_sync_next(l->sync), now = io_monotonic_ns();
 	unsigned n = l->nsock;
 	int r;
+
+	/* a sync timer (held events, the 1 s ALIVE) wakes us up earlier than the usual bound */
+	if (due != UINT64_MAX)
+		ts.tv_nsec = due <= now ? 0
+			     : due - now < (uint64_t)ts.tv_nsec ? (long)(due - now)
+								 : ts.tv_nsec;
 
 	for (unsigned i = 0; i < n; i++)
 		pfd[i] = (struct pollfd){.fd = io_port_fd(l->sock[i]), .events = POLLIN};

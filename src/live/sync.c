@@ -10,7 +10,7 @@
  *   sync key FILE                       (peer-kind pkttables only)
  *   sync disable-external-cache | window-tracking | startup-resync | no-local
  *   sync ack-window N | resend-queue N | external-max N | mtu N
- *   sync refresh-time S | cache-timeout S | commit-timeout S
+ *   sync refresh-time S | cache-timeout S | commit-timeout S | tx-hold MICROSECONDS
  *   sync ignore-proto P... | ignore-addr PREFIX... | ignore-tcp-state STATE... | mark V[/M]
  */
 #include <errno.h>
@@ -273,10 +273,10 @@ static int option_words(struct live_sync *s, int argc, char **argv, const char *
 			const char *name;
 			unsigned long max;
 			bool seconds;
-		} nums[] = {{"ack-window", 1u << 20, false},	{"resend-queue", 1u << 24, false},
-			    {"external-max", 1u << 24, false},	{"mtu", 65535, false},
-			    {"refresh-time", 86400, true},	{"cache-timeout", 86400 * 7, true},
-			    {"commit-timeout", 86400 * 7, true}};
+		} nums[] = {{"ack-window", 1u << 20, false},	 {"resend-queue", 1u << 24, false},
+			    {"external-max", 1u << 24, false},	 {"mtu", 65535, false},
+			    {"refresh-time", 86400, true},	 {"cache-timeout", 86400 * 7, true},
+			    {"commit-timeout", 86400 * 7, true}, {"tx-hold", 1000000, false}};
 
 		for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
 			if (strcmp(w, nums[i].name))
@@ -302,8 +302,11 @@ static int option_words(struct live_sync *s, int argc, char **argv, const char *
 			case 5:
 				c->cache_timeout = v * 1000000000ull;
 				break;
-			default:
+			case 6:
 				c->commit_timeout = v * 1000000000ull;
+				break;
+			default:
+				c->tx_hold = v * 1000ull; /* microseconds */
 			}
 			return 0;
 		}
@@ -311,6 +314,7 @@ static int option_words(struct live_sync *s, int argc, char **argv, const char *
 	BAD("sync: unknown word '%s' (mode, udp, multicast, peer-kind, key, "
 	    "disable-external-cache, window-tracking, startup-resync, no-local, ack-window, "
 	    "resend-queue, external-max, mtu, refresh-time, cache-timeout, commit-timeout, "
+	    "tx-hold, "
 	    "ignore-proto, ignore-addr, ignore-tcp-state, mark)",
 	    w);
 }
@@ -504,6 +508,11 @@ void live_sync_input(struct live_sync *s, uint64_t now)
 		sync_receive(s->sync, buf, (size_t)n, now);
 	}
 	sync_tick(s->sync, now);
+}
+
+uint64_t live_sync_next(const struct live_sync *s)
+{
+	return s && s->sync ? sync_next_timer(s->sync) : UINT64_MAX;
 }
 
 void live_sync_tick(struct live_sync *s, uint64_t now)

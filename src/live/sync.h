@@ -31,6 +31,8 @@ int live_sync_fd(const struct live_sync *ls);
 /* Read what waits on the socket (bounded), then run the timers and send what is queued. */
 void live_sync_input(struct live_sync *ls, uint64_t now);
 void live_sync_tick(struct live_sync *ls, uint64_t now);
+/* When the sync next has something to do (box clock, ns; UINT64_MAX: nothing, or no sync). */
+uint64_t live_sync_next(const struct live_sync *ls);
 /* A control-socket command (ctl_sync_fn): commit, flush [internal|external], resync, bulk,
  * stats, external, internal. */
 int live_sync_command(void *priv, const char *cmd, FILE *out);

@@ -123,6 +123,7 @@ struct sync *sync_new(const struct sync_config *c, struct ct_table *ct, struct n
 	s->next_alive = now + s->cfg.alive_interval;
 	s->refresh_last = now;
 	s->bulk_phase = 3;
+	s->pend_tail = &s->pend_head;
 	s->auth_counter = c->auth_counter_start ? c->auth_counter_start : now;
 	if ((s->cfg.auth && sync_auth_init() < 0) || !(s->dgram = malloc(s->dcap)) ||
 	    sync_ext_init(s) < 0) {
@@ -153,6 +154,7 @@ void sync_free(struct sync *s)
 		ct_event_unsubscribe(s->ct, ct_event, s);
 	sync_ring_free(&s->tx);
 	sync_ring_free(&s->rs);
+	sync_pend_free(s);
 	sync_ext_free(s);
 	free(s->dgram);
 	free(s);
@@ -239,10 +241,17 @@ int sync_queue(struct sync *s, const uint8_t *buf, size_t len)
 void sync_queue_entry(struct sync *s, const struct ct_entry *e, uint8_t type, uint64_t now)
 {
 	struct sync_flow f;
+
+	sync_flow_from_entry(&f, e, s->cfg.tcp_window_tracking, now);
+	sync_queue_flow(s, &f, type);
+}
+
+void sync_queue_flow(struct sync *s, const struct sync_flow *fl, uint8_t type)
+{
+	struct sync_flow f = *fl;
 	uint8_t buf[SYNC_MSG_MAX];
 	int n;
 
-	sync_flow_from_entry(&f, e, s->cfg.tcp_window_tracking, now);
 	if (s->cfg.commit_timeout)
 		f.have &= ~(1ull << SA_TIMEOUT); /* as conntrackd with CommitTimeout */
 	n = sync_ct_encode(buf, sizeof(buf), type, &f, s->cfg.peer);
@@ -280,7 +289,8 @@ static void ct_event(void *priv, uint32_t events, const struct ct_entry *e,
 	else
 		type = SYNC_T_CT_UPD;
 	/* events carry no time: the table's latest clock is when it happened */
-	sync_queue_entry(s, e, type, ct_table_clock(s->ct));
+	if (sync_pend_event(s, e, type, ct_table_clock(s->ct)) < 0)
+		sync_queue_entry(s, e, type, ct_table_clock(s->ct));
 }
 
 /* ---- transmit ---------------------------------------------------------------------------- */
@@ -375,6 +385,7 @@ static void transmit(struct sync *s, uint64_t now)
 	struct sync_msg *m;
 	bool sent = false;
 
+	sync_pend_flush(s, now, false);
 	for (;;) {
 		while ((m = sync_ring_pop(&s->tx))) {
 			transmit_one(s, m, now);
@@ -497,6 +508,7 @@ int sync_request_resync(struct sync *s, uint64_t now)
 void sync_flush(struct sync *s, bool internal, bool external)
 {
 	if (internal) {
+		sync_pend_free(s);
 		sync_ring_free(&s->tx);
 		sync_ring_free(&s->rs);
 		s->tx.max = s->cfg.tx_max ? s->cfg.tx_max : 1;
@@ -812,9 +824,13 @@ void sync_tick(struct sync *s, uint64_t now)
 
 uint64_t sync_next_timer(const struct sync *s)
 {
+	uint64_t due = sync_pend_due(s);
+
 	if (s->tx.len || s->bulk_phase < 3)
 		return 0;
-	return s->next_alive;
+	if (s->cfg.mode == SYNC_MODE_ALARM)
+		return due; /* its refresh runs on the caller's ticks */
+	return due < s->next_alive ? due : s->next_alive;
 }
 
 /* ---- statistics -------------------------------------------------------------------------- */
@@ -853,9 +869,11 @@ void sync_stats_print(const struct sync *s, FILE *f)
 		(unsigned long long)t->rx_ack, (unsigned long long)t->rx_nack,
 		(unsigned long long)t->rx_resync, (unsigned long long)t->rx_hello,
 		(unsigned long long)t->resent);
-	fprintf(f, "resend_queue %u\nresend_dropped %llu\ntx_queue %u\ntx_dropped %llu\n",
+	fprintf(f,
+		"resend_queue %u\nresend_dropped %llu\ntx_queue %u\ntx_dropped %llu\n"
+		"pending %u\ncoalesced %llu\n",
 		s->rs.len, (unsigned long long)t->rs_dropped, s->tx.len,
-		(unsigned long long)t->tx_dropped);
+		(unsigned long long)t->tx_dropped, s->npend, (unsigned long long)t->coalesced);
 	fprintf(f,
 		"internal_sent_new %llu\ninternal_sent_upd %llu\ninternal_sent_del %llu\n"
 		"filtered %llu\n",

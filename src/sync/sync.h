@@ -63,7 +63,10 @@ struct sync_config {
 	uint64_t refresh_time;	 /* ALARM: every connection re-sent within it (60 s) */
 	uint64_t cache_timeout;	 /* ALARM: external entries not refreshed within it go (180 s) */
 	uint64_t commit_timeout; /* 0: the received timeout minus the time since it came */
-	bool disable_external;	 /* DisableExternalCache: received state into the table at once */
+	/* How long a connection's event may wait for more of its events, so they leave as one
+	 * message (0: until the next sync_tick, which in live mode follows every batch). */
+	uint64_t tx_hold;
+	bool disable_external;	  /* DisableExternalCache: received state into the table at once */
 	bool tcp_window_tracking; /* send the window scale attributes */
 	bool startup_resync;	  /* FTFW: the first message is RESYNC|HELLO */
 	bool auth;		  /* pkttables peers only: HMAC-SHA-256 envelope (key below) */
@@ -71,7 +74,7 @@ struct sync_config {
 	struct sync_filter filter;
 	/* 0: from `now` at sync_new. Live mode gives the wall clock (conntrackd's time()), so a
 	 * restarted box numbers above what it sent before; the box clock is monotonic. */
-	uint32_t seq_start;	      /* first sequence number */
+	uint32_t seq_start;	     /* first sequence number */
 	uint64_t auth_counter_start; /* envelope counter (ns) */
 };
 
@@ -86,8 +89,9 @@ struct sync_stats {
 	/* FTFW control */
 	uint64_t tx_ack, tx_nack, tx_resync, tx_alive, rx_ack, rx_nack, rx_resync, rx_hello;
 	uint64_t resent; /* messages sent again after a NACK */
-	uint64_t rs_dropped,
-	    tx_dropped;		 /* queues full: oldest resend entry / new message dropped */
+	/* queues full: the oldest resend entry, a new message dropped */
+	uint64_t rs_dropped, tx_dropped;
+	uint64_t coalesced;	 /* events merged into a message already pending */
 	uint32_t rs_len, tx_len; /* now */
 	/* caches */
 	uint64_t ext_new, ext_upd, ext_del, ext_full, ext_expired, exp_ignored;

@@ -60,6 +60,10 @@ struct sync {
 	int bulk_phase;
 	uint32_t bulk_cursor;
 	const void *bulk_exp;
+	/* events waiting to become messages, one per connection (pend.c) */
+	struct sync_pend **pend_hash;
+	struct sync_pend *pend_head, **pend_tail;
+	uint32_t npend;
 	/* ALARM refresh walk */
 	uint32_t refresh_cursor;
 	uint64_t refresh_last;
@@ -88,6 +92,19 @@ int sync_queue(struct sync *s, const uint8_t *buf, size_t len);
 /* Queue a data message for a connection of the table. */
 void sync_queue_entry(struct sync *s, const struct ct_entry *e, uint8_t type, uint64_t now);
 bool sync_filter_pass(const struct sync *s, const struct ct_entry *e);
+/* Queue a data message for a flow. */
+void sync_queue_flow(struct sync *s, const struct sync_flow *f, uint8_t type);
+
+/* pend.c */
+struct sync_pend;
+/* An event of e: merged into its connection's pending message. 0, or -ENOSPC/-ENOMEM (the
+ * caller sends it at once). */
+int sync_pend_event(struct sync *s, const struct ct_entry *e, uint8_t type, uint64_t now);
+/* Queue the messages of the connections pending at least tx_hold (all: every one). */
+void sync_pend_flush(struct sync *s, uint64_t now, bool all);
+/* When the oldest pending connection is due, UINT64_MAX when none. */
+uint64_t sync_pend_due(const struct sync *s);
+void sync_pend_free(struct sync *s);
 
 /* cache.c */
 int sync_ext_init(struct sync *s);

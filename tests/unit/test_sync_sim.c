@@ -816,6 +816,49 @@ static void test_external_bounded(void **state)
 	world_free(w);
 }
 
+/* Events of one connection waiting together leave as one message; a connection created and
+ * destroyed before it was sent is never mentioned. */
+static void test_coalesce_with_hold(void **state)
+{
+	struct sync_config sc;
+	struct world *w;
+	struct sbox *a, *b;
+	struct ct_entry *e;
+	uint64_t msgs;
+
+	(void)state;
+	sync_config_default(&sc);
+	sc.tx_hold = MS(5);
+	w = world_new(2, &sc);
+	a = &w->box[0];
+	b = &w->box[1];
+	run(w, HANDSHAKE);
+	msgs = sync_stats(a->sync)->int_sent_new + sync_stats(a->sync)->int_sent_upd;
+	e = add_flow(a, 6, "10.7.0.1", 5000, "10.8.0.1", 22, 1, S(900));
+	for (uint32_t m = 2; m <= 4; m++) {
+		struct ct_entry_attrs ch = {.have = CT_ATTR_MARK, .mark = m, .mark_mask = ~0u};
+
+		run(w, 1);
+		assert_int_equal(ct_entry_change(a->ct, e, &ch, w->now), 0);
+	}
+	assert_null(ext_find(b, 6, "10.7.0.1", 5000, "10.8.0.1", 22)); /* held */
+	run(w, 10);
+	assert_non_null(ext_find(b, 6, "10.7.0.1", 5000, "10.8.0.1", 22));
+	assert_int_equal(ext_find(b, 6, "10.7.0.1", 5000, "10.8.0.1", 22)->mark, 4);
+	assert_int_equal(sync_stats(a->sync)->int_sent_new + sync_stats(a->sync)->int_sent_upd,
+			 msgs + 1);
+	assert_int_equal(sync_stats(a->sync)->coalesced, 3);
+	/* made and gone within the hold: nothing at all */
+	e = add_flow(a, 17, "10.7.0.2", 1, "10.8.0.2", 2, 0, S(30));
+	run(w, 1);
+	ct_kill(a->ct, e);
+	run(w, 10);
+	assert_int_equal(sync_stats(a->sync)->int_sent_new + sync_stats(a->sync)->int_sent_upd,
+			 msgs + 1);
+	assert_int_equal(sync_stats(a->sync)->int_sent_del, 0);
+	world_free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -833,6 +876,7 @@ int main(void)
 	    cmocka_unit_test(test_direct_mode),
 	    cmocka_unit_test(test_notrack_and_alarm),
 	    cmocka_unit_test(test_external_bounded),
+	    cmocka_unit_test(test_coalesce_with_hold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
