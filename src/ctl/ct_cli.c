@@ -89,6 +89,8 @@ static int fail_op(struct run *r, int code, const char *msg)
 	else if (code == -EEXIST && !r->o->expect)
 		fprintf(r->err, CTL_CLI_PREFIX
 			"Operation failed: Such conntrack exists, try -U to update\n");
+	else if (code == -EINVAL) /* conntrack's words for it, whatever the command */
+		fprintf(r->err, CTL_CLI_PREFIX "Operation failed: invalid parameters\n");
 	else
 		fprintf(r->err, CTL_CLI_PREFIX "Operation failed: %s%s%s\n", strerror(-code),
 			msg && *msg ? " (" : "", msg && *msg ? msg : "");
@@ -263,6 +265,8 @@ static int do_get(struct run *r)
 		fprintf(r->err, CTL_CLI_PREFIX "%u expectations have been shown.\n", r->n);
 		return 0;
 	}
+	if (o->get_by_reply)
+		return fail_op(r, -EINVAL, NULL);
 	if ((e = get_one(r, &o->orig.t)) < 0)
 		return fail_op(r, e, NULL);
 	fprintf(r->err, CTL_CLI_PREFIX "%u flow entries have been shown.\n", r->n);

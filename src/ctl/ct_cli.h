@@ -54,6 +54,7 @@ struct ctl_ct_cli {
 	enum ctl_cli_cmd cmd;
 	bool batch;	    /* a line of a -R file: no summary, no entries is no failure */
 	bool from_reply;    /* -I -r -q ... alone: the original is the reply's inverse */
+	bool get_by_reply;  /* -G -r -q ... alone: answered as the kernel does (EINVAL) */
 	bool expect;	    /* the expectation table ("-L expect") */
 	bool empty_table;   /* -L dying / unconfirmed: always empty between two requests */
 	const char *socket; /* --socket PATH / --name BOX (NULL: the default box) */

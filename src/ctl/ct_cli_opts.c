@@ -716,6 +716,16 @@ static int check(struct ctl_ct_cli *o, char *err, size_t len)
 			return bad(err, len,
 				   "You need to supply the `--%s' option for this command", need);
 	}
+	/* -G by the reply tuple alone (-r -q and their ports): conntrack 1.4.7 sends it and the
+	 * kernel refuses it (ctl_cli.c answers as it does) */
+	if (o->cmd == CTL_CLI_GET && !o->expect && !(o->orig.have & (CTL_T_SRC | CTL_T_DST)) &&
+	    (o->reply.have & (CTL_T_SRC | CTL_T_DST)) == (CTL_T_SRC | CTL_T_DST) &&
+	    (o->opts & OB(O_PROTO)) &&
+	    ((kind != P_PORTS && kind != P_TCP) ||
+	     (o->reply.have & (CTL_T_SPORT | CTL_T_DPORT)) == (CTL_T_SPORT | CTL_T_DPORT))) {
+		o->get_by_reply = true;
+		return 0;
+	}
 	if ((o->cmd == CTL_CLI_GET || (o->expect && o->cmd != CTL_CLI_LIST)) &&
 	    (kind == P_PORTS || kind == P_TCP) &&
 	    (o->orig.have & (CTL_T_SPORT | CTL_T_DPORT)) != (CTL_T_SPORT | CTL_T_DPORT))

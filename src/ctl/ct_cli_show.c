@@ -230,7 +230,9 @@ static size_t xml_flow(const struct ctl_ct *c, unsigned fmt, const struct ctl_cl
 	OUT("<meta direction=\"independent\">");
 	if ((c->have & CTL_C_PROTOINFO) && ctl_cli_proto_kind(c->orig.l4proto) == P_TCP)
 		OUT("<state>%s</state>", ctl_cli_tcp_state_name(c->proto_state));
-	OUT("<timeout>%u</timeout><mark>%u</mark>", c->timeout, c->mark);
+	OUT("<timeout>%u</timeout>", c->timeout);
+	if (c->have & CTL_C_MARK)
+		OUT("<mark>%u</mark>", c->mark);
 	if (c->zone)
 		OUT("<zone>%u</zone>", c->zone);
 	if ((fmt & CTL_CLI_FMT_LABELS) && (c->have & CTL_C_LABELS)) {

@@ -340,7 +340,10 @@ int ctl_ct_format_flags(const struct ctl_ct *c, unsigned flags, char *buf, size_
 		    (unsigned long long)c->bytes[1]);
 	if (c->status & CT_S_ASSURED)
 		OUT("[ASSURED] ");
-	OUT("mark=%u", c->mark);
+	if (c->have & CTL_C_MARK)
+		OUT("mark=%u", c->mark);
+	else if (off && off <= len && buf[off - 1] == ' ')
+		buf[--off] = '\0'; /* a destroy event of an unmarked entry has none */
 	if (c->zone)
 		OUT(" zone=%u", c->zone);
 	if (c->have & CTL_C_HELPER)

@@ -283,6 +283,9 @@ static void event_cb(void *priv, uint32_t events, const struct ct_entry *e,
 			uint16_t flags = kind == CTL_EV_NEW ? NLM_F_CREATE | NLM_F_EXCL : 0;
 
 			ctl_ct_from_entry(&cc, e, box_now(s->box));
+			/* as ctnetlink: a destroy event carries the mark only when there is one */
+			if (kind == CTL_EV_DESTROY && !(events & CT_EV_MARK) && !cc.mark)
+				cc.have &= ~(uint32_t)CTL_C_MARK;
 			nlh = ctl_msg_start(s->scratch, sizeof(s->scratch), type, flags, 0,
 					    cc.orig.family, false);
 			if (!nlh || ctl_put_ct(nlh, sizeof(s->scratch), &cc) < 0)
@@ -498,6 +501,7 @@ static void do_ct_new(struct ctl_server *s, struct client *c, const struct nlmsg
 	struct ct_entry *e = find_entry(s, req);
 	struct create_nat cn;
 	bool nat = req->ct.have & (CTL_C_NAT_SRC | CTL_C_NAT_DST);
+	uint64_t exhausted;
 	int r;
 
 	entry_attrs(&req->ct, &a);
@@ -574,10 +578,11 @@ static void do_ct_new(struct ctl_server *s, struct client *c, const struct nlmsg
 		a.bind = create_bind;
 		a.bind_priv = &cn;
 	}
+	exhausted = nat ? nat_table_stats(cn.n)->exhausted : 0;
 	r = ct_entry_create(t, &a, box_now(s->box), NULL);
 	if (r == -EINVAL && nat)
 		reply_error(c, nlh, r, "cannot create the entry with that NAT");
-	else if (r == -ENOSPC && nat)
+	else if (r == -ENOSPC && nat && nat_table_stats(cn.n)->exhausted != exhausted)
 		reply_error(c, nlh, r,
 			    "CTA_NAT_SRC/CTA_NAT_DST: no free tuple for the translation");
 	else if (r == -EINVAL)

@@ -23,7 +23,8 @@ has "sport=5000 dport=53 [UNREPLIED] src=198.51.100.8 dst=192.168.1.10 sport=53 
 has "sport=5001 dport=53 [UNREPLIED] src=198.51.100.8 dst=192.168.1.10 sport=53 dport=5001 mark=0 delta-time=5 [start=Thu Jan  1 00:02:00 1970] use=1" -L -o ktimestamp
 has "mark=0 delta-time=25 [start=Thu Jan  1 00:01:40 1970] use=1 id=" -L -o ktimestamp,id -p udp --sport 5000
 has "<timestamp><start>100000000000</start></timestamp><deltatime>25</deltatime>" -L -o xml,ktimestamp
-# -D prints the entry as the dump found it (no stop yet, as conntrack); its destroy event has it
+# -D prints the entry as the dump found it (no stop yet, as conntrack); its destroy event has it,
+# and no mark= (the kernel's destroy events carry the mark only when it is not 0)
 timeout -k 2 10 "$BIN" ct --socket "$D/gw.ctl" -E -o ktimestamp >"$D/ev" 2>"$D/ev.err" &
 EV=$!
 sleep 0.5
@@ -31,7 +32,7 @@ has "delta-time=25 [start=Thu Jan  1 00:01:40 1970] use=1" -D -p udp --sport 500
 sleep 0.5
 kill -TERM $EV 2>/dev/null
 wait $EV 2>/dev/null
-grep -qF "[DESTROY] udp      17 5 src=192.168.1.10 dst=198.51.100.8 sport=5000 dport=53 [UNREPLIED] src=198.51.100.8 dst=192.168.1.10 sport=53 dport=5000 mark=0 delta-time=25 [start=Thu Jan  1 00:01:40 1970] [stop=Thu Jan  1 00:02:05 1970]" "$D/ev" &&
+grep -qF "[DESTROY] udp      17 5 src=192.168.1.10 dst=198.51.100.8 sport=5000 dport=53 [UNREPLIED] src=198.51.100.8 dst=192.168.1.10 sport=53 dport=5000 delta-time=25 [start=Thu Jan  1 00:01:40 1970] [stop=Thu Jan  1 00:02:05 1970]" "$D/ev" &&
 	ok "-E -o ktimestamp: the destroy event's stop time" || bad "-E: $(cat "$D/ev" "$D/ev.err")"
 ct -D -p udp --sport 5001 >/dev/null
 grep -q "1 flow entries have been deleted." "$D/err" && ok "-D of the other" || bad "-D: $(cat "$D/err")"

@@ -234,6 +234,8 @@ both bad-nat6-port -L --dst-nat [2001:db8::1]:
 both get -G -p udp -s 10.0.0.2 -d 192.0.2.1 --sport 5000 --dport 53
 both get-v6 -G -p tcp -s 2001:db8::2 -d 2001:db8::1 --sport 40000 --dport 22
 both get-none -G -p udp -s 10.0.0.2 -d 192.0.2.1 --sport 5999 --dport 53
+both get-nat-reply -G -p tcp -r 192.0.2.9 -q 203.0.113.5 --reply-port-src 20 --reply-port-dst 10
+both get-nat-orig -G -p udp -s 10.0.5.3 -d 192.0.2.9 --sport 12 --dport 20 -o save
 both count -C
 both stats -S
 
@@ -304,6 +306,10 @@ sleep 1 # both subscribed (neither says when it is)
 both ev-create -I -p udp -s 10.0.0.9 -d 192.0.2.1 --sport 6000 --dport 53 -t 30
 both ev-update -U -p udp -s 10.0.0.9 -d 192.0.2.1 --sport 6000 --dport 53 -m 3
 both ev-delete -D -p udp -s 10.0.0.9 -d 192.0.2.1 --sport 6000 --dport 53
+both ev-create-nat -I -p udp -s 10.0.0.10 -d 192.0.2.1 --sport 6001 --dport 53 -t 30 \
+	--src-nat 203.0.113.8:6100
+both ev-delete-nat -D -p udp -r 192.0.2.1 -q 203.0.113.8 --reply-port-src 53 \
+	--reply-port-dst 6100
 sleep 1 # the events printed
 # conntrack -E ends on SIGINT; its parent here is `ip netns exec` under timeout
 ip netns pids "$NS" | while read -r p; do
