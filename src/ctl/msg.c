@@ -26,6 +26,7 @@
 #include <linux/netlink.h>
 
 #include "ctl/msg_int.h"
+#include "pkt/proto.h"
 
 /* ---- validation tables ------------------------------------------------------------------- */
 
@@ -177,12 +178,6 @@ int ctl_validate_level(const struct ctl_level *lv, const struct nlattr *nest,
 
 /* ---- tuples ------------------------------------------------------------------------------ */
 
-static bool proto_has_ports(uint8_t p)
-{
-	return p == IPPROTO_TCP || p == IPPROTO_UDP || p == IPPROTO_UDPLITE || p == IPPROTO_SCTP ||
-	       p == IPPROTO_DCCP || p == IPPROTO_GRE;
-}
-
 bool ctl_tuple_complete(const struct ctl_tuple *t)
 {
 	const uint32_t base = CTL_T_SRC | CTL_T_DST | CTL_T_PROTO;
@@ -190,9 +185,9 @@ bool ctl_tuple_complete(const struct ctl_tuple *t)
 
 	if ((t->have & base) != base)
 		return false;
-	if (proto_has_ports(p))
+	if (pkt_proto(p)->tuple_ports)
 		return (t->have & (CTL_T_SPORT | CTL_T_DPORT)) == (CTL_T_SPORT | CTL_T_DPORT);
-	if (p == IPPROTO_ICMP || p == IPPROTO_ICMPV6)
+	if (pkt_proto(p)->icmp)
 		return (t->have & (CTL_T_ICMP_TYPE | CTL_T_ICMP_CODE)) ==
 		       (CTL_T_ICMP_TYPE | CTL_T_ICMP_CODE);
 	return true;
@@ -241,7 +236,7 @@ static int decode_proto(const struct nlattr *nest, struct ctl_tuple *t, const ch
 		bool icmp6 = i >= CTA_PROTO_ICMPV6_ID;
 		bool ok = icmp4	  ? p == IPPROTO_ICMP
 			  : icmp6 ? p == IPPROTO_ICMPV6
-				  : proto_has_ports(p);
+				  : pkt_proto(p)->tuple_ports;
 
 		if (!tb[i])
 			continue;
@@ -343,7 +338,7 @@ int ctl_put_tuple(struct nlmsghdr *nlh, size_t room, uint16_t type, const struct
 						   i4 ? CTA_PROTO_ICMP_CODE : CTA_PROTO_ICMPV6_CODE,
 						   t->t.d.icmp.code))
 				goto full;
-		} else if (proto_has_ports(p)) {
+		} else if (pkt_proto(p)->tuple_ports) {
 			if ((t->have & CTL_T_SPORT) &&
 			    !mnl_attr_put_u16_check(nlh, room, CTA_PROTO_SRC_PORT,
 						    htons(t->t.s.port)))
@@ -369,9 +364,9 @@ uint32_t ctl_tuple_full_have(const struct ct_tuple *t)
 {
 	uint32_t h = CTL_T_SRC | CTL_T_DST | CTL_T_PROTO;
 
-	if (proto_has_ports(t->l4proto))
+	if (pkt_proto(t->l4proto)->tuple_ports)
 		h |= CTL_T_SPORT | CTL_T_DPORT;
-	else if (t->l4proto == IPPROTO_ICMP || t->l4proto == IPPROTO_ICMPV6)
+	else if (pkt_proto(t->l4proto)->icmp)
 		h |= CTL_T_SPORT | CTL_T_ICMP_TYPE | CTL_T_ICMP_CODE;
 	if (t->zone) /* a zoned tuple says so (CTA_TUPLE_ZONE); absent means zone 0 */
 		h |= CTL_T_ZONE;

@@ -28,6 +28,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include "pkt/proto.h"
 #include "pkt/reply.h"
 #include "rules/ext.h"
 
@@ -125,16 +126,6 @@ static void reject_print(struct ext_printer *pr, const struct ext_instance *inst
 	}
 }
 
-static bool reject_is_icmp_error(const struct pkt_info *in)
-{
-	if (in->l4proto == IPPROTO_ICMP)
-		return in->icmp_type == 3 || in->icmp_type == 4 || in->icmp_type == 5 ||
-		       in->icmp_type == 11 || in->icmp_type == 12;
-	if (in->l4proto == IPPROTO_ICMPV6)
-		return in->icmp_type < 128;
-	return false;
-}
-
 /* Multicast or broadcast destination, or a source that is not unicast: no answer. */
 static bool reject_bad_addrs(const struct ext_pkt_ctx *ctx)
 {
@@ -184,7 +175,7 @@ static int reject_target(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 
 		if (in->l4proto == IPPROTO_TCP && in->has_l4)
 			pkt_reply_tcp_rst(ctx->pkt, &o, &reply);
-	} else if (!reject_is_icmp_error(in) && reject_csum_ok(ctx)) {
+	} else if (!pkt_icmp_is_error(in->l4proto, in->icmp_type) && reject_csum_ok(ctx)) {
 		struct pkt_reply_opts o = { 0 };
 		union pt_addr src;
 

@@ -28,6 +28,7 @@
 #include "ext/hashlimit.h"
 #include "ext/rate.h"
 #include "pkt/hash.h"
+#include "pkt/proto.h"
 #include "rules/ext.h"
 
 #define HL_SCALE 1000000ull
@@ -522,30 +523,13 @@ static void hl_mask(int family, union pt_addr *a, unsigned plen)
 		a->w[i] &= m.w[i];
 }
 
-/* Ports at this offset of the transport header, as proto_ports_offset() says; -1: none. */
-static int hl_ports_offset(uint8_t proto)
-{
-	switch (proto) {
-	case IPPROTO_TCP:
-	case IPPROTO_UDP:
-	case IPPROTO_UDPLITE:
-	case IPPROTO_SCTP:
-	case IPPROTO_DCCP:
-	case IPPROTO_ESP:
-		return 0;
-	case IPPROTO_AH:
-		return 4;
-	}
-	return -1;
-}
-
 static int hl_make_key(const struct ext_pkt_ctx *ctx, const struct hashlimit_info *h,
 		       struct hl_key *k)
 {
 	const struct pkt_info *in = ctx->info;
 	uint8_t buf[4];
 	const uint8_t *ports; /* inside a segment: not aligned, copied out with memcpy */
-	int poff;
+	const struct pkt_proto *pr;
 
 	memset(k, 0, sizeof(*k));
 	if (h->mode & HL_HASH_SIP) {
@@ -558,10 +542,11 @@ static int hl_make_key(const struct ext_pkt_ctx *ctx, const struct hashlimit_inf
 	}
 	if (!(h->mode & (HL_HASH_SPT | HL_HASH_DPT)))
 		return 0;
-	poff = hl_ports_offset(in->l4proto);
-	if (poff < 0)
+	/* ports, or the SPI of ESP and AH, as the kernel's proto_ports_offset() says */
+	pr = pkt_proto(in->l4proto);
+	if (!pr->flow_key)
 		return 0;
-	ports = pkt_header(ctx->pkt, in->l4off + (uint32_t)poff, sizeof(buf), buf);
+	ports = pkt_header(ctx->pkt, in->l4off + pr->flow_key_off, sizeof(buf), buf);
 	if (!ports)
 		return -1;
 	if (h->mode & HL_HASH_SPT)

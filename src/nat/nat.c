@@ -9,6 +9,7 @@
  *   age list: least recently refreshed first (nat_sweep walks it from the head)
  */
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -614,12 +615,12 @@ void nat_hold(struct nat_table *n, struct pkt *p, uint64_t now)
 	    ci == CT_RELATED_REPLY)
 		return;
 	proto = e->th[0].tuple.l4proto;
-	if (proto == 6) {
+	if (proto == IPPROTO_TCP) {
 		hold = n->cfg.tcp_transitory_timeout;
 		/* ESTABLISHED is 5 days in Linux, but only 300 s with data unacknowledged */
 		if (hold && ct_entry_tcp_state(e) == CT_TCP_ESTABLISHED)
 			hold = n->cfg.tcp_timeout;
-	} else if (nat_proto_has_id(proto)) {
+	} else if (pkt_proto(proto)->icmp) {
 		hold = n->cfg.icmp_timeout; /* conntrack's ICMP timeout is 30 s */
 	} else {
 		return; /* UDP and the others: the mapping outlives the entry, inbound finds it */

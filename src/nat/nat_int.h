@@ -14,6 +14,7 @@
 
 #include "ct/ct_int.h"
 #include "nat/nat.h"
+#include "pkt/proto.h"
 
 #define NAT_MAP_PEERS 8 /* remote endpoints a mapping remembers for AD/APD filtering */
 
@@ -163,16 +164,5 @@ void nat_bysrc_del(struct nat_table *n, struct ct_entry *e, struct nat_binding *
 struct ct_entry *nat_bysrc_first(struct nat_table *n, const struct ct_tuple *cur);
 struct ct_entry *nat_bysrc_next(const struct ct_entry *e);
 void nat_bysrc_free(struct nat_table *n);
-
-/* Protocols whose tuple has ports (or an ICMP query id) NAT can change. */
-static inline bool nat_proto_has_ports(uint8_t l4proto)
-{
-	return l4proto == 6 || l4proto == 17 || l4proto == 136 || l4proto == 132 ||
-	       l4proto == 33;
-}
-static inline bool nat_proto_has_id(uint8_t l4proto)
-{
-	return l4proto == 1 || l4proto == 58;
-}
 
 #endif

@@ -21,6 +21,7 @@
  * bindings hash the destination too unless --persistent, as Linux.
  */
 #include <errno.h>
+#include <netinet/in.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -172,7 +173,7 @@ static void current_tuple(const struct ct_entry *e, struct ct_tuple *cur)
 
 static bool has_port(uint8_t l4proto, enum nat_manip m)
 {
-	return nat_proto_has_ports(l4proto) || (m == NAT_MANIP_SRC && nat_proto_has_id(l4proto));
+	return pkt_proto(l4proto)->ports || (m == NAT_MANIP_SRC && pkt_proto(l4proto)->icmp);
 }
 
 static uint16_t tuple_port(const struct ct_tuple *t, enum nat_manip m)
@@ -315,7 +316,7 @@ static void port_range(const struct nat_range *r, uint8_t l4proto, uint16_t want
 {
 	uint16_t clo = want < 1024 ? 1 : 1024, chi = want < 1024 ? 1023 : 65535;
 
-	if (nat_proto_has_id(l4proto)) {
+	if (pkt_proto(l4proto)->icmp) {
 		clo = 0;
 		chi = 65535;
 	}
@@ -573,7 +574,7 @@ static int bind_tuple(struct nat_table *n, struct ct_entry *e, enum nat_manip m,
 			return 0;
 		}
 	}
-	if (!(r->flags & NAT_R_PROTO) && !nat_proto_has_id(cur.l4proto) && want < 1024) {
+	if (!(r->flags & NAT_R_PROTO) && !pkt_proto(cur.l4proto)->icmp && want < 1024) {
 		/* per connection, as Linux searches: 1-511 for ports under 512, else 600-1023 */
 		lo = want < 512 ? 1 : 600;
 		hi = want < 512 ? 511 : 1023;
@@ -730,7 +731,7 @@ int nat_inbound(struct nat_table *n, struct pkt *p, const struct nat_where *w, u
 	if (!e || (e->status & CT_S_CONFIRMED) || nat_bound(p, NAT_MANIP_DST))
 		return 0;
 	current_tuple(e, &cur);
-	if (!nat_proto_has_ports(cur.l4proto))
+	if (!pkt_proto(cur.l4proto)->ports)
 		return 0;
 	mp = nat_mapping_find_ext(n, cur.family, &cur.dst, cur.d.port, cur.l4proto, cur.zone, now);
 	if (!mp)
@@ -741,7 +742,8 @@ int nat_inbound(struct nat_table *n, struct pkt *p, const struct nat_where *w, u
 	if (!hairpin && !filter_admits(mp, &cur, now)) {
 		n->stats.inbound_filtered++;
 		/* RFC 5382 REQ-4: held if the box accepts it (nat_syn_hold at INPUT) */
-		if (cur.l4proto == 6 && p->info.has_l4 && (p->info.tcp_flags & 0x12) == 0x02) {
+		if (cur.l4proto == IPPROTO_TCP && p->info.has_l4 &&
+		    (p->info.tcp_flags & 0x12) == 0x02) {
 			b = binding_add(n->ct, p);
 			if (b)
 				b->syn_refused = true;

@@ -19,48 +19,37 @@
  *   outer IP | ICMP type code csum unused | quoted IP | quoted ports/id [csum] ...
  */
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/ip.h>
+#include <netinet/ip6.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "nat/nat_int.h"
+#include "pkt/proto.h"
 #include "rules/ext.h"
 
-static bool icmp_is_error(int family, uint8_t type)
-{
-	if (family == AF_INET6)
-		return type < 128;
-	return type == 3 || type == 4 || type == 5 || type == 11 || type == 12;
-}
+/* Where the fields NAT rewrites sit in the IP headers (RFC 791, RFC 8200). */
+#define IP4_HLEN      sizeof(struct iphdr)
+#define IP4_PROTO_OFF offsetof(struct iphdr, protocol)
+#define IP4_CSUM_OFF  offsetof(struct iphdr, check)
+#define IP4_SRC_OFF   offsetof(struct iphdr, saddr)
+#define IP4_DST_OFF   offsetof(struct iphdr, daddr)
+#define IP6_HLEN      sizeof(struct ip6_hdr)
+#define IP6_NEXT_OFF  offsetof(struct ip6_hdr, ip6_nxt)
+#define IP6_SRC_OFF   offsetof(struct ip6_hdr, ip6_src)
+#define IP6_DST_OFF   offsetof(struct ip6_hdr, ip6_dst)
+#define ICMP_HLEN     8 /* type, code, checksum, 4 bytes of "rest": then the quoted datagram */
 
-static bool icmp_has_id(int family, uint8_t type)
+/*
+ * The checksum NAT keeps right incrementally, -1 none: one that covers what NAT rewrites (the
+ * pseudo-header's addresses, ports, an ICMP query id). GRE's covers neither, SCTP's CRC32c is
+ * computed again whole.
+ */
+static int csum_offset(const struct pkt_proto *pr)
 {
-	if (family == AF_INET6)
-		return type == 128 || type == 129;
-	return type == 0 || type == 8 || type == 13 || type == 14 || type == 15 || type == 16 ||
-	       type == 17 || type == 18;
-}
-
-/* Offset of the checksum in the transport header, -1 if it has none we update. */
-static int csum_offset(uint8_t proto)
-{
-	switch (proto) {
-	case 6:
-		return 16;
-	case 17:
-	case 136:
-	case 33:
-		return 6;
-	case 1:
-	case 58:
-		return 2;
-	default:
-		return -1;
-	}
-}
-
-static bool csum_has_pseudo(uint8_t proto)
-{
-	return proto == 6 || proto == 17 || proto == 136 || proto == 33 || proto == 58;
+	return pr->csum && (pr->csum_pseudo || pr->ports || pr->icmp) ? pr->csum_off : -1;
 }
 
 /*
@@ -71,11 +60,12 @@ static int manip(struct pkt *p, int family, uint32_t l3, uint32_t l4, uint32_t l
 		 uint8_t proto, uint8_t icmp_type, const struct ct_tuple *t, enum nat_manip m,
 		 bool addr_only)
 {
+	const struct pkt_proto *pr = pkt_proto(proto);
 	union pt_addr old, nw = m == NAT_MANIP_SRC ? t->src : t->dst;
 	uint32_t alen = family == AF_INET ? 4 : 16;
-	uint32_t aoff = l3 + (family == AF_INET ? (m == NAT_MANIP_SRC ? 12 : 16)
-						: (m == NAT_MANIP_SRC ? 8 : 24));
-	int cso = addr_only ? -1 : csum_offset(proto);
+	uint32_t aoff = l3 + (family == AF_INET ? (m == NAT_MANIP_SRC ? IP4_SRC_OFF : IP4_DST_OFF)
+						: (m == NAT_MANIP_SRC ? IP6_SRC_OFF : IP6_DST_OFF));
+	int cso = addr_only ? -1 : csum_offset(pr);
 	bool have_csum = cso >= 0 && l4avail >= (uint32_t)cso + 2;
 	uint16_t check = 0, oldcheck = 0;
 
@@ -85,14 +75,14 @@ static int manip(struct pkt *p, int family, uint32_t l3, uint32_t l4, uint32_t l
 	if (have_csum && pkt_load_be16(p, l4 + (uint32_t)cso, &check))
 		return -EINVAL;
 	oldcheck = check;
-	if (have_csum && csum_has_pseudo(proto)) {
+	if (have_csum && pr->csum_pseudo) {
 		if (family == AF_INET)
 			check = pkt_csum_replace4(check, __builtin_bswap32(old.w[0]),
 						  __builtin_bswap32(nw.w[0]));
 		else
 			check = pkt_csum_replace16(check, &old, &nw);
 	}
-	if (!addr_only && nat_proto_has_ports(proto) && l4avail >= 4) {
+	if (!addr_only && pr->ports && l4avail >= 4) {
 		uint32_t poff = l4 + (m == NAT_MANIP_SRC ? 0 : 2);
 		uint16_t op, np = m == NAT_MANIP_SRC ? t->s.port : t->d.port;
 
@@ -102,29 +92,29 @@ static int manip(struct pkt *p, int family, uint32_t l3, uint32_t l4, uint32_t l
 			check = pkt_csum_replace2(check, op, np);
 			pkt_store_be16(p, poff, np);
 		}
-	} else if (!addr_only && (proto == 1 || proto == 58) && icmp_has_id(family, icmp_type) &&
-		   l4avail >= 6) {
+	} else if (!addr_only && pr->icmp && pkt_icmp_has_id(proto, icmp_type) &&
+		   l4avail >= PKT_ICMP_ID_OFF + 2) {
 		/* the query id is the "port" of both directions: s.icmp_id of the target */
 		uint16_t oid;
 
-		if (pkt_load_be16(p, l4 + 4, &oid))
+		if (pkt_load_be16(p, l4 + PKT_ICMP_ID_OFF, &oid))
 			return -EINVAL;
 		if (oid != t->s.icmp_id) {
 			check = pkt_csum_replace2(check, oid, t->s.icmp_id);
-			pkt_store_be16(p, l4 + 4, t->s.icmp_id);
+			pkt_store_be16(p, l4 + PKT_ICMP_ID_OFF, t->s.icmp_id);
 		}
 	}
-	if (have_csum && !(proto == 17 && family == AF_INET && oldcheck == 0)) {
-		if ((proto == 17 || proto == 136) && check == 0)
+	if (have_csum && !(pr->csum_none4 && family == AF_INET && oldcheck == 0)) {
+		if (pr->csum_nonzero && check == 0)
 			check = 0xffff; /* 0 means "no checksum" to UDP */
 		pkt_store_be16(p, l4 + (uint32_t)cso, check);
 	}
 	if (family == AF_INET && !pt_addr_eq(&old, &nw)) {
 		uint16_t ipc;
 
-		if (pkt_load_be16(p, l3 + 10, &ipc))
+		if (pkt_load_be16(p, l3 + IP4_CSUM_OFF, &ipc))
 			return -EINVAL;
-		pkt_store_be16(p, l3 + 10,
+		pkt_store_be16(p, l3 + IP4_CSUM_OFF,
 		      pkt_csum_replace4(ipc, __builtin_bswap32(old.w[0]),
 					__builtin_bswap32(nw.w[0])));
 	}
@@ -152,24 +142,26 @@ static int quoted(const struct pkt *p, uint32_t *l3, uint32_t *l4, uint8_t *prot
 		  uint32_t *end)
 {
 	const struct pkt_info *in = &p->info;
-	uint8_t b[40];
+	uint8_t b[IP6_HLEN];
 
-	*l3 = in->l4off + 8;
+	*l3 = in->l4off + ICMP_HLEN;
 	*end = in->l3off + in->l3len;
 	if (in->family == AF_INET) {
-		if (pkt_copy_out(p, *l3, b, 20) || (b[0] >> 4) != 4)
+		if (pkt_copy_out(p, *l3, b, IP4_HLEN) || (b[0] >> 4) != 4)
 			return -EINVAL;
 		*l4 = *l3 + (uint32_t)(b[0] & 15) * 4;
-		*proto = b[9];
+		*proto = b[IP4_PROTO_OFF];
 	} else {
 		uint8_t nh;
-		uint32_t off = *l3 + 40;
+		uint32_t off = *l3 + IP6_HLEN;
 
-		if (pkt_copy_out(p, *l3, b, 40) || (b[0] >> 4) != 6)
+		if (pkt_copy_out(p, *l3, b, IP6_HLEN) || (b[0] >> 4) != 6)
 			return -EINVAL;
-		nh = b[6];
+		nh = b[IP6_NEXT_OFF];
 		/* hop-by-hop, routing, destination options: skip to the transport header */
-		for (int i = 0; i < 8 && (nh == 0 || nh == 43 || nh == 60); i++) {
+		for (int i = 0; i < 8 && (nh == IPPROTO_HOPOPTS || nh == IPPROTO_ROUTING ||
+					  nh == IPPROTO_DSTOPTS);
+		     i++) {
 			if (pkt_copy_out(p, off, b, 2))
 				return -EINVAL;
 			nh = b[0];
@@ -209,7 +201,7 @@ static int icmp_error(struct nat_table *n, struct pkt *p, const struct ct_entry 
 		n->stats.icmp_bad_quoted++;
 		return -EBADMSG;
 	}
-	if ((proto == 1 || proto == 58) && end > l4)
+	if (pkt_proto(proto)->icmp && end > l4)
 		pkt_copy_out(p, l4, &itype, 1);
 	err = manip(p, family, l3, l4, end - l4, proto, itype, other,
 		    m == NAT_MANIP_SRC ? NAT_MANIP_DST : NAT_MANIP_SRC, false);
@@ -274,8 +266,7 @@ int nat_translate(struct nat_table *n, struct pkt *p, unsigned hook, uint64_t no
 	ci = ct_pkt_ctinfo(p);
 	dir = ci >= CT_IS_REPLY ? CT_DIR_REPLY : CT_DIR_ORIGINAL;
 	error = (ci == CT_RELATED || ci == CT_RELATED_REPLY) && p->info.has_l4 &&
-		(p->info.l4proto == 1 || p->info.l4proto == 58) &&
-		icmp_is_error(p->info.family, p->info.icmp_type);
+		pkt_icmp_is_error(p->info.l4proto, p->info.icmp_type);
 	need = dir == CT_DIR_ORIGINAL ? 1u << m : 1u << !m;
 	if (!(b->status & need)) {
 		if (!error)
@@ -292,7 +283,7 @@ int nat_translate(struct nat_table *n, struct pkt *p, unsigned hook, uint64_t no
 	if (err)
 		return err;
 	info_update(p, &target, m);
-	if (p->info.l4proto == 132 && p->info.has_l4)
+	if (p->info.l4proto == IPPROTO_SCTP && p->info.has_l4)
 		pkt_l4_csum_update(p); /* CRC32c: not incremental */
 	refresh(n, b, e, dir, m, now);
 	return 0;

@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 
 #include "pkt/pkt.h"
+#include "pkt/proto.h"
 
 struct sum_state {
 	uint64_t sum;
@@ -190,15 +191,11 @@ static uint32_t sctp_crc(const struct pkt *p)
 }
 
 /*
- * Where each protocol keeps its checksum and what it covers. `cover` returns the number of
- * transport bytes covered, or -1 when the coverage field is invalid.
+ * How many transport bytes each protocol's checksum covers (where the checksum is and whether
+ * it takes a pseudo-header: pkt/proto.h). -1 when the coverage field is invalid, -2 when the
+ * packet carries no checksum.
  */
-struct csum_proto {
-	uint8_t field;	   /* offset of the checksum in the transport header */
-	bool pseudo;	   /* a pseudo-header is summed in */
-	bool zero_is_none; /* UDP: a computed 0 is sent as 0xffff */
-	long (*cover)(const struct pkt *p);
-};
+typedef long csum_cover_fn(const struct pkt *p);
 
 static long cover_all(const struct pkt *p)
 {
@@ -246,16 +243,11 @@ static long cover_gre(const struct pkt *p)
 	return (read16(p, p->info.l4off) & 0x8000) ? (long)p->info.l4len : -2;
 }
 
-static const struct csum_proto csum_protos[256] = {
-    [IPPROTO_TCP] = {.field = 16, .pseudo = true, .cover = cover_all},
-    [IPPROTO_UDP] = {.field = 6, .pseudo = true, .zero_is_none = true, .cover = cover_all},
-    [IPPROTO_UDPLITE] = {.field = 6, .pseudo = true, .zero_is_none = true, .cover = cover_udplite},
-    [IPPROTO_ICMP] = {.field = 2, .cover = cover_all},
-    [IPPROTO_ICMPV6] = {.field = 2, .pseudo = true, .cover = cover_all},
-    [IPPROTO_DCCP] = {.field = 6, .pseudo = true, .cover = cover_dccp},
-    [IPPROTO_GRE] = {.field = 4, .cover = cover_gre},
+static csum_cover_fn *const csum_cover[256] = {
+    [IPPROTO_TCP] = cover_all,	[IPPROTO_UDP] = cover_all,    [IPPROTO_UDPLITE] = cover_udplite,
+    [IPPROTO_ICMP] = cover_all, [IPPROTO_ICMPV6] = cover_all, [IPPROTO_DCCP] = cover_dccp,
+    [IPPROTO_GRE] = cover_gre,
 };
-
 /* The packet has a complete transport header whose checksum we can compute. */
 static bool l4_checkable(const struct pkt *p)
 {
@@ -268,20 +260,21 @@ static bool l4_checkable(const struct pkt *p)
  * The one's complement sum over the covered bytes with the checksum field left out, plus
  * the pseudo-header. -1 when the coverage is invalid, -2 when there is no checksum.
  */
-static long l4_sum(const struct pkt *p, const struct csum_proto *cp)
+static long l4_sum(const struct pkt *p, const struct pkt_proto *pr, csum_cover_fn *cover)
 {
 	const struct pkt_info *in = &p->info;
-	long cov = cp->cover(p);
+	long cov = cover(p);
 	uint32_t sum = 0;
 
 	if (cov < 0)
 		return cov;
-	if (cov < cp->field + 2)
+	if (cov < pr->csum_off + 2)
 		return -1;
-	if (cp->pseudo)
+	if (pr->csum_pseudo)
 		sum = pkt_csum_pseudo(in->family, &in->src, &in->dst, in->l4proto, in->l4len);
-	sum = pkt_csum_partial(p, in->l4off, cp->field, sum);
-	sum = pkt_csum_partial(p, in->l4off + cp->field + 2, (uint32_t)cov - cp->field - 2, sum);
+	sum = pkt_csum_partial(p, in->l4off, pr->csum_off, sum);
+	sum = pkt_csum_partial(p, in->l4off + pr->csum_off + 2, (uint32_t)cov - pr->csum_off - 2,
+			       sum);
 	return (long)pkt_csum_fold(sum);
 }
 
@@ -307,7 +300,8 @@ void pkt_ip_csum_update(struct pkt *p)
 void pkt_l4_csum_update(struct pkt *p)
 {
 	const struct pkt_info *in = &p->info;
-	const struct csum_proto *cp = &csum_protos[in->l4proto];
+	const struct pkt_proto *pr = pkt_proto(in->l4proto);
+	csum_cover_fn *cover = csum_cover[in->l4proto];
 	long c;
 
 	if (!l4_checkable(p))
@@ -320,16 +314,16 @@ void pkt_l4_csum_update(struct pkt *p)
 		pkt_store(p, in->l4off + 8, b, 4);
 		return;
 	}
-	if (!cp->cover)
+	if (!cover)
 		return;
-	if (in->l4proto == IPPROTO_UDP && in->family == AF_INET && read16(p, in->l4off + 6) == 0)
+	if (pr->csum_none4 && in->family == AF_INET && read16(p, in->l4off + pr->csum_off) == 0)
 		return; /* "no checksum" stays so */
-	c = l4_sum(p, cp);
+	c = l4_sum(p, pr, cover);
 	if (c < 0)
 		return;
-	if (c == 0 && cp->zero_is_none)
+	if (c == 0 && pr->csum_nonzero)
 		c = 0xffff;
-	store16(p, in->l4off + cp->field, (uint16_t)c);
+	store16(p, in->l4off + pr->csum_off, (uint16_t)c);
 }
 
 bool pkt_l4_csum_check(struct pkt *p)
@@ -344,14 +338,14 @@ bool pkt_l4_csum_check(struct pkt *p)
  * the pseudo-header and every byte, checksum field included, is 0xffff when the field is
  * right (RFC 1071: 0 and 0xffff are the same number). One pass.
  */
-static bool whole_sum_ok(const struct pkt *p, const struct csum_proto *cp)
+static bool whole_sum_ok(const struct pkt *p, const struct pkt_proto *pr)
 {
 	const struct pkt_info *in = &p->info;
 	uint32_t sum = 0;
 
-	if (in->l4len < cp->field + 2u)
+	if (in->l4len < pr->csum_off + 2u)
 		return false;
-	if (cp->pseudo)
+	if (pr->csum_pseudo)
 		sum = pkt_csum_pseudo(in->family, &in->src, &in->dst, in->l4proto, in->l4len);
 	return pkt_csum_fold(pkt_csum_partial(p, in->l4off, in->l4len, sum)) == 0;
 }
@@ -359,7 +353,8 @@ static bool whole_sum_ok(const struct pkt *p, const struct csum_proto *cp)
 bool pkt_l4_csum_ok(const struct pkt *p)
 {
 	const struct pkt_info *in = &p->info;
-	const struct csum_proto *cp = &csum_protos[in->l4proto];
+	const struct pkt_proto *pr = pkt_proto(in->l4proto);
+	csum_cover_fn *cover = csum_cover[in->l4proto];
 	uint16_t stored;
 	long c;
 
@@ -372,14 +367,14 @@ bool pkt_l4_csum_ok(const struct pkt *p)
 		return sctp_crc(p) == ((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
 				       (uint32_t)b[3] << 24);
 	}
-	if (!cp->cover)
+	if (!cover)
 		return true; /* ESP, AH, unknown: nothing to check */
-	stored = read16(p, in->l4off + cp->field);
-	if (in->l4proto == IPPROTO_UDP && stored == 0)
+	stored = read16(p, in->l4off + pr->csum_off);
+	if (pr->csum_none4 && stored == 0)
 		return in->family == AF_INET; /* RFC 768 vs RFC 8200 8.1 */
-	if (cp->cover == cover_all)
-		return whole_sum_ok(p, cp);
-	c = l4_sum(p, cp);
+	if (cover == cover_all)
+		return whole_sum_ok(p, pr);
+	c = l4_sum(p, pr, cover);
 	if (c == -2)
 		return true;
 	if (c < 0)

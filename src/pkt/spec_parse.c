@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 
 #include "pkt/build.h"
+#include "pkt/proto.h"
 #include "pkt/spec_names.h"
 
 #define MAX_TOKEN 4096
@@ -326,7 +327,7 @@ static int parse_frag(struct parser *ps, const char *tok, const char *v)
 
 static bool is_icmp(const struct pkt_spec *s)
 {
-	return s->proto == IPPROTO_ICMP || s->proto == IPPROTO_ICMPV6;
+	return pkt_proto(s->proto)->icmp;
 }
 
 /* A bare word after the addresses: flags, type names, chunks, or a boolean. */
@@ -526,12 +527,6 @@ static int parse_pair(struct parser *ps, const char *tok, const char *k, const c
 #undef NUM
 }
 
-static bool proto_has_ports(uint8_t proto)
-{
-	return proto == IPPROTO_TCP || proto == IPPROTO_UDP || proto == IPPROTO_UDPLITE ||
-	       proto == IPPROTO_SCTP || proto == IPPROTO_DCCP;
-}
-
 static uint32_t icmp_rest(const struct parser *ps)
 {
 	const struct pkt_spec *s = ps->s;
@@ -589,7 +584,7 @@ static int parse_head(struct parser *ps)
 	if (fam_src != fam_dst)
 		return perr(ps, ps->tok, "source and destination are of different families");
 	s->family = (uint8_t)fam_src;
-	if (!proto_has_ports(s->proto) && (ps->has_sport || ps->has_dport))
+	if (!pkt_proto(s->proto)->ports && (ps->has_sport || ps->has_dport))
 		return perr(ps, ps->has_sport ? src_tok : ps->tok, "this protocol has no ports");
 	if (s->proto == IPPROTO_ICMP && s->family == AF_INET6)
 		s->proto = IPPROTO_ICMPV6; /* "icmp" with IPv6 addresses means ICMPv6 */
@@ -650,7 +645,7 @@ int pkt_spec_parse(const char *text, struct pkt_spec *out, char *err, size_t err
 		out->payload_len = ps.len; /* payload_buf is zero beyond what was given */
 	}
 	/* A non-first fragment carries no transport header, hence no ports. */
-	if (proto_has_ports(out->proto) && !out->frag_off && (!ps.has_sport || !ps.has_dport))
+	if (pkt_proto(out->proto)->ports && !out->frag_off && (!ps.has_sport || !ps.has_dport))
 		return perr(&ps, ps.has_sport ? ps.dst_tok : ps.src_tok,
 			    "this protocol needs ports");
 	if (is_icmp(out))
