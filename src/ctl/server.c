@@ -41,11 +41,10 @@
 #include "ct/expect.h"
 #include "ct/helper.h"
 #include "engine/box.h"
-#include "ext/ct_timeout.h"
 #include "nat/nat.h"
 #include "nat/nat_plugin.h"
+#include "plugins/load.h"
 #include "plugins/recent_plugin.h"
-#include "ext/set_bind.h"
 #include "set/set_cmd.h"
 #include "set/set_plugin.h"
 #include "rules/rules.h"
@@ -867,8 +866,8 @@ static void do_replace(struct ctl_server *s, struct client *c, const struct nlms
 		       const struct ctl_request *req)
 {
 	const char *name = req->name ? req->name : "<control socket>";
-	struct rules_ruleset *rs = NULL;
-	struct rules_error re;
+	struct box_load l = {0};
+	struct box_load_error le;
 	struct ctl_error err;
 	unsigned flags = 0;
 	char *text;
@@ -899,45 +898,35 @@ static void do_replace(struct ctl_server *s, struct client *c, const struct nlms
 	}
 	if (req->rflags & CTL_RF_NOFLUSH)
 		flags |= RULES_PARSE_NOFLUSH;
-	memset(&re, 0, sizeof(re));
-	r = rules_parse_buffer(text, len, name, req->family, ext_registry_default(),
-			       (flags & RULES_PARSE_NOFLUSH) ? box_ruleset(s->box, req->family)
-							     : NULL,
-			       flags, &rs, &re);
+	r = box_load_parse(s->box, &l, text, len, name, req->family, flags, &le);
 	free(text);
 	if (r < 0) {
+		box_load_free(&l);
 		memset(&err, 0, sizeof(err));
 		err.code = r;
-		err.line = re.line;
-		if (re.token[0])
-			snprintf(err.msg, sizeof(err.msg), "%s:%u: %s (near '%s')", re.file, re.line,
-				 re.msg, re.token);
-		else
-			snprintf(err.msg, sizeof(err.msg), "%s:%u: %s", re.file, re.line, re.msg);
+		err.line = le.parse.line;
+		box_load_error_format(&le, err.msg, sizeof(err.msg));
 		send_error(c, nlh, &err);
 		return;
 	}
-	/* CT --timeout names a policy of this box: refused here as at a load from a file */
-	if (ext_ct_timeout_check(rs, ct_box_table(s->box), re.msg, sizeof(re.msg)) < 0) {
-		rules_ruleset_free(rs);
-		reply_error(c, nlh, -EINVAL, "%s: %s", name, re.msg);
-		return;
-	}
-	/* -m set / -j SET name this box's sets */
-	memset(&re, 0, sizeof(re));
-	if (ext_set_bind(set_box_table(s->box, false), rs, &re) < 0) {
-		rules_ruleset_free(rs);
-		memset(&err, 0, sizeof(err));
+	if (box_load_check(s->box, &l, &le) < 0) { /* refused as at a load from a file */
+		box_load_free(&l);
+		if (le.refused[0]) { /* CT --timeout names no policy of this box */
+			reply_error(c, nlh, -EINVAL, "%s: %s", name, le.refused);
+			return;
+		}
+		memset(&err, 0, sizeof(err)); /* -m set / -j SET names no set of it */
 		err.code = -EINVAL;
-		err.line = re.line;
-		snprintf(err.msg, sizeof(err.msg), "%s:%u: %s (near '%s')", name, re.line, re.msg,
-			 re.token);
+		err.line = le.parse.line;
+		box_load_error_format(&le, err.msg, sizeof(err.msg));
 		send_error(c, nlh, &err);
 		return;
 	}
 	if (!(req->rflags & CTL_RF_COUNTERS))
-		rules_zero_counters(rs); /* iptables-restore without -c */
-	box_set_ruleset(s->box, rs, req->family);
+		for (int i = 0; i < 2; i++)
+			if (l.rs[i])
+				rules_zero_counters(l.rs[i]); /* iptables-restore without -c */
+	box_load_install(s->box, &l);
 	send_ack(c, nlh);
 }
 

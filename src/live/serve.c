@@ -9,24 +9,19 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "ct/ct_plugin.h"
 #include "ctl/client.h"
 #include "ctl/server.h"
 #include "engine/box.h"
 #include "engine/setup.h"
-#include "ext/ct_timeout.h"
-#include "ext/set_bind.h"
-#include "set/set_plugin.h"
 #include "live/live.h"
+#include "plugins/load.h"
 #include "rules/rules.h"
 
 /* ---- rulesets ---------------------------------------------------------------------------- */
 
-static int read_rules(FILE *err, const char *path, int family, bool unified,
-		      struct rules_ruleset **rs4, struct rules_ruleset **rs6)
+static int read_rules(struct box *b, struct box_load *l, FILE *err, const char *path, int family)
 {
-	const struct ext_registry *reg = ext_registry_default();
-	struct rules_error e;
+	struct box_load_error e;
 	char *buf;
 	size_t len;
 	int rc = box_read_file(path, &buf, &len);
@@ -35,69 +30,42 @@ static int read_rules(FILE *err, const char *path, int family, bool unified,
 		fprintf(err, "%s: %s\n", path, strerror(-rc));
 		return rc;
 	}
-	memset(&e, 0, sizeof(e));
-	if (family == AF_INET)
-		rc = rules_parse_buffer(buf, len, path, AF_INET, reg, NULL, 0, rs4, &e);
-	if (rc == 0 &&
-	    (family == AF_INET6 || (unified && rules_buffer_has_family_tag(buf, len, 6))))
-		rc = rules_parse_buffer(buf, len, path, AF_INET6, reg, NULL, 0, rs6, &e);
+	rc = box_load_parse(b, l, buf, len, path, family, 0, &e);
 	if (rc < 0)
-		rules_error_print(&e, err);
+		rules_error_print(&e.parse, err);
 	free(buf);
 	return rc;
 }
 
 int live_load_rules(struct box *b, const char *rules, const char *rules6, FILE *err)
 {
-	struct rules_ruleset *rs4 = NULL, *rs6 = NULL, *x = NULL;
 	bool has4 = rules && rules[0], has6 = rules6 && rules6[0];
+	struct box_load l = {0};
+	struct box_load_error e;
 	int rc = 0;
 
-	/* Every file parses before anything is installed: a reload is all or nothing. */
+	/* Every file parses before anything is installed: a reload is all or nothing. `rules`
+	 * alone gives IPv6 too, from its -6 rules. */
 	if (has4)
-		rc = read_rules(err, rules, AF_INET, !has6, &rs4, &rs6);
+		rc = read_rules(b, &l, err, rules, has6 ? AF_INET : 0);
 	if (rc == 0 && has6)
-		rc = read_rules(err, rules6, AF_INET6, false, &x, &rs6);
-	if (rc == 0) {
-		/* CT --timeout names a policy of the box (ct-timeout lines), checked as the
-		 * kernel checks it at load */
-		char msg[256];
-
-		if (ext_ct_timeout_check(rs4, ct_box_table(b), msg, sizeof(msg)) < 0) {
-			fprintf(err, "pkttables: %s: %s\n", rules, msg);
-			rc = -EINVAL;
-		} else if (ext_ct_timeout_check(rs6, ct_box_table(b), msg, sizeof(msg)) < 0) {
-			fprintf(err, "pkttables: %s: %s\n", has6 ? rules6 : rules, msg);
-			rc = -EINVAL;
-		}
-	}
-	if (rc == 0) {
-		/* -m set / -j SET name sets of the box (`sets FILE`, pkttables ipset) */
-		struct rules_error e;
-
-		memset(&e, 0, sizeof(e));
-		if (ext_set_bind(set_box_table(b, false), rs4, &e) < 0) {
-			snprintf(e.file, sizeof(e.file), "%s", rules);
-			rules_error_print(&e, err);
-			rc = -EINVAL;
-		} else if (ext_set_bind(set_box_table(b, false), rs6, &e) < 0) {
-			snprintf(e.file, sizeof(e.file), "%s", has6 ? rules6 : rules);
-			rules_error_print(&e, err);
-			rc = -EINVAL;
-		}
+		rc = read_rules(b, &l, err, rules6, AF_INET6);
+	if (rc == 0 && (rc = box_load_check(b, &l, &e)) < 0) {
+		if (e.refused[0])
+			fprintf(err, "pkttables: %s: %s\n", e.name, e.refused);
+		else
+			rules_error_print(&e.parse, err);
 	}
 	if (rc < 0) {
-		rules_ruleset_free(rs4);
-		rules_ruleset_free(rs6);
+		box_load_free(&l);
 		fprintf(err, "pkttables: ruleset refused, the running one stays\n");
 		return -EINVAL;
 	}
 	/* `rules` alone sets IPv6 too (from its -6 rules, or none): a file that stops being
 	 * unified does not leave an old IPv6 ruleset behind. */
 	if (has4)
-		box_set_ruleset(b, rs4, AF_INET);
-	if (has4 || has6)
-		box_set_ruleset(b, rs6, AF_INET6);
+		l.set[1] = true;
+	box_load_install(b, &l);
 	return 0;
 }
 

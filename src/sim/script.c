@@ -14,12 +14,10 @@
 #include <sys/socket.h>
 
 #include "ct/ct_plugin.h"
-#include "ext/ct_timeout.h"
-#include "ext/set_bind.h"
-#include "set/set_plugin.h"
 #include "nat/nat_plugin.h"
 #include "plugins/recent_plugin.h"
 #include "pkt/build.h"
+#include "plugins/load.h"
 #include "sim/internal.h"
 
 #define MAX_ARGS 64
@@ -196,47 +194,14 @@ static int parse_duration(const char *s, uint64_t *ns)
 int sim_load_rules(struct box *b, const char *buf, size_t len, const char *name, int family,
 		   FILE *err)
 {
-	const struct ext_registry *reg = ext_registry_default();
-	struct rules_ruleset *rs4 = NULL, *rs6 = NULL;
-	struct rules_error e;
-	bool want4 = family == 0 || family == AF_INET;
-	bool want6 =
-	    family == AF_INET6 || (family == 0 && rules_buffer_has_family_tag(buf, len, 6));
+	struct box_load_error e;
+	char msg[sizeof(e.parse) + sizeof(e.refused)];
 
-	/* Both halves parse before either is installed: a failed load changes nothing. */
-	memset(&e, 0, sizeof(e));
-	if (want4 && rules_parse_buffer(buf, len, name, AF_INET, reg, NULL, 0, &rs4, &e) < 0) {
-		rules_error_print(&e, err);
+	if (box_load_ruleset(b, buf, len, name, family, &e) < 0) {
+		box_load_error_format(&e, msg, sizeof(msg));
+		fprintf(err, "%s\n", msg);
 		return -EINVAL;
 	}
-	memset(&e, 0, sizeof(e));
-	if (want6 && rules_parse_buffer(buf, len, name, AF_INET6, reg, NULL, 0, &rs6, &e) < 0) {
-		rules_error_print(&e, err);
-		rules_ruleset_free(rs4);
-		return -EINVAL;
-	}
-	/* CT --timeout names a policy of this box (the kernel refuses unknown ones at load) */
-	if (ext_ct_timeout_check(rs4, ct_box_table(b), e.msg, sizeof(e.msg)) < 0 ||
-	    ext_ct_timeout_check(rs6, ct_box_table(b), e.msg, sizeof(e.msg)) < 0) {
-		fprintf(err, "%s: %s\n", name, e.msg);
-		rules_ruleset_free(rs4);
-		rules_ruleset_free(rs6);
-		return -EINVAL;
-	}
-	/* -m set / -j SET name sets of this box (the kernel refuses unknown ones at load) */
-	memset(&e, 0, sizeof(e));
-	if (ext_set_bind(set_box_table(b, false), rs4, &e) < 0 ||
-	    ext_set_bind(set_box_table(b, false), rs6, &e) < 0) {
-		snprintf(e.file, sizeof(e.file), "%s", name);
-		rules_error_print(&e, err);
-		rules_ruleset_free(rs4);
-		rules_ruleset_free(rs6);
-		return -EINVAL;
-	}
-	if (want4)
-		box_set_ruleset(b, rs4, AF_INET);
-	if (want6)
-		box_set_ruleset(b, rs6, AF_INET6);
 	return 0;
 }
 
