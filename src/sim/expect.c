@@ -576,19 +576,246 @@ static int expect_recent(struct sim *s, struct sim_box *sb, int argc, char **arg
 	return 0;
 }
 
+/* expect rules-ok | rules-error [TEXT]: how the last `rules try` went. */
+static int expect_rules(struct sim *s, struct sim_box *sb, const char *what, int argc, char **argv)
+{
+	bool ok = !strcmp(what, "rules-ok");
+	char pattern[1024];
+
+	join(argc, argv, 2, pattern, sizeof(pattern));
+	if (argc == 3)
+		snprintf(pattern, sizeof(pattern), "%s", argv[2]);
+	if (!s->rules_tried)
+		return sim_errorf(s, "expect %s: no `rules try` before it", what);
+	s->rules_tried = false;
+	if (ok && s->rules_error[0])
+		return sim_failf(s, "expected the ruleset to load, it was refused: %s",
+				 s->rules_error);
+	if (!ok && !s->rules_error[0])
+		return sim_failf(s, "expected the ruleset to be refused, it loaded");
+	if (!ok && argc > 2 && !strstr(s->rules_error, pattern))
+		return sim_failf(s, "expected a refusal with \"%s\", got: %s", pattern,
+				 s->rules_error);
+	return 0;
+}
+
+static int expect_conntrack_cmd(struct sim *s, struct sim_box *sb, const char *what, int argc,
+				char **argv)
+{
+	return expect_conntrack(s, sb, argc, argv, !strcmp(what, "noconntrack"));
+}
+
+static int expect_recent_cmd(struct sim *s, struct sim_box *sb, const char *what, int argc,
+			     char **argv)
+{
+	return expect_recent(s, sb, argc, argv, !strcmp(what, "norecent"));
+}
+
+static int expect_counter_cmd(struct sim *s, struct sim_box *sb, const char *what, int argc,
+			      char **argv)
+{
+	return expect_counter(s, sb, argc, argv, !strcmp(what, "policy-counter"));
+}
+
+static int expect_nothing(struct sim *s, struct sim_box *sb, const char *what, int argc,
+			  char **argv)
+{
+	char pend[1024], text[512];
+	int idx, ifindex;
+
+	if (argc > 2) {
+		ifindex = box_iface_index(sb->box, argv[2]);
+		if (ifindex < 0)
+			return sim_errorf(s, "no interface '%s'", argv[2]);
+		idx = find_outcome(sb, SIM_OUT_XMIT, ifindex);
+		if (idx >= 0)
+			return sim_failf(s, "expected nothing out of %s, got %s", argv[2],
+					 sim_pkt_text(sb->out[idx].pkt, text, sizeof(text)));
+		return 0;
+	}
+	for (unsigned i = 0; i < sb->nout; i++)
+		if (sb->out[i].kind != SIM_OUT_LOG && sb->out[i].kind != SIM_OUT_TRACE) {
+			pending_summary(sb, pend, sizeof(pend));
+			return sim_failf(s, "expected nothing (more) in %s, have %s",
+					 box_name(sb->box), pend);
+		}
+	return 0;
+}
+
+/* expect log|nolog|trace TEXT...: every word is a substring the same line must contain. */
+static int expect_log(struct sim *s, struct sim_box *sb, const char *what, int argc, char **argv)
+{
+	enum sim_outcome_kind k = !strcmp(what, "trace") ? SIM_OUT_TRACE : SIM_OUT_LOG;
+	bool neg = !strcmp(what, "nolog");
+	char pattern[1024];
+	int idx;
+
+	if (argc < 3)
+		return sim_errorf(s, "usage: expect %s TEXT [TEXT...]", what);
+	join(argc, argv, 2, pattern, sizeof(pattern));
+	for (unsigned i = 0; i < sb->nout; i++) {
+		bool all = sb->out[i].kind == k;
+
+		for (int a = 2; all && a < argc; a++)
+			all = strstr(sb->out[i].line, argv[a]) != NULL;
+		if (!all)
+			continue;
+		if (neg)
+			return sim_failf(s, "expected no log line with %s, got %s", pattern,
+					 sb->out[i].line);
+		sim_outcome_remove(sb, i);
+		return 0;
+	}
+	if (neg)
+		return 0;
+	idx = find_outcome(sb, k, 0);
+	return sim_failf(
+	    s, "expected a %s line with %s; %s%s", k == SIM_OUT_LOG ? "log" : "TRACE", pattern,
+	    idx < 0 ? "there is none" : "the first is: ", idx < 0 ? "" : sb->out[idx].line);
+}
+
+static int expect_drop(struct sim *s, struct sim_box *sb, const char *what, int argc, char **argv)
+{
+	char pattern[1024], pend[1024], text[512], r[128];
+	int idx = find_outcome(sb, SIM_OUT_DROP, 0);
+
+	join(argc, argv, 2, pattern, sizeof(pattern));
+	if (idx < 0) {
+		pending_summary(sb, pend, sizeof(pend));
+		return sim_failf(s, "expected drop%s%s; in %s instead: %s", argc > 2 ? " " : "",
+				 pattern, box_name(sb->box), pend);
+	}
+	sim_drop_text(&sb->out[idx].why, r, sizeof(r));
+	if (!drop_matches(r, argc, argv, 2)) {
+		sim_failf(s, "expected drop %s, got drop %s of %s", pattern, r,
+			  sb->out[idx].pkt ? sim_pkt_text(sb->out[idx].pkt, text, sizeof(text))
+					   : "?");
+		sim_outcome_remove(sb, (unsigned)idx);
+		return 1;
+	}
+	sim_outcome_remove(sb, (unsigned)idx);
+	return 0;
+}
+
+static int expect_queue(struct sim *s, struct sim_box *sb, const char *what, int argc, char **argv)
+{
+	char pattern[1024], why[512], pend[1024];
+	unsigned q;
+	int idx, rc;
+
+	if (argc < 3)
+		return sim_errorf(s, "usage: expect queue N [PATTERN]");
+	q = (unsigned)strtoul(argv[2], NULL, 0);
+	idx = find_outcome(sb, SIM_OUT_QUEUE, 0);
+	if (idx < 0) {
+		pending_summary(sb, pend, sizeof(pend));
+		return sim_failf(s, "expected a packet queued to %u, %s", q, pend);
+	}
+	if (sb->out[idx].qnum != q) {
+		unsigned got = sb->out[idx].qnum;
+
+		sim_outcome_remove(sb, (unsigned)idx);
+		return sim_failf(s, "expected a packet queued to %u, it went to queue %u", q, got);
+	}
+	join(argc, argv, 3, pattern, sizeof(pattern));
+	if (argc > 3 && sb->out[idx].pkt &&
+	    (rc = sim_pkt_matches(sb->out[idx].pkt, pattern, why, sizeof(why))) != 1) {
+		sim_outcome_remove(sb, (unsigned)idx);
+		return rc < 0 ? sim_errorf(s, "%s", why) : sim_failf(s, "queued packet: %s", why);
+	}
+	sim_outcome_remove(sb, (unsigned)idx);
+	return 0;
+}
+
+/* expect local [PATTERN] (ifindex 0), or expect IFACE [PATTERN]. */
+static int expect_packet(struct sim *s, struct sim_box *sb, const char *what, int argc, char **argv,
+			 int ifindex)
+{
+	char pattern[1024], why[512], pend[1024], text[512];
+	bool local = ifindex == 0;
+	int idx =
+	    local ? find_outcome(sb, SIM_OUT_LOCAL, 0) : find_outcome(sb, SIM_OUT_XMIT, ifindex);
+	int rc;
+
+	/* The packet text is taken from the original words, rejoined. */
+	join(argc, argv, 2, pattern, sizeof(pattern));
+	if (idx < 0) {
+		pending_summary(sb, pend, sizeof(pend));
+		return sim_failf(s, "expected %s%s%s%s; in %s instead: %s",
+				 local ? "local delivery" : "a packet out of ", local ? "" : what,
+				 argc > 2 ? ": " : "", pattern, box_name(sb->box), pend);
+	}
+	rc = argc > 2 ? sim_pkt_matches(sb->out[idx].pkt, pattern, why, sizeof(why)) : 1;
+	if (rc < 0)
+		return sim_errorf(s, "%s", why);
+	if (rc == 0) {
+		sim_failf(s, "on %s expected %s\n    got %s\n    (%s)", what, pattern,
+			  sim_pkt_text(sb->out[idx].pkt, text, sizeof(text)), why);
+		sim_outcome_remove(sb, (unsigned)idx);
+		return 1;
+	}
+	sim_outcome_remove(sb, (unsigned)idx);
+	return 0;
+}
+
+static int expect_local(struct sim *s, struct sim_box *sb, const char *what, int argc, char **argv)
+{
+	return expect_packet(s, sb, what, argc, argv, 0);
+}
+
+/* What `expect` takes besides an interface name: one table for dispatch and the usage line. */
+struct expect_cmd {
+	const char *name;
+	int (*fn)(struct sim *s, struct sim_box *sb, const char *what, int argc, char **argv);
+	const char *usage; /* NULL: listed with the one before */
+};
+
+static const struct expect_cmd expect_cmds[] = {
+    {"drop", expect_drop, "drop [REASON]"},
+    {"local", expect_local, "local [PATTERN]"},
+    {"nothing", expect_nothing, "nothing [IFACE]"},
+    {"log", expect_log, "log TEXT"},
+    {"nolog", expect_log, "nolog TEXT"},
+    {"trace", expect_log, "trace TEXT"},
+    {"counter", expect_counter_cmd, "counter ..."},
+    {"policy-counter", expect_counter_cmd, "policy-counter ..."},
+    {"queue", expect_queue, "queue N"},
+    {"conntrack", expect_conntrack_cmd, "conntrack ..."},
+    {"noconntrack", expect_conntrack_cmd, "noconntrack ..."},
+    {"recent", expect_recent_cmd, "recent ..."},
+    {"norecent", expect_recent_cmd, "norecent ..."},
+    {"rules-ok", expect_rules, "rules-ok"},
+    {"rules-error", expect_rules, "rules-error [TEXT]"},
+    {"set", sim_expect_sets, "set NAME ELEMENT"},
+    {"noset", sim_expect_sets, "noset NAME ELEMENT"},
+    {"set-count", sim_expect_sets, "set-count NAME N"},
+    {"sets-ok", sim_expect_sets, "sets-ok"},
+    {"sets-error", sim_expect_sets, "sets-error [TEXT]"},
+    {NULL, NULL, NULL},
+};
+
+/* The names (sep ", ") or usages (sep " | ") of the table, into buf. */
+static void expect_list(char *buf, size_t len, bool usage, const char *sep)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (const struct expect_cmd *c = expect_cmds; c->name && n < len; c++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? sep : "",
+				      usage ? c->usage : c->name);
+}
+
 int sim_cmd_expect(struct sim *s, int argc, char **argv)
 {
 	struct sim_box *sb = s->cur;
-	char pattern[1024], why[512], pend[1024], text[512], r[128];
-	const char *what;
-	int idx, rc, ifindex = 0;
-	const char *colon;
+	const char *what, *colon;
+	char list[1024];
+	int ifindex;
 
-	if (argc < 2)
-		return sim_errorf(s,
-				  "usage: expect IFACE PATTERN | drop [REASON] | local [PATTERN] | "
-				  "nothing [IFACE] | log TEXT | counter ... | policy-counter ... | "
-				  "queue N");
+	if (argc < 2) {
+		expect_list(list, sizeof(list), true, " | ");
+		return sim_errorf(s, "usage: expect IFACE PATTERN | %s", list);
+	}
 	what = argv[1];
 	/* BOX:IFACE, or BOX:drop / BOX:local / ... for outcomes of another box. */
 	colon = strchr(what, ':');
@@ -603,169 +830,14 @@ int sim_cmd_expect(struct sim *s, int argc, char **argv)
 	}
 	if (!sb)
 		return sim_errorf(s, "expect: no box yet");
-
-	if (!strcmp(what, "rules-error") || !strcmp(what, "rules-ok")) {
-		bool ok = !strcmp(what, "rules-ok");
-
-		join(argc, argv, 2, pattern, sizeof(pattern));
-		if (argc == 3)
-			snprintf(pattern, sizeof(pattern), "%s", argv[2]);
-		if (!s->rules_tried)
-			return sim_errorf(s, "expect %s: no `rules try` before it", what);
-		s->rules_tried = false;
-		if (ok && s->rules_error[0])
-			return sim_failf(s, "expected the ruleset to load, it was refused: %s",
-					 s->rules_error);
-		if (!ok && !s->rules_error[0])
-			return sim_failf(s, "expected the ruleset to be refused, it loaded");
-		if (!ok && argc > 2 && !strstr(s->rules_error, pattern))
-			return sim_failf(s, "expected a refusal with \"%s\", got: %s", pattern,
-					 s->rules_error);
-		return 0;
+	for (const struct expect_cmd *c = expect_cmds; c->name; c++)
+		if (!strcmp(c->name, what))
+			return c->fn(s, sb, what, argc, argv);
+	ifindex = box_iface_index(sb->box, what);
+	if (ifindex < 0) {
+		expect_list(list, sizeof(list), false, ", ");
+		return sim_errorf(s, "expect: '%s' is neither an interface of %s nor one of %s",
+				  what, box_name(sb->box), list);
 	}
-	if (!strcmp(what, "set") || !strcmp(what, "noset") || !strcmp(what, "set-count") ||
-	    !strcmp(what, "sets-error") || !strcmp(what, "sets-ok"))
-		return sim_expect_sets(s, sb, what, argc, argv);
-	if (!strcmp(what, "conntrack") || !strcmp(what, "noconntrack"))
-		return expect_conntrack(s, sb, argc, argv, !strcmp(what, "noconntrack"));
-	if (!strcmp(what, "recent") || !strcmp(what, "norecent"))
-		return expect_recent(s, sb, argc, argv, !strcmp(what, "norecent"));
-	if (!strcmp(what, "counter") || !strcmp(what, "policy-counter"))
-		return expect_counter(s, sb, argc, argv, !strcmp(what, "policy-counter"));
-
-	if (!strcmp(what, "nothing")) {
-		if (argc > 2) {
-			ifindex = box_iface_index(sb->box, argv[2]);
-			if (ifindex < 0)
-				return sim_errorf(s, "no interface '%s'", argv[2]);
-			idx = find_outcome(sb, SIM_OUT_XMIT, ifindex);
-			if (idx >= 0)
-				return sim_failf(
-				    s, "expected nothing out of %s, got %s", argv[2],
-				    sim_pkt_text(sb->out[idx].pkt, text, sizeof(text)));
-			return 0;
-		}
-		for (unsigned i = 0; i < sb->nout; i++)
-			if (sb->out[i].kind != SIM_OUT_LOG && sb->out[i].kind != SIM_OUT_TRACE) {
-				pending_summary(sb, pend, sizeof(pend));
-				return sim_failf(s, "expected nothing (more) in %s, have %s",
-						 box_name(sb->box), pend);
-			}
-		return 0;
-	}
-
-	if (!strcmp(what, "log") || !strcmp(what, "nolog") || !strcmp(what, "trace")) {
-		/* Every word after it is a substring the same line must contain. */
-		enum sim_outcome_kind k = !strcmp(what, "trace") ? SIM_OUT_TRACE : SIM_OUT_LOG;
-		bool neg = !strcmp(what, "nolog");
-
-		if (argc < 3)
-			return sim_errorf(s, "usage: expect %s TEXT [TEXT...]", what);
-		join(argc, argv, 2, pattern, sizeof(pattern));
-		for (unsigned i = 0; i < sb->nout; i++) {
-			bool all = sb->out[i].kind == k;
-
-			for (int a = 2; all && a < argc; a++)
-				all = strstr(sb->out[i].line, argv[a]) != NULL;
-			if (!all)
-				continue;
-			if (neg)
-				return sim_failf(s, "expected no log line with %s, got %s", pattern,
-						 sb->out[i].line);
-			sim_outcome_remove(sb, i);
-			return 0;
-		}
-		if (neg)
-			return 0;
-		idx = find_outcome(sb, k, 0);
-		return sim_failf(
-		    s, "expected a %s line with %s; %s%s", k == SIM_OUT_LOG ? "log" : "TRACE",
-		    pattern,
-		    idx < 0 ? "there is none" : "the first is: ", idx < 0 ? "" : sb->out[idx].line);
-	}
-
-	if (!strcmp(what, "drop")) {
-		idx = find_outcome(sb, SIM_OUT_DROP, 0);
-		join(argc, argv, 2, pattern, sizeof(pattern));
-		if (idx < 0) {
-			pending_summary(sb, pend, sizeof(pend));
-			return sim_failf(s, "expected drop%s%s; in %s instead: %s",
-					 argc > 2 ? " " : "", pattern, box_name(sb->box), pend);
-		}
-		sim_drop_text(&sb->out[idx].why, r, sizeof(r));
-		rc = drop_matches(r, argc, argv, 2);
-		if (!rc) {
-			sim_failf(s, "expected drop %s, got drop %s of %s", pattern, r,
-				  sb->out[idx].pkt
-				      ? sim_pkt_text(sb->out[idx].pkt, text, sizeof(text))
-				      : "?");
-			sim_outcome_remove(sb, (unsigned)idx);
-			return 1;
-		}
-		sim_outcome_remove(sb, (unsigned)idx);
-		return 0;
-	}
-
-	if (!strcmp(what, "queue")) {
-		unsigned q;
-
-		if (argc < 3)
-			return sim_errorf(s, "usage: expect queue N [PATTERN]");
-		q = (unsigned)strtoul(argv[2], NULL, 0);
-		idx = find_outcome(sb, SIM_OUT_QUEUE, 0);
-		if (idx < 0) {
-			pending_summary(sb, pend, sizeof(pend));
-			return sim_failf(s, "expected a packet queued to %u, %s", q, pend);
-		}
-		if (sb->out[idx].qnum != q) {
-			unsigned got = sb->out[idx].qnum;
-
-			sim_outcome_remove(sb, (unsigned)idx);
-			return sim_failf(s, "expected a packet queued to %u, it went to queue %u",
-					 q, got);
-		}
-		join(argc, argv, 3, pattern, sizeof(pattern));
-		if (argc > 3 && sb->out[idx].pkt &&
-		    (rc = sim_pkt_matches(sb->out[idx].pkt, pattern, why, sizeof(why))) != 1) {
-			sim_outcome_remove(sb, (unsigned)idx);
-			return rc < 0 ? sim_errorf(s, "%s", why)
-				      : sim_failf(s, "queued packet: %s", why);
-		}
-		sim_outcome_remove(sb, (unsigned)idx);
-		return 0;
-	}
-
-	if (!strcmp(what, "local")) {
-		idx = find_outcome(sb, SIM_OUT_LOCAL, 0);
-	} else {
-		ifindex = box_iface_index(sb->box, what);
-		if (ifindex < 0)
-			return sim_errorf(
-			    s,
-			    "expect: '%s' is neither an interface of %s nor one of "
-			    "drop, local, nothing, log, counter, policy-counter, queue",
-			    what, box_name(sb->box));
-		idx = find_outcome(sb, SIM_OUT_XMIT, ifindex);
-	}
-	/* The packet text is taken from the original words, rejoined. */
-	join(argc, argv, 2, pattern, sizeof(pattern));
-	if (idx < 0) {
-		pending_summary(sb, pend, sizeof(pend));
-		return sim_failf(s, "expected %s%s%s%s; in %s instead: %s",
-				 !strcmp(what, "local") ? "local delivery" : "a packet out of ",
-				 !strcmp(what, "local") ? "" : what, argc > 2 ? ": " : "", pattern,
-				 box_name(sb->box), pend);
-	}
-	rc = argc > 2 ? sim_pkt_matches(sb->out[idx].pkt, pattern, why, sizeof(why)) : 1;
-	if (rc < 0) {
-		return sim_errorf(s, "%s", why);
-	}
-	if (rc == 0) {
-		sim_failf(s, "on %s expected %s\n    got %s\n    (%s)", what, pattern,
-			  sim_pkt_text(sb->out[idx].pkt, text, sizeof(text)), why);
-		sim_outcome_remove(sb, (unsigned)idx);
-		return 1;
-	}
-	sim_outcome_remove(sb, (unsigned)idx);
-	return 0;
+	return expect_packet(s, sb, what, argc, argv, ifindex);
 }

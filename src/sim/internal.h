@@ -171,7 +171,13 @@ int sim_expect_sets(struct sim *s, struct sim_box *sb, const char *what, int arg
 int sim_cmd_classifier(struct sim *s, int argc, char **argv);
 void sim_show_classifier(struct sim *s, struct box *b);
 
-/* shell.c */
-extern const char *const sim_command_names[];
+/* script.c: the simulator's commands; dispatch, help and completion (shell.c) read the table. */
+struct words;
+struct sim_command {
+	const char *name;
+	int (*fn)(struct sim *s, struct words *w); /* NULL: handled by the reader (quit) */
+	const char *usage;			    /* for help; NULL: not listed */
+};
+extern const struct sim_command sim_commands[];
 
 #endif

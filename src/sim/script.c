@@ -22,12 +22,6 @@
 
 #define MAX_ARGS 64
 
-const char *const sim_command_names[] = {
-    "box",  "iface", "addr",	"route", "link",  "forwarding", "rules", "inject", "send", "expect",
-    "time", "show",  "capture", "queue", "trace", "echo",	"reset", "seed",   "help", "quit", "exit",
-    "ctl",  "nat",  "classifier", "recent", "sets", NULL,
-};
-
 int sim_errorf(struct sim *s, const char *fmt, ...)
 {
 	va_list ap;
@@ -994,41 +988,99 @@ static int cmd_seed(struct sim *s, struct words *w)
 	return 0;
 }
 
+static int cmd_expect(struct sim *s, struct words *w)
+{
+	return sim_cmd_expect(s, w->argc, w->argv);
+}
+
+static int cmd_ctl(struct sim *s, struct words *w)
+{
+	return sim_cmd_ctl(s, w->argc, w->argv);
+}
+
+static int cmd_sets(struct sim *s, struct words *w)
+{
+	return sim_cmd_sets(s, w->argc, w->argv);
+}
+
+static int cmd_classifier(struct sim *s, struct words *w)
+{
+	return sim_cmd_classifier(s, w->argc, w->argv);
+}
+
+static int cmd_reset(struct sim *s, struct words *w)
+{
+	sim_reset(s);
+	return 0;
+}
+
+static int cmd_help(struct sim *s, struct words *w);
+
+/*
+ * The simulator's commands: dispatch, `help` and tab completion (shell.c) all read this
+ * table. A usage may hold several lines ("\n  " between them); NULL keeps a name out of help.
+ * quit and exit have no function: the reader ends the session on them (sim_is_quit).
+ */
+const struct sim_command sim_commands[] = {
+    {"box", cmd_box, "box NAME                         create or select a box"},
+    {"iface", cmd_setup, "iface NAME [mac M] [mtu N] [raw] an interface of the current box"},
+    {"addr", cmd_setup,
+     "addr IFACE ADDR/PLEN             a local address (and its connected route)"},
+    {"route", cmd_setup,
+     "route PREFIX dev IFACE [via GW]  | route PREFIX blackhole|unreachable|prohibit"},
+    {"forwarding", cmd_setup, "forwarding on|off [-4|-6]        ip_forward"},
+    {"link", cmd_link, "link BOXA:IFACE BOXB:IFACE [delay D]   a wire"},
+    {"rules", cmd_rules,
+     "rules load FILE [-4|-6] | rules [-4|-6] <<EOF ... EOF | rules show [TABLE]"},
+    {"inject", cmd_inject,
+     "inject IFACE PACKET | inject IFACE pcap FILE\n"
+     "  inject IFACE fragments SIZE [reverse|I,J,...] PACKET   cut into fragments"},
+    {"send", cmd_send, "send [BOX:] PACKET                from the box itself (OUTPUT)"},
+    {"expect", cmd_expect,
+     "expect IFACE PATTERN | expect drop [REASON] | expect local [PATTERN]\n"
+     "  expect nothing | expect log TEXT | expect counter TABLE CHAIN N pkts=P bytes=B\n"
+     "  expect policy-counter TABLE CHAIN pkts=P bytes=B | expect queue N"},
+    {"time", cmd_time, "time +DURATION                   move the clock (30s, 500ms, 2m)"},
+    {"show", cmd_show,
+     "show counters|chains|log|stats|routes|pending|boxes|conntrack|time|classifier"},
+    {"classifier", cmd_classifier,
+     "classifier auto|linear|compiled  how rules loaded from now on are classified"},
+    {"capture", cmd_capture, "capture IFACE FILE.pcap | capture IFACE off"},
+    {"queue", cmd_queue, "queue N accept|drop|repeat [mark V]   the NFQUEUE handler"},
+    {"conntrack", cmd_conntrack,
+     "conntrack on|off|flush           connection tracking (on when rules use it)\n"
+     "  conntrack set NAME VALUE         a nf_conntrack sysctl (udp_timeout 10, max 2)"},
+    {"ct-timeout", cmd_setup,
+     "ct-timeout NAME PROTO S=SEC...   a timeout policy for CT --timeout NAME"},
+    {"nat", cmd_nat, "nat set NAME VALUE | nat show    NAT settings (docs/nat.md)"},
+    {"recent", cmd_setup,
+     "recent NAME +ADDR|-ADDR|/        edit a -m recent list (show recent [NAME])"},
+    {"ctl", cmd_ctl,
+     "ctl listen [BOX] SPEC | ctl close [BOX]   a control socket (path or name)\n"
+     "  ctl serve MS | ctl show          answer ct/rules requests for MS wall ms"},
+    {"sets", cmd_sets, "sets load FILE | sets [try] ipset ARGS... | sets show [NAME]   ipsets"},
+    {"trace", cmd_trace, "trace on|off                     TRACE every packet in every box"},
+    {"echo", cmd_echo, "echo TEXT                        print TEXT"},
+    {"seed", cmd_seed, "seed N                           seed the box's random generator"},
+    {"reset", cmd_reset, "reset                            forget boxes, wires and time"},
+    {"help", cmd_help, "help                             this list"},
+    {"quit", NULL, "quit | exit                      end the session or script"},
+    {"exit", NULL, NULL},
+    {NULL, NULL, NULL},
+};
+
 static int cmd_help(struct sim *s, struct words *w)
 {
-	fputs("commands (docs/simulator.md has them all, with examples):\n"
-	      "  box NAME                         create or select a box\n"
-	      "  iface NAME [mac M] [mtu N] [raw] an interface of the current box\n"
-	      "  addr IFACE ADDR/PLEN             a local address (and its connected route)\n"
-	      "  route PREFIX dev IFACE [via GW]  | route PREFIX blackhole|unreachable|prohibit\n"
-	      "  forwarding on|off [-4|-6]        ip_forward\n"
-	      "  link BOXA:IFACE BOXB:IFACE [delay D]   a wire\n"
-	      "  rules load FILE [-4|-6] | rules [-4|-6] <<EOF ... EOF | rules show [TABLE]\n"
-	      "  inject IFACE PACKET | inject IFACE pcap FILE\n"
-	      "  inject IFACE fragments SIZE [reverse|I,J,...] PACKET   cut into fragments\n"
-	      "  send [BOX:] PACKET                from the box itself (OUTPUT)\n"
-	      "  expect IFACE PATTERN | expect drop [REASON] | expect local [PATTERN]\n"
-	      "  expect nothing | expect log TEXT | expect counter TABLE CHAIN N pkts=P bytes=B\n"
-	      "  expect policy-counter TABLE CHAIN pkts=P bytes=B | expect queue N\n"
-	      "  time +DURATION                   move the clock (30s, 500ms, 2m)\n"
-	      "  show counters|chains|log|stats|routes|pending|boxes|conntrack|time|classifier\n"
-	      "  classifier auto|linear|compiled  how rules loaded from now on are classified\n"
-	      "  capture IFACE FILE.pcap | capture IFACE off\n"
-	      "  queue N accept|drop|repeat [mark V]   the NFQUEUE handler\n"
-	      "  conntrack on|off|flush           connection tracking (on when rules use it)\n"
-	      "  conntrack set NAME VALUE         a nf_conntrack sysctl (udp_timeout 10, max 2)\n"
-	      "  ct-timeout NAME PROTO S=SEC...   a timeout policy for CT --timeout NAME\n"
-	      "  recent NAME +ADDR|-ADDR|/        edit a -m recent list (show recent [NAME])\n"
-	      "  ctl listen [BOX] SPEC | ctl close [BOX]   a control socket (path or name)\n"
-	      "  ctl serve MS | ctl show          answer ct/rules requests for MS wall ms\n"
-	      "  trace on|off   echo TEXT   seed N   reset   help   quit\n",
-	      s->out);
-	(void)w;
+	fputs("commands (docs/simulator.md has them all, with examples):\n", s->out);
+	for (const struct sim_command *c = sim_commands; c->name; c++)
+		if (c->usage)
+			fprintf(s->out, "  %s\n", c->usage);
 	return 0;
 }
 
 int sim_feed_line(struct sim *s, const char *text, const char *file, unsigned line)
 {
+	const struct sim_command *cmd;
 	struct words *w;
 	const char *c;
 	int rc;
@@ -1049,49 +1101,10 @@ int sim_feed_line(struct sim *s, const char *text, const char *file, unsigned li
 		return 0;
 	}
 	c = w->argv[0];
-	if (!strcmp(c, "box"))
-		rc = cmd_box(s, w);
-	else if (!strcmp(c, "iface") || !strcmp(c, "addr") || !strcmp(c, "route") ||
-		 !strcmp(c, "forwarding") || !strcmp(c, "ct-timeout") || !strcmp(c, "recent"))
-		rc = cmd_setup(s, w);
-	else if (!strcmp(c, "link"))
-		rc = cmd_link(s, w);
-	else if (!strcmp(c, "rules"))
-		rc = cmd_rules(s, w);
-	else if (!strcmp(c, "inject"))
-		rc = cmd_inject(s, w);
-	else if (!strcmp(c, "send"))
-		rc = cmd_send(s, w);
-	else if (!strcmp(c, "expect"))
-		rc = sim_cmd_expect(s, w->argc, w->argv);
-	else if (!strcmp(c, "time"))
-		rc = cmd_time(s, w);
-	else if (!strcmp(c, "show"))
-		rc = cmd_show(s, w);
-	else if (!strcmp(c, "capture"))
-		rc = cmd_capture(s, w);
-	else if (!strcmp(c, "queue"))
-		rc = cmd_queue(s, w);
-	else if (!strcmp(c, "trace"))
-		rc = cmd_trace(s, w);
-	else if (!strcmp(c, "echo"))
-		rc = cmd_echo(s, w);
-	else if (!strcmp(c, "conntrack"))
-		rc = cmd_conntrack(s, w);
-	else if (!strcmp(c, "nat"))
-		rc = cmd_nat(s, w);
-	else if (!strcmp(c, "seed"))
-		rc = cmd_seed(s, w);
-	else if (!strcmp(c, "ctl"))
-		rc = sim_cmd_ctl(s, w->argc, w->argv);
-	else if (!strcmp(c, "sets"))
-		rc = sim_cmd_sets(s, w->argc, w->argv);
-	else if (!strcmp(c, "classifier"))
-		rc = sim_cmd_classifier(s, w->argc, w->argv);
-	else if (!strcmp(c, "reset"))
-		sim_reset(s), rc = 0;
-	else if (!strcmp(c, "help"))
-		rc = cmd_help(s, w);
+	for (cmd = sim_commands; cmd->name && (!cmd->fn || strcmp(cmd->name, c)); cmd++)
+		;
+	if (cmd->name)
+		rc = cmd->fn(s, w);
 	else
 		rc = sim_errorf(s, "unknown command '%s' (try help)", c);
 	free(w);
@@ -1106,7 +1119,8 @@ bool sim_is_quit(const char *line)
 
 	if (line[a + n + strspn(line + a + n, " \t\r")])
 		return false;
-	return (n == 4 && !strncmp(line + a, "quit", 4)) || (n == 4 && !strncmp(line + a, "exit", 4));
+	return (n == 4 && !strncmp(line + a, "quit", 4)) ||
+	       (n == 4 && !strncmp(line + a, "exit", 4));
 }
 
 int sim_run_stream(struct sim *s, FILE *f, const char *name)

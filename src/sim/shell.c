@@ -122,8 +122,8 @@ void sim_complete_words(struct sim *s, void (*fn)(void *arg, const char *word), 
 {
 	char buf[96];
 
-	for (int i = 0; sim_command_names[i]; i++)
-		fn(arg, sim_command_names[i]);
+	for (const struct sim_command *c = sim_commands; c->name; c++)
+		fn(arg, c->name);
 	for (int i = 0; keywords[i]; i++)
 		fn(arg, keywords[i]);
 	for (unsigned i = 0; i < s->nboxes; i++) {
@@ -172,8 +172,8 @@ static void collect(void *arg, const char *word)
 	if (c->first_word) {
 		bool cmd = false;
 
-		for (int i = 0; sim_command_names[i]; i++)
-			cmd |= !strcmp(sim_command_names[i], word);
+		for (const struct sim_command *sc = sim_commands; sc->name; sc++)
+			cmd |= !strcmp(sc->name, word);
 		if (!cmd)
 			return;
 	}
@@ -317,7 +317,8 @@ int sim_shell(struct sim *s)
 	el_set(el, EL_ADDFN, "pt-complete", "complete a word", complete);
 	el_set(el, EL_BIND, "^I", "pt-complete", NULL);
 	el_source(el, NULL);
-	fprintf(stdout, "pkttables simulator; 'help' lists the commands, 'quit' or Ctrl-D leaves.\n");
+	fprintf(stdout,
+		"pkttables simulator; 'help' lists the commands, 'quit' or Ctrl-D leaves.\n");
 	for (;;) {
 		int len;
 		const char *line = el_gets(el, &len);
