@@ -332,6 +332,29 @@ int ct_event_unsubscribe(struct ct_table *t, ct_event_fn fn, void *priv);
 
 /* ---- listing ----------------------------------------------------------------------------- */
 
+/* The fields of a `conntrack -L` line: from an entry (ct_entry_format) or from an entry decoded
+ * off the control socket (ctl_ct_format_flags), so both print through ct_line_format. */
+struct ct_line {
+	const char *proto;		 /* "tcp", ..., "unknown" */
+	const char *state;		 /* "ESTABLISHED"; NULL: the protocol has none */
+	const struct ct_tuple *tuple[2]; /* original, reply */
+	uint64_t timeout;		 /* seconds left */
+	bool counters[2];		 /* packets= bytes= for that direction */
+	uint64_t packets[2], bytes[2];
+	uint32_t status; /* CT_S_SEEN_REPLY, CT_S_ASSURED */
+	uint32_t mark, use, id;
+	bool no_mark; /* no mark= (ctnetlink's destroy events of unmarked entries carry none) */
+	uint16_t zone;
+	const char *helper; /* NULL: none */
+};
+
+/* -o extended (family before the line), -o id (id= after it), events (no use=, which ctnetlink
+ * events do not carry). */
+enum { CT_LINE_FAMILY = 1 << 0, CT_LINE_ID = 1 << 1, CT_LINE_NO_USE = 1 << 2 };
+
+/* The line, without newline, as libnetfilter_conntrack prints it. snprintf-style length. */
+int ct_line_format(const struct ct_line *l, unsigned flags, char *buf, size_t len);
+
 /* One line as conntrack -L prints it, without newline. Returns the snprintf-style length. */
 int ct_entry_format(const struct ct_entry *e, uint64_t now, char *buf, size_t len);
 /* Every confirmed entry, oldest first, one line each. Returns the number of entries. */

@@ -9,6 +9,7 @@
  *   reply [packets= bytes=] [ASSURED] mark= [zone=] [helper=] use=
  */
 #include <stdlib.h>
+#include <sys/socket.h>
 
 #include "ct/ct_int.h"
 #include "ct/helper.h"
@@ -21,37 +22,62 @@
 			off += (size_t)n_;                                                         \
 	} while (0)
 
-int ct_entry_format(const struct ct_entry *e, uint64_t now, char *buf, size_t len)
+int ct_line_format(const struct ct_line *l, unsigned flags, char *buf, size_t len)
 {
-	const char *st = ct_entry_proto_state(e);
-	uint64_t pk, by;
+	const struct ct_tuple *o = l->tuple[CT_DIR_ORIGINAL];
 	size_t off = 0;
 	char tb[160];
 
 	if (len)
 		buf[0] = '\0';
-	OUT("%-8s %u %llu ", e->ops->name, e->th[0].tuple.l4proto,
-	    (unsigned long long)(ct_entry_expires_in(e, now) / CT_SEC));
-	if (st)
-		OUT("%s ", st);
-	OUT("%s ", ct_tuple_str(&e->th[0].tuple, tb, sizeof(tb)));
-	if (ct_entry_counters(e, CT_DIR_ORIGINAL, &pk, &by))
-		OUT("packets=%llu bytes=%llu ", (unsigned long long)pk, (unsigned long long)by);
-	if (!(e->status & CT_S_SEEN_REPLY))
-		OUT("[UNREPLIED] ");
-	OUT("%s ", ct_tuple_str(&e->th[1].tuple, tb, sizeof(tb)));
-	if (ct_entry_counters(e, CT_DIR_REPLY, &pk, &by))
-		OUT("packets=%llu bytes=%llu ", (unsigned long long)pk, (unsigned long long)by);
-	if (e->status & CT_S_ASSURED)
+	if (flags & CT_LINE_FAMILY)
+		OUT("%-8s %u ", o->family == AF_INET6 ? "ipv6" : "ipv4", o->family);
+	OUT("%-8s %u %llu ", l->proto, o->l4proto, (unsigned long long)l->timeout);
+	if (l->state)
+		OUT("%s ", l->state);
+	for (int d = CT_DIR_ORIGINAL; d <= CT_DIR_REPLY; d++) {
+		if (d == CT_DIR_REPLY && !(l->status & CT_S_SEEN_REPLY))
+			OUT("[UNREPLIED] ");
+		OUT("%s ", ct_tuple_str(l->tuple[d], tb, sizeof(tb)));
+		if (l->counters[d])
+			OUT("packets=%llu bytes=%llu ", (unsigned long long)l->packets[d],
+			    (unsigned long long)l->bytes[d]);
+	}
+	if (l->status & CT_S_ASSURED)
 		OUT("[ASSURED] ");
-	OUT("mark=%u ", e->mark);
-	if (e->th[0].tuple.zone)
-		OUT("zone=%u ", e->th[0].tuple.zone);
-	if (ct_entry_helper(e))
-		OUT("helper=%s ", ct_entry_helper(e)->name);
-	/* references besides the table's are packets in flight: conntrack shows the table's */
-	OUT("use=%u", e->use);
+	if (!l->no_mark)
+		OUT("mark=%u", l->mark);
+	else if (off && off <= len && buf[off - 1] == ' ')
+		buf[--off] = '\0';
+	if (l->zone)
+		OUT(" zone=%u", l->zone);
+	if (l->helper)
+		OUT(" helper=%s", l->helper);
+	if (!(flags & CT_LINE_NO_USE))
+		OUT(" use=%u", l->use);
+	if (flags & CT_LINE_ID)
+		OUT(" id=%u", l->id);
 	return (int)off;
+}
+
+int ct_entry_format(const struct ct_entry *e, uint64_t now, char *buf, size_t len)
+{
+	struct ct_line l = {
+	    .proto = e->ops->name,
+	    .state = ct_entry_proto_state(e),
+	    .tuple = {&e->th[CT_DIR_ORIGINAL].tuple, &e->th[CT_DIR_REPLY].tuple},
+	    .timeout = ct_entry_expires_in(e, now) / CT_SEC,
+	    .status = e->status,
+	    .mark = e->mark,
+	    .zone = e->th[CT_DIR_ORIGINAL].tuple.zone,
+	    .helper = ct_entry_helper(e) ? ct_entry_helper(e)->name : NULL,
+	    /* references besides the table's are packets in flight: conntrack shows the table's */
+	    .use = e->use,
+	};
+
+	for (int d = CT_DIR_ORIGINAL; d <= CT_DIR_REPLY; d++)
+		l.counters[d] = ct_entry_counters(e, (enum ct_dir)d, &l.packets[d], &l.bytes[d]);
+	return ct_line_format(&l, 0, buf, len);
 }
 
 static int by_id(const void *a, const void *b)

@@ -350,7 +350,11 @@ int ctl_put_exp(struct nlmsghdr *nlh, size_t room, const struct ctl_exp *x);
 
 /* ctl_ct_format_flags: -o extended (family before the line), -o id (id= after it), events
  * (no use=, which ctnetlink events do not carry). */
-enum { CTL_FMT_EXTENDED = 1 << 0, CTL_FMT_ID = 1 << 1, CTL_FMT_EVENT = 1 << 2 };
+enum {
+	CTL_FMT_EXTENDED = CT_LINE_FAMILY,
+	CTL_FMT_ID = CT_LINE_ID,
+	CTL_FMT_EVENT = CT_LINE_NO_USE,
+};
 int ctl_ct_format_flags(const struct ctl_ct *c, unsigned flags, char *buf, size_t len);
 struct ct_expect;
 void ctl_exp_from_expect(struct ctl_exp *x, const struct ct_expect *e, uint64_t now);

@@ -299,60 +299,38 @@ static int put_tstamp(struct nlmsghdr *nlh, size_t room, const struct ctl_ct *c)
 	return 0;
 }
 
-#define OUT(...)                                                                                   \
-	do {                                                                                       \
-		int n_ = snprintf(buf + (off < len ? off : len), off < len ? len - off : 0,        \
-				  __VA_ARGS__);                                                    \
-		if (n_ > 0)                                                                        \
-			off += (size_t)n_;                                                         \
-	} while (0)
-
 /* ct_entry_format's line from the decoded attributes (the dump test compares them). */
 int ctl_ct_format(const struct ctl_ct *c, char *buf, size_t len)
 {
 	return ctl_ct_format_flags(c, 0, buf, len);
 }
 
-/* libnetfilter_conntrack's default output: the "ipv4     2 " of -o extended, the id= of
- * -o id, and in events no use= (ctnetlink events carry no CTA_USE). */
+/* libnetfilter_conntrack's default output, through ct_line_format (ctl/msg.h's CTL_FMT_* are
+ * its CT_LINE_* flags). */
 int ctl_ct_format_flags(const struct ctl_ct *c, unsigned flags, char *buf, size_t len)
 {
 	const struct proto_desc *pd = proto_desc(c->orig.l4proto);
-	size_t off = 0;
-	char tb[160];
+	struct ct_line l = {
+	    .proto = pd->name,
+	    .tuple = {&c->orig, &c->reply},
+	    .timeout = c->timeout,
+	    .counters = {c->have & CTL_C_COUNTERS_ORIG, c->have & CTL_C_COUNTERS_REPLY},
+	    .packets = {c->packets[0], c->packets[1]},
+	    .bytes = {c->bytes[0], c->bytes[1]},
+	    .status = c->status,
+	    .mark = c->mark,
+	    .no_mark = !(c->have & CTL_C_MARK), /* a destroy event of an unmarked entry */
+	    .use = c->use,
+	    .id = c->id,
+	    .zone = c->zone,
+	    .helper = (c->have & CTL_C_HELPER) ? c->helper : NULL,
+	};
 
-	if (len)
-		buf[0] = '\0';
-	if (flags & CTL_FMT_EXTENDED)
-		OUT("%-8s %u ", c->orig.family == AF_INET6 ? "ipv6" : "ipv4", c->orig.family);
-	OUT("%-8s %u %u ", pd->name, c->orig.l4proto, c->timeout);
 	if (pd->states && (c->have & CTL_C_PROTOINFO))
-		OUT("%s ", c->proto_state < pd->nstates ? pd->states[c->proto_state] : "?");
-	OUT("%s ", ct_tuple_str(&c->orig, tb, sizeof(tb)));
-	if (c->have & CTL_C_COUNTERS_ORIG)
-		OUT("packets=%llu bytes=%llu ", (unsigned long long)c->packets[0],
-		    (unsigned long long)c->bytes[0]);
-	if (!(c->status & CT_S_SEEN_REPLY))
-		OUT("[UNREPLIED] ");
-	OUT("%s ", ct_tuple_str(&c->reply, tb, sizeof(tb)));
-	if (c->have & CTL_C_COUNTERS_REPLY)
-		OUT("packets=%llu bytes=%llu ", (unsigned long long)c->packets[1],
-		    (unsigned long long)c->bytes[1]);
-	if (c->status & CT_S_ASSURED)
-		OUT("[ASSURED] ");
-	if (c->have & CTL_C_MARK)
-		OUT("mark=%u", c->mark);
-	else if (off && off <= len && buf[off - 1] == ' ')
-		buf[--off] = '\0'; /* a destroy event of an unmarked entry has none */
-	if (c->zone)
-		OUT(" zone=%u", c->zone);
-	if (c->have & CTL_C_HELPER)
-		OUT(" helper=%s", c->helper);
-	if (!(flags & CTL_FMT_EVENT))
-		OUT(" use=%u", c->use);
-	if ((flags & CTL_FMT_ID) && (c->have & CTL_C_ID))
-		OUT(" id=%u", c->id);
-	return (int)off;
+		l.state = c->proto_state < pd->nstates ? pd->states[c->proto_state] : "?";
+	if (!(c->have & CTL_C_ID))
+		flags &= ~(unsigned)CTL_FMT_ID;
+	return ct_line_format(&l, flags, buf, len);
 }
 
 static int put_counters(struct nlmsghdr *nlh, size_t room, uint16_t type, uint64_t packets,
