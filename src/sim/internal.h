@@ -103,7 +103,7 @@ struct sim {
 	uint64_t wireseq;
 
 	volatile sig_atomic_t *stop; /* set by a signal: stop serving (sim_set_stop) */
-	int cls_mode;                /* CLS_MODE_* given to every box (classifier.c) */
+	int cls_mode;		     /* CLS_MODE_* given to every box (classifier.c) */
 
 	/* the command being run, for messages */
 	const char *file;
@@ -171,12 +171,35 @@ int sim_expect_sets(struct sim *s, struct sim_box *sb, const char *what, int arg
 int sim_cmd_classifier(struct sim *s, int argc, char **argv);
 void sim_show_classifier(struct sim *s, struct box *b);
 
+/* script.c: a command line split into words. */
+#define MAX_ARGS 64
+struct words {
+	int argc;
+	char *argv[MAX_ARGS];
+	const char *rest[MAX_ARGS]; /* the original line from the start of word i */
+	char buf[4096];
+};
+/* The rest of the line from word i, as typed. */
+void sim_rest_of(const struct words *w, int i, char *out, size_t len);
+/* The current box, made ("box") when there is none yet; NULL (error printed) on ENOMEM. */
+struct sim_box *sim_cur_box(struct sim *s);
+/* "IFACE" in the current box or "BOX:IFACE". 0, or -1 with the error printed. */
+int sim_resolve_iface(struct sim *s, const char *spec, struct sim_box **sbp, int *ifindex);
+/* "+30s", "500ms", "+1.5s", "2m", "10us", "7ns" -> nanoseconds. 0 or -1. */
+int sim_parse_duration(const char *s, uint64_t *ns);
+/* "-4" AF_INET, "-6" AF_INET6, else -1. */
+int sim_rules_family_arg(const char *a);
+/* inject.c: inject IFACE ..., send [BOX:] PACKET */
+int sim_cmd_inject(struct sim *s, struct words *w);
+int sim_cmd_send(struct sim *s, struct words *w);
+/* show.c: show WHAT */
+int sim_cmd_show(struct sim *s, struct words *w);
+
 /* script.c: the simulator's commands; dispatch, help and completion (shell.c) read the table. */
-struct words;
 struct sim_command {
 	const char *name;
 	int (*fn)(struct sim *s, struct words *w); /* NULL: handled by the reader (quit) */
-	const char *usage;			    /* for help; NULL: not listed */
+	const char *usage;			   /* for help; NULL: not listed */
 };
 extern const struct sim_command sim_commands[];
 

@@ -15,12 +15,8 @@
 
 #include "ct/ct_plugin.h"
 #include "nat/nat_plugin.h"
-#include "plugins/recent_plugin.h"
-#include "pkt/build.h"
 #include "plugins/load.h"
 #include "sim/internal.h"
-
-#define MAX_ARGS 64
 
 int sim_errorf(struct sim *s, const char *fmt, ...)
 {
@@ -50,13 +46,6 @@ int sim_failf(struct sim *s, const char *fmt, ...)
 }
 
 /* ---- words ------------------------------------------------------------------------------- */
-
-struct words {
-	int argc;
-	char *argv[MAX_ARGS];
-	const char *rest[MAX_ARGS]; /* the original line from the start of word i */
-	char buf[4096];
-};
 
 /* Split a line; returns 0, or -1 (unterminated quote, too long). Comments end the line. */
 static int split(const char *line, struct words *w)
@@ -98,7 +87,7 @@ static int split(const char *line, struct words *w)
 }
 
 /* The rest of the line from word i, with a trailing comment and blanks removed. */
-static void rest_of(const struct words *w, int i, char *out, size_t len)
+void sim_rest_of(const struct words *w, int i, char *out, size_t len)
 {
 	const char *p = w->rest[i];
 	size_t n = 0;
@@ -119,7 +108,7 @@ static void rest_of(const struct words *w, int i, char *out, size_t len)
 
 /* ---- helpers ----------------------------------------------------------------------------- */
 
-static struct sim_box *cur_box(struct sim *s)
+struct sim_box *sim_cur_box(struct sim *s)
 {
 	if (!s->cur) {
 		s->cur = sim_box_new(s, "box");
@@ -130,7 +119,7 @@ static struct sim_box *cur_box(struct sim *s)
 }
 
 /* "IFACE" in the current box or "BOX:IFACE". */
-static int resolve_iface(struct sim *s, const char *spec, struct sim_box **sbp, int *ifindex)
+int sim_resolve_iface(struct sim *s, const char *spec, struct sim_box **sbp, int *ifindex)
 {
 	char name[64];
 	const char *colon = strchr(spec, ':');
@@ -143,7 +132,7 @@ static int resolve_iface(struct sim *s, const char *spec, struct sim_box **sbp, 
 			return sim_errorf(s, "no box '%s'", name);
 		spec = colon + 1;
 	} else {
-		sb = cur_box(s);
+		sb = sim_cur_box(s);
 		if (!sb)
 			return -1;
 	}
@@ -155,7 +144,7 @@ static int resolve_iface(struct sim *s, const char *spec, struct sim_box **sbp, 
 }
 
 /* "+30s", "500ms", "+1.5s", "2m", "10us", "7ns" -> nanoseconds. */
-static int parse_duration(const char *s, uint64_t *ns)
+int sim_parse_duration(const char *s, uint64_t *ns)
 {
 	char *end;
 	double v;
@@ -217,7 +206,7 @@ static int cmd_box(struct sim *s, struct words *w)
 
 static int cmd_setup(struct sim *s, struct words *w)
 {
-	struct sim_box *sb = cur_box(s);
+	struct sim_box *sb = sim_cur_box(s);
 	char err[256];
 
 	if (!sb)
@@ -237,9 +226,10 @@ static int cmd_link(struct sim *s, struct words *w)
 		return sim_errorf(s, "usage: link BOXA:IFACE BOXB:IFACE [delay DURATION]");
 	if (!strchr(w->argv[1], ':') || !strchr(w->argv[2], ':'))
 		return sim_errorf(s, "link: give both ends as BOX:IFACE");
-	if (resolve_iface(s, w->argv[1], &a, &ia) < 0 || resolve_iface(s, w->argv[2], &b, &ib) < 0)
+	if (sim_resolve_iface(s, w->argv[1], &a, &ia) < 0 ||
+	    sim_resolve_iface(s, w->argv[2], &b, &ib) < 0)
 		return -1;
-	if (w->argc == 5 && parse_duration(w->argv[4], &delay) < 0)
+	if (w->argc == 5 && sim_parse_duration(w->argv[4], &delay) < 0)
 		return sim_errorf(s, "bad delay '%s' (e.g. 10ms)", w->argv[4]);
 	if (a->links[ia].peer || b->links[ib].peer)
 		return sim_errorf(s, "link: %s or %s is already wired", w->argv[1], w->argv[2]);
@@ -268,7 +258,7 @@ static int heredoc_append(struct sim *s, const char *text, size_t n)
 	return 0;
 }
 
-static int rules_family_arg(const char *a)
+int sim_rules_family_arg(const char *a)
 {
 	if (!strcmp(a, "-4"))
 		return AF_INET;
@@ -308,7 +298,7 @@ static int script_load(struct sim *s, struct sim_box *sb, const char *buf, size_
 
 static int cmd_rules(struct sim *s, struct words *w)
 {
-	struct sim_box *sb = cur_box(s);
+	struct sim_box *sb = sim_cur_box(s);
 	int family = 0;
 	bool try = false;
 
@@ -324,7 +314,7 @@ static int cmd_rules(struct sim *s, struct words *w)
 		const char *term = w->argv[w->argc - 1] + 2;
 
 		for (int i = 1; i < w->argc - 1; i++) {
-			family = rules_family_arg(w->argv[i]);
+			family = sim_rules_family_arg(w->argv[i]);
 			if (family < 0)
 				return sim_errorf(s, "usage: rules [-4|-6] <<EOF");
 		}
@@ -349,7 +339,7 @@ static int cmd_rules(struct sim *s, struct words *w)
 		size_t len;
 		int rc;
 
-		if (w->argc > 4 || (w->argc == 4 && (family = rules_family_arg(w->argv[3])) < 0))
+		if (w->argc > 4 || (w->argc == 4 && (family = sim_rules_family_arg(w->argv[3])) < 0))
 			return sim_errorf(s, "usage: rules load FILE [-4|-6]");
 		sim_path(s, w->argv[2], path, sizeof(path));
 		rc = box_read_file(path, &buf, &len);
@@ -364,8 +354,8 @@ static int cmd_rules(struct sim *s, struct words *w)
 		int f = AF_INET, table = -1;
 
 		for (int i = 2; i < w->argc; i++) {
-			if (rules_family_arg(w->argv[i]) > 0)
-				f = rules_family_arg(w->argv[i]);
+			if (sim_rules_family_arg(w->argv[i]) > 0)
+				f = sim_rules_family_arg(w->argv[i]);
 			else if ((table = rules_table_by_name(w->argv[i])) < 0)
 				return sim_errorf(s, "no table '%s'", w->argv[i]);
 		}
@@ -401,7 +391,7 @@ static int cmd_rules(struct sim *s, struct words *w)
 		return 0;
 	}
 	if (w->argc >= 2 && !strcmp(w->argv[1], "flush")) {
-		family = w->argc > 2 ? rules_family_arg(w->argv[2]) : 0;
+		family = w->argc > 2 ? sim_rules_family_arg(w->argv[2]) : 0;
 		if (family != AF_INET6)
 			box_set_ruleset(sb->box, NULL, AF_INET);
 		if (family != AF_INET)
@@ -432,7 +422,7 @@ static int heredoc_line(struct sim *s, const char *text)
 		p++;
 	if (!strncmp(p, s->heredoc_term, strlen(s->heredoc_term)) &&
 	    !p[strspn(p + strlen(s->heredoc_term), " \t\r\n") + strlen(s->heredoc_term)]) {
-		struct sim_box *sb = cur_box(s);
+		struct sim_box *sb = sim_cur_box(s);
 
 		s->in_heredoc = false;
 		if (!sb)
@@ -447,393 +437,14 @@ static int heredoc_line(struct sim *s, const char *text)
 	return 0;
 }
 
-static struct pkt *build_from_text(struct sim *s, const char *text, const struct box_iface *ifc)
-{
-	struct pkt_spec *spec = malloc(sizeof(*spec));
-	char err[256] = "";
-	struct pkt *p;
-
-	if (!spec) {
-		sim_errorf(s, "out of memory");
-		return NULL;
-	}
-	if (pkt_spec_parse(text, spec, err, sizeof(err)) < 0) {
-		sim_errorf(s, "bad packet '%s': %s", text, err);
-		free(spec);
-		return NULL;
-	}
-	/* On an Ethernet interface the frame comes from the neighbour to this interface, unless
-	 * the text gave its own link fields. */
-	if (ifc && ifc->link == PKT_LINK_ETHERNET && !spec->eth) {
-		spec->eth = true;
-		memcpy(spec->eth_src, ifc->peer_mac, 6);
-		memcpy(spec->eth_dst, ifc->mac, 6);
-	}
-	p = pkt_build(spec);
-	if (!p)
-		sim_errorf(s, "cannot build packet '%s': %s", text, strerror(errno));
-	free(spec);
-	return p;
-}
-
-/*
- * inject IFACE fragments SIZE [reverse|I,J,...] PACKET: the packet built whole, cut into
- * fragments of SIZE bytes of fragmentable data (the last one the rest), arriving in order,
- * reversed, or in the order of the 0-based indexes given (an index may repeat: a duplicate;
- * one left out never arrives). IPv6 fragments carry the packet's id= as identification.
- */
-static int inject_fragments(struct sim *s, struct sim_box *sb, int ifindex, struct words *w)
-{
-	const struct box_iface *ifc = box_iface(sb->box, ifindex);
-	struct pkt *f[SIM_MAX_FRAGS] = {NULL}, *p;
-	unsigned order[SIM_MAX_FRAGS], norder = 0;
-	struct pkt_spec *spec;
-	char text[2048], err[256] = "", *end;
-	unsigned long size;
-	bool reverse = false;
-	int first = 4, n, rc = 0;
-
-	if (w->argc < 5)
-		return sim_errorf(s, "usage: inject IFACE fragments SIZE [reverse|I,J,...] PACKET");
-	size = strtoul(w->argv[3], &end, 10);
-	if (*end || !size || size % 8 || size > 65528)
-		return sim_errorf(s, "inject fragments: SIZE '%s' is not a multiple of 8",
-				  w->argv[3]);
-	if (!strcmp(w->argv[4], "reverse")) {
-		reverse = true;
-		first = 5;
-	} else if (strspn(w->argv[4], "0123456789,") == strlen(w->argv[4])) {
-		for (char *t = w->argv[4]; *t && norder < SIM_MAX_FRAGS;) {
-			order[norder++] = (unsigned)strtoul(t, &t, 10);
-			if (*t == ',')
-				t++;
-		}
-		first = 5;
-	}
-	rest_of(w, first, text, sizeof(text));
-	spec = malloc(sizeof(*spec));
-	if (!spec)
-		return sim_errorf(s, "out of memory");
-	if (pkt_spec_parse(text, spec, err, sizeof(err)) < 0) {
-		free(spec);
-		return sim_errorf(s, "bad packet '%s': %s", text, err);
-	}
-	p = pkt_build(spec);
-	n = p ? sim_fragment(p, (uint32_t)size, spec->ip_id, f, SIM_MAX_FRAGS) : -ENOMEM;
-	free(spec);
-	pkt_free(p);
-	if (n < 0)
-		return sim_errorf(s, "inject fragments: cannot cut '%s': %s", text, strerror(-n));
-	if (!norder)
-		for (int i = 0; i < n; i++)
-			order[norder++] = reverse ? (unsigned)(n - 1 - i) : (unsigned)i;
-	for (unsigned i = 0; i < norder; i++)
-		if (order[i] >= (unsigned)n)
-			rc = sim_errorf(s, "inject fragments: no fragment %u (there are %d)",
-					order[i], n);
-	for (unsigned i = 0; i < norder && !rc; i++) {
-		struct pkt *c = pkt_clone(f[order[i]]);
-
-		c = sim_frame(c, PKT_LINK_RAW, ifc->link, ifc->peer_mac, ifc->mac);
-		if (!c) {
-			rc = sim_errorf(s, "out of memory");
-			break;
-		}
-		c->tstamp_ns = s->now;
-		sim_inject(sb, ifindex, c);
-		sim_run_wire(s);
-	}
-	for (int i = 0; i < n; i++)
-		pkt_free(f[i]);
-	return rc;
-}
-
-static int cmd_inject(struct sim *s, struct words *w)
-{
-	struct sim_box *sb;
-	int ifindex;
-	char text[2048];
-	struct pkt *p;
-
-	if (w->argc < 3)
-		return sim_errorf(
-		    s, "usage: inject IFACE PACKET | inject IFACE pcap FILE | inject IFACE "
-		       "hex [frame] BYTES | inject IFACE fragments SIZE [reverse|I,J,...] PACKET");
-	if (resolve_iface(s, w->argv[1], &sb, &ifindex) < 0)
-		return -1;
-	if (!strcmp(w->argv[2], "pcap")) {
-		struct pcapio_reader *r;
-		char path[PATH_MAX], err[512];
-		uint64_t first = 0, base = s->now;
-		int rc;
-
-		if (w->argc != 4)
-			return sim_errorf(s, "usage: inject IFACE pcap FILE");
-		sim_path(s, w->argv[3], path, sizeof(path));
-		if (pcapio_open(path, &r, err, sizeof(err)) < 0)
-			return sim_errorf(s, "%s", err);
-		box_set_iface_link(sb->box, ifindex, pcapio_link(r));
-		/* The capture's time runs from now: its first packet arrives at once, the next
-		 * ones as far apart as they were captured. */
-		while ((rc = pcapio_next(r, &p, err, sizeof(err))) == 1) {
-			uint64_t ts = p->tstamp_ns;
-
-			if (!first)
-				first = ts ? ts : 1;
-			if (ts > first && base + (ts - first) > s->now)
-				sim_set_now(s, base + (ts - first));
-			p->tstamp_ns = s->now;
-			sim_inject(sb, ifindex, p);
-			sim_run_wire(s);
-		}
-		pcapio_close(r);
-		if (rc < 0)
-			return sim_errorf(s, "%s", err);
-		return 0;
-	}
-	if (!strcmp(w->argv[2], "fragments"))
-		return inject_fragments(s, sb, ifindex, w);
-	if (!strcmp(w->argv[2], "hex")) {
-		/* Raw bytes (of an IP packet, or a whole frame on an Ethernet interface when
-		 * `frame` follows): for packets the builder refuses to make, like truncated ones.
-		 */
-		uint8_t *bytes;
-		size_t n = 0;
-		int first = 3;
-		bool frame = false;
-
-		if (w->argc > 3 && !strcmp(w->argv[3], "frame")) {
-			frame = true;
-			first = 4;
-		}
-		bytes = malloc(PKT_MAX_LEN);
-		if (!bytes)
-			return sim_errorf(s, "out of memory");
-		for (int i = first; i < w->argc; i++)
-			for (const char *h = w->argv[i]; *h; h += 2) {
-				unsigned v;
-
-				if (!isxdigit((unsigned char)h[0]) ||
-				    !isxdigit((unsigned char)h[1]) || n == PKT_MAX_LEN ||
-				    sscanf(h, "%2x", &v) != 1) {
-					free(bytes);
-					return sim_errorf(s, "inject hex: bad byte at '%s'", h);
-				}
-				bytes[n++] = (uint8_t)v;
-			}
-		p = pkt_from_bytes(bytes, (uint32_t)n);
-		free(bytes);
-		if (!p)
-			return sim_errorf(s, "out of memory");
-		if (!frame) {
-			const struct box_iface *ifc = box_iface(sb->box, ifindex);
-
-			p = sim_frame(p, PKT_LINK_RAW, ifc->link, ifc->peer_mac, ifc->mac);
-			if (!p)
-				return sim_errorf(s, "out of memory");
-		}
-		sim_inject(sb, ifindex, p);
-		sim_run_wire(s);
-		return 0;
-	}
-	rest_of(w, 2, text, sizeof(text));
-	p = build_from_text(s, text, box_iface(sb->box, ifindex));
-	if (!p)
-		return -1;
-	sim_inject(sb, ifindex, p);
-	sim_run_wire(s);
-	return 0;
-}
-
-static int cmd_send(struct sim *s, struct words *w)
-{
-	struct sim_box *sb;
-	char text[2048];
-	struct pkt *p;
-	int start = 1;
-
-	if (w->argc < 2)
-		return sim_errorf(s, "usage: send [BOX:] PACKET");
-	sb = cur_box(s);
-	if (!sb)
-		return -1;
-	/* "send r1: tcp ..." sends from another box. */
-	if (w->argv[1][strlen(w->argv[1]) - 1] == ':' && strlen(w->argv[1]) > 1) {
-		char name[64];
-
-		snprintf(name, sizeof(name), "%.*s", (int)strlen(w->argv[1]) - 1, w->argv[1]);
-		sb = sim_box_find(s, name);
-		if (!sb)
-			return sim_errorf(s, "no box '%s'", name);
-		start = 2;
-		if (w->argc < 3)
-			return sim_errorf(s, "usage: send [BOX:] PACKET");
-	}
-	rest_of(w, start, text, sizeof(text));
-	p = build_from_text(s, text, NULL);
-	if (!p)
-		return -1;
-	sim_send(sb, p);
-	sim_run_wire(s);
-	return 0;
-}
-
 static int cmd_time(struct sim *s, struct words *w)
 {
 	uint64_t d;
 
-	if (w->argc != 2 || parse_duration(w->argv[1], &d) < 0)
+	if (w->argc != 2 || sim_parse_duration(w->argv[1], &d) < 0)
 		return sim_errorf(s, "usage: time +DURATION (e.g. +30s, +500ms, +2m)");
 	sim_set_now(s, s->now + d);
 	return 0;
-}
-
-static void print_outcomes(struct sim *s, struct sim_box *sb)
-{
-	char text[512], r[128];
-
-	for (unsigned i = 0; i < sb->nout; i++) {
-		const struct sim_outcome *o = &sb->out[i];
-		const struct box_iface *ifc;
-
-		switch (o->kind) {
-		case SIM_OUT_XMIT:
-			ifc = box_iface(sb->box, o->ifindex);
-			fprintf(s->out, "out %s %s\n", ifc ? ifc->name : "?",
-				o->pkt ? sim_pkt_text(o->pkt, text, sizeof(text)) : "");
-			break;
-		case SIM_OUT_LOCAL:
-			fprintf(s->out, "local %s\n",
-				o->pkt ? sim_pkt_text(o->pkt, text, sizeof(text)) : "");
-			break;
-		case SIM_OUT_DROP:
-			fprintf(s->out, "drop %s %s\n", sim_drop_text(&o->why, r, sizeof(r)),
-				o->pkt ? sim_pkt_text(o->pkt, text, sizeof(text)) : "");
-			break;
-		case SIM_OUT_LOG:
-			fprintf(s->out, "log %s\n", o->line ? o->line : "");
-			break;
-		case SIM_OUT_TRACE:
-			fprintf(s->out, "trace %s\n", o->line ? o->line : "");
-			break;
-		case SIM_OUT_QUEUE:
-			fprintf(s->out, "queue %u\n", o->qnum);
-			break;
-		}
-	}
-}
-
-static int cmd_show(struct sim *s, struct words *w)
-{
-	struct sim_box *sb = cur_box(s);
-	const char *what = w->argc > 1 ? w->argv[1] : "counters";
-	int family = AF_INET, table = -1;
-
-	if (!sb)
-		return -1;
-	for (int i = 2; i < w->argc && strcmp(what, "conntrack") && strcmp(what, "recent"); i++) {
-		if (rules_family_arg(w->argv[i]) > 0)
-			family = rules_family_arg(w->argv[i]);
-		else if ((table = rules_table_by_name(w->argv[i])) < 0)
-			return sim_errorf(s, "no table '%s'", w->argv[i]);
-	}
-	if (!strcmp(what, "counters") || !strcmp(what, "chains")) {
-		for (int f = 0; f < 2; f++) {
-			int fam = f ? AF_INET6 : AF_INET;
-			const struct rules_ruleset *rs = box_ruleset(sb->box, fam);
-
-			if (w->argc > 2 && fam != family)
-				continue;
-			if (!rs)
-				continue;
-			fprintf(s->out, "# %s\n", fam == AF_INET ? "IPv4" : "IPv6");
-			if (!strcmp(what, "counters")) {
-				sim_print_counters(s->out, rs, table);
-				continue;
-			}
-			for (unsigned t = 0; t < TABLE_MAX; t++) {
-				const struct rules_table *tb = &rs->tables[t];
-
-				if (!tb->present || (table >= 0 && (unsigned)table != t))
-					continue;
-				fprintf(s->out, "%s:", rules_table_name(t));
-				for (unsigned c = 0; c < tb->nchains; c++)
-					fprintf(s->out, " %s", tb->chains[c].name);
-				fputc('\n', s->out);
-			}
-		}
-		return 0;
-	}
-	if (!strcmp(what, "classifier")) {
-		sim_show_classifier(s, sb->box);
-		return 0;
-	}
-	if (!strcmp(what, "recent")) {
-		if (recent_box_print(sb->box, w->argc > 2 ? w->argv[2] : NULL, s->out) < 0)
-			return sim_errorf(s, "no recent list '%s'", w->argv[2]);
-		return 0;
-	}
-	if (!strcmp(what, "log")) {
-		for (unsigned i = 0; i < sb->nout; i++)
-			if (sb->out[i].kind == SIM_OUT_LOG)
-				fprintf(s->out, "%s\n", sb->out[i].line);
-		return 0;
-	}
-	if (!strcmp(what, "stats")) {
-		box_print_stats(s->out, sb->box);
-		return 0;
-	}
-	if (!strcmp(what, "routes")) {
-		sim_print_routes(s->out, sb->box);
-		return 0;
-	}
-	if (!strcmp(what, "pending")) {
-		print_outcomes(s, sb);
-		return 0;
-	}
-	if (!strcmp(what, "boxes")) {
-		for (unsigned i = 0; i < s->nboxes; i++) {
-			struct box *b = s->boxes[i]->box;
-
-			fprintf(s->out, "%s%s:", s->boxes[i] == sb ? "*" : "", box_name(b));
-			for (unsigned k = 1; k <= box_iface_count(b); k++) {
-				const struct box_iface *ifc = box_iface(b, (int)k);
-				const struct sim_link *l = &s->boxes[i]->links[k];
-
-				if (!ifc)
-					continue;
-				fprintf(s->out, " %s", ifc->name);
-				if (l->peer)
-					fprintf(s->out, "=%s:%s", box_name(l->peer->box),
-						box_iface(l->peer->box, l->peer_if)->name);
-			}
-			fputc('\n', s->out);
-		}
-		return 0;
-	}
-	if (!strcmp(what, "conntrack")) {
-		struct ct_table *t = ct_box_table(sb->box);
-
-		if (w->argc > 2 && !strcmp(w->argv[2], "settings")) {
-			if (!t)
-				return sim_errorf(s, "conntrack is off in %s", box_name(sb->box));
-			ct_config_print(ct_table_config(t), s->out);
-			ct_timeout_policy_print(t, s->out);
-			return 0;
-		}
-		if (!t)
-			fprintf(s->out, "# conntrack is off in %s\n", box_name(sb->box));
-		else
-			ct_dump(t, s->out, box_now(sb->box));
-		return 0;
-	}
-	if (!strcmp(what, "time")) {
-		fprintf(s->out, "%" PRIu64 ".%09" PRIu64 "\n", s->now / 1000000000u,
-			s->now % 1000000000u);
-		return 0;
-	}
-	return sim_errorf(s, "usage: show counters|chains [TABLE] [-6] | log | stats | routes | "
-			     "pending | boxes | conntrack [settings] | time | recent [NAME]");
 }
 
 static int cmd_capture(struct sim *s, struct words *w)
@@ -846,7 +457,7 @@ static int cmd_capture(struct sim *s, struct words *w)
 
 	if (w->argc != 3)
 		return sim_errorf(s, "usage: capture IFACE FILE.pcap | capture IFACE off");
-	if (resolve_iface(s, w->argv[1], &sb, &ifindex) < 0)
+	if (sim_resolve_iface(s, w->argv[1], &sb, &ifindex) < 0)
 		return -1;
 	for (unsigned i = 0; i < sb->ncaps; i++)
 		if (sb->caps[i].ifindex == ifindex) {
@@ -871,7 +482,7 @@ static int cmd_capture(struct sim *s, struct words *w)
 
 static int cmd_queue(struct sim *s, struct words *w)
 {
-	struct sim_box *sb = cur_box(s);
+	struct sim_box *sb = sim_cur_box(s);
 	struct sim_queue_handler q = {.used = true, .verdict = EXT_ACCEPT};
 	char *end;
 	unsigned long n;
@@ -929,7 +540,7 @@ static int cmd_trace(struct sim *s, struct words *w)
 
 static int cmd_conntrack(struct sim *s, struct words *w)
 {
-	struct sim_box *sb = cur_box(s);
+	struct sim_box *sb = sim_cur_box(s);
 
 	if (!sb)
 		return -1;
@@ -951,7 +562,7 @@ static int cmd_conntrack(struct sim *s, struct words *w)
 /* nat set NAME VALUE (box_setup_command) | nat show (every setting, docs/nat.md) */
 static int cmd_nat(struct sim *s, struct words *w)
 {
-	struct sim_box *sb = cur_box(s);
+	struct sim_box *sb = sim_cur_box(s);
 
 	if (!sb)
 		return -1;
@@ -971,14 +582,14 @@ static int cmd_echo(struct sim *s, struct words *w)
 	char text[2048] = "";
 
 	if (w->argc > 1)
-		rest_of(w, 1, text, sizeof(text));
+		sim_rest_of(w, 1, text, sizeof(text));
 	fprintf(s->out, "%s\n", text);
 	return 0;
 }
 
 static int cmd_seed(struct sim *s, struct words *w)
 {
-	struct sim_box *sb = cur_box(s);
+	struct sim_box *sb = sim_cur_box(s);
 
 	if (!sb)
 		return -1;
@@ -1032,16 +643,16 @@ const struct sim_command sim_commands[] = {
     {"link", cmd_link, "link BOXA:IFACE BOXB:IFACE [delay D]   a wire"},
     {"rules", cmd_rules,
      "rules load FILE [-4|-6] | rules [-4|-6] <<EOF ... EOF | rules show [TABLE]"},
-    {"inject", cmd_inject,
+    {"inject", sim_cmd_inject,
      "inject IFACE PACKET | inject IFACE pcap FILE\n"
      "  inject IFACE fragments SIZE [reverse|I,J,...] PACKET   cut into fragments"},
-    {"send", cmd_send, "send [BOX:] PACKET                from the box itself (OUTPUT)"},
+    {"send", sim_cmd_send, "send [BOX:] PACKET                from the box itself (OUTPUT)"},
     {"expect", cmd_expect,
      "expect IFACE PATTERN | expect drop [REASON] | expect local [PATTERN]\n"
      "  expect nothing | expect log TEXT | expect counter TABLE CHAIN N pkts=P bytes=B\n"
      "  expect policy-counter TABLE CHAIN pkts=P bytes=B | expect queue N"},
     {"time", cmd_time, "time +DURATION                   move the clock (30s, 500ms, 2m)"},
-    {"show", cmd_show,
+    {"show", sim_cmd_show,
      "show counters|chains|log|stats|routes|pending|boxes|conntrack|time|classifier"},
     {"classifier", cmd_classifier,
      "classifier auto|linear|compiled  how rules loaded from now on are classified"},
