@@ -387,20 +387,8 @@ void ctl_srv_do_sync(struct ctl_server *s, struct client *c, const struct nlmsgh
 		free(text);
 		return;
 	}
-	for (size_t off = 0; off < len; off += TEXT_CHUNK) {
-		size_t n = len - off < TEXT_CHUNK ? len - off : TEXT_CHUNK, room;
-		void *p = ctl_srv_out_room(c, n + 64, &room);
-		struct nlmsghdr *m;
-
-		if (!p ||
-		    !(m = ctl_msg_start(p, room, req->type, NLM_F_MULTI, req->seq, req->family,
-					false)) ||
-		    !mnl_attr_put_check(m, room, CTL_RA_TEXT, n, text + off))
-			break;
-		ctl_srv_out_commit(c, m);
-	}
+	send_text(c, req, text, len);
 	free(text);
-	ctl_srv_send_done(c, req->seq);
 }
 
 /* ---- sets: an ipset(8) command line --------------------------------------------------------- */

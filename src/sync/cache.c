@@ -23,12 +23,37 @@
 #include <sys/socket.h>
 
 #include "ct/create.h"
+#include "ct/expect.h"
 #include "ct/helper.h"
 #include "nat/nat.h"
 #include "pkt/hash.h"
 #include "sync/sync_int.h"
 
 #define BIT(id) (1ull << (id))
+
+/* A received expectation (the cache keeps at most external_max / 16 of them, 64 at least). */
+struct sync_xexp {
+	struct sync_xexp *next;
+	struct sync_exp x;
+	uint64_t lastupdate;
+};
+
+static uint32_t exp_max(const struct sync *s)
+{
+	return s->cfg.external_max / 16 > 64 ? s->cfg.external_max / 16 : 64;
+}
+
+static void exps_free(struct sync *s)
+{
+	struct sync_xexp *e, *next;
+
+	for (e = s->exps; e; e = next) {
+		next = e->next;
+		free(e);
+	}
+	s->exps = NULL;
+	s->st.exp_count = 0;
+}
 
 int sync_ext_init(struct sync *s)
 {
@@ -58,6 +83,7 @@ void sync_ext_free(struct sync *s)
 	s->bucket = NULL;
 	s->oldest = s->newest = NULL;
 	s->st.ext_count = 0;
+	exps_free(s);
 }
 
 static uint32_t bucket_of(const struct sync *s, const struct ct_tuple *t)
@@ -276,6 +302,75 @@ static uint64_t commit_timeout(const struct sync *s, const struct sync_ext *x, u
 	return t > age ? t - age : 60 * 1000000000ull;
 }
 
+/* Register x with its master, which must be in the table with a helper. 0 or <0. */
+static int create_expect(struct sync *s, const struct sync_exp *x, uint64_t timeout_ns,
+			 uint64_t now)
+{
+	const struct ct_tuple *t = &x->expect;
+	bool any_src = x->have & ((1u << SE_MASK_IPV4) | (1u << SE_MASK_IPV6)) &&
+		       !(x->mask.src.w[0] | x->mask.src.w[1] | x->mask.src.w[2] | x->mask.src.w[3]);
+	bool any_sport = (x->have & (1u << SE_MASK_PORT)) && !x->mask.s.port;
+	struct ct_entry *m = ct_lookup(s->ct, &x->master, now, NULL);
+	struct ct_expect e;
+
+	if (!m)
+		return -ENOENT;
+	ct_expect_init(&e, x->class_ < CT_EXPECT_CLASS_MAX ? x->class_ : 0, t->family,
+		       any_src ? NULL : &t->src, &t->dst, t->l4proto, any_sport ? NULL : &t->s.port,
+		       t->d.port);
+	e.flags = x->flags & CT_EXPECT_PERMANENT;
+	return ct_expect_create(s->ct, m, &e, timeout_ns, now);
+}
+
+static bool same_exp(const struct sync_exp *a, const struct sync_exp *b)
+{
+	return ct_tuple_eq(&a->master, &b->master) && ct_tuple_eq(&a->expect, &b->expect);
+}
+
+void sync_apply_exp(struct sync *s, uint8_t type, const struct sync_exp *x, uint64_t now)
+{
+	struct sync_xexp **pp, *e;
+
+	s->st.exp_received++;
+	if (s->cfg.disable_external) {
+		if (type == SYNC_T_EXP_DEL) {
+			struct ct_expect *found = ct_expect_find(s->ct, &x->expect, now);
+
+			if (found)
+				ct_expect_remove(s->ct, found);
+			return;
+		}
+		s->applying = true;
+		if (create_expect(s, x, (uint64_t)x->timeout * 1000000000ull, now) == 0)
+			s->st.exp_committed++;
+		else
+			s->st.exp_failed++;
+		s->applying = false;
+		return;
+	}
+	for (pp = &s->exps; *pp && !same_exp(&(*pp)->x, x); pp = &(*pp)->next)
+		;
+	if (type == SYNC_T_EXP_DEL) {
+		if ((e = *pp)) {
+			*pp = e->next;
+			free(e);
+			s->st.exp_count--;
+		}
+		return;
+	}
+	if (!(e = *pp)) {
+		if (s->st.exp_count >= exp_max(s) || !(e = calloc(1, sizeof(*e)))) {
+			s->st.exp_full++;
+			return;
+		}
+		e->next = s->exps;
+		s->exps = e;
+		s->st.exp_count++;
+	}
+	e->x = *x;
+	e->lastupdate = now;
+}
+
 unsigned sync_commit(struct sync *s, uint64_t now)
 {
 	unsigned n = 0;
@@ -284,6 +379,22 @@ unsigned sync_commit(struct sync *s, uint64_t now)
 		return 0; /* nothing is cached: -c does nothing (11.3) */
 	s->applying = true;
 	for (int related = 0; related < 2; related++) {
+		/* expectations between their masters and the connections they let in */
+		for (struct sync_xexp *e = related ? s->exps : NULL; e; e = e->next) {
+			uint64_t age = now > e->lastupdate ? now - e->lastupdate : 0;
+			uint64_t to = (uint64_t)e->x.timeout * 1000000000ull;
+
+			if (s->cfg.commit_timeout)
+				to = s->cfg.commit_timeout;
+			else
+				to = to > age ? to - age : 60 * 1000000000ull;
+			if (create_expect(s, &e->x, to, now) == 0) {
+				n++;
+				s->st.exp_committed++;
+			} else {
+				s->st.exp_failed++;
+			}
+		}
 		for (struct sync_ext *x = s->oldest; x; x = x->next) {
 			if (!!(x->f.have & BIT(SA_MASTER_L4PROTO)) != related)
 				continue;

@@ -610,7 +610,7 @@ static void data_msg(struct sync *s, const uint8_t *msg, const struct sync_hdr *
 			rx_error(s, (enum sync_rx_error)(-r - 1));
 			return;
 		}
-		s->st.exp_ignored++; /* expectations are checked, not applied (docs/sync.md) */
+		sync_apply_exp(s, h->type, &x, now);
 	}
 }
 
@@ -881,10 +881,14 @@ void sync_stats_print(const struct sync *s, FILE *f)
 		(unsigned long long)t->int_sent_del, (unsigned long long)t->filtered);
 	fprintf(f,
 		"external_entries %u\nexternal_new %llu\nexternal_upd %llu\nexternal_del %llu\n"
-		"external_full %llu\nexternal_expired %llu\nexpectations_ignored %llu\n",
+		"external_full %llu\nexternal_expired %llu\nexpectations %u\n"
+		"expectations_received %llu\nexpectations_full %llu\nexpectations_committed %llu\n"
+		"expectations_failed %llu\n",
 		t->ext_count, (unsigned long long)t->ext_new, (unsigned long long)t->ext_upd,
 		(unsigned long long)t->ext_del, (unsigned long long)t->ext_full,
-		(unsigned long long)t->ext_expired, (unsigned long long)t->exp_ignored);
+		(unsigned long long)t->ext_expired, t->exp_count, (unsigned long long)t->exp_received,
+		(unsigned long long)t->exp_full, (unsigned long long)t->exp_committed,
+		(unsigned long long)t->exp_failed);
 	fprintf(f, "committed %llu\ncommit_failed %llu\ndirect_applied %llu\ndirect_failed %llu\n",
 		(unsigned long long)t->committed, (unsigned long long)t->commit_failed,
 		(unsigned long long)t->direct_applied, (unsigned long long)t->direct_failed);

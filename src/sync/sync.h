@@ -94,7 +94,9 @@ struct sync_stats {
 	uint64_t coalesced;	 /* events merged into a message already pending */
 	uint32_t rs_len, tx_len; /* now */
 	/* caches */
-	uint64_t ext_new, ext_upd, ext_del, ext_full, ext_expired, exp_ignored;
+	uint64_t ext_new, ext_upd, ext_del, ext_full, ext_expired;
+	uint64_t exp_received, exp_full, exp_committed, exp_failed;
+	uint32_t exp_count; /* expectations in the external cache */
 	uint64_t int_sent_new, int_sent_upd, int_sent_del, filtered;
 	uint64_t committed, commit_failed, direct_applied, direct_failed;
 	uint32_t ext_count;

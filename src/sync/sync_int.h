@@ -80,6 +80,7 @@ struct sync {
 	struct sync_ext **bucket;
 	uint32_t bmask;
 	struct sync_ext *oldest, *newest;
+	struct sync_xexp *exps; /* received expectations, newest first (cache.c) */
 	uint64_t seed[2];
 };
 
@@ -112,6 +113,8 @@ void sync_ext_free(struct sync *s);
 /* A received, valid conntrack message. */
 void sync_apply(struct sync *s, uint8_t type, const struct sync_flow *f, uint64_t now);
 void sync_ext_expire(struct sync *s, uint64_t now);
+/* A received, valid expectation message. */
+void sync_apply_exp(struct sync *s, uint8_t type, const struct sync_exp *x, uint64_t now);
 
 /* auth.c: wrap a packed datagram (room for SYNC_AUTH_OVERHEAD more bytes at the end and
  * SYNC_AUTH_HDR at the start is made by the caller), check and unwrap a received one. */

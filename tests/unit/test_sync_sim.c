@@ -512,7 +512,23 @@ static void test_resync_large_table_in_order(void **state)
 	assert_int_equal(order_types[0], 0);
 	assert_int_equal(order_types[1], 1);
 	assert_int_equal(order_types[2], 2);
-	assert_int_equal(sync_stats(b->sync)->exp_ignored, 1);
+	assert_int_equal(sync_stats(b->sync)->exp_received, 1);
+	assert_int_equal(sync_stats(b->sync)->exp_count, 1);
+	/* committed: the master first, then its expectation, then the data connection */
+	assert_int_equal(sync_commit(b->sync, w->now), 20003); /* and the expectation */
+	assert_int_equal(sync_stats(b->sync)->exp_committed, 1);
+	{
+		struct ct_expect *e = ct_expect_next(b->ct, NULL);
+
+		assert_non_null(e);
+		assert_int_equal(e->tuple.d.port, 10001);
+		assert_null(ct_expect_next(b->ct, e));
+		/* the connection it announces is RELATED on B */
+		assert_int_equal(
+		    ct_test_feed(b->ct, "tcp 10.50.0.2:20 > 10.50.0.1:10001 syn seq=1 win=100",
+				 w->now),
+		    CT_STATE_RELATED);
+	}
 	world_free(w);
 }
 
