@@ -526,10 +526,15 @@ void sync_flush(struct sync *s, bool internal, bool external)
 
 static void rs_ack(struct sync *s, uint32_t from, uint32_t to)
 {
+	/* the queue is in sequence order (numbers are given at transmission, resends get new
+	 * ones at the tail): stop at the first one past the range, which is usually near the
+	 * head, so a bulk of a million entries does not rescan the queue at every ACK */
 	for (uint32_t i = 0; i < s->rs.len; i++) {
 		struct sync_msg *m = ring_at(&s->rs, i);
 
-		if (!sync_seq_before(m->seq, from) && !sync_seq_after(m->seq, to))
+		if (sync_seq_after(m->seq, to))
+			break;
+		if (!sync_seq_before(m->seq, from))
 			m->dead = true;
 	}
 	while (s->rs.len && ring_at(&s->rs, 0)->dead)
@@ -886,9 +891,9 @@ void sync_stats_print(const struct sync *s, FILE *f)
 		"expectations_failed %llu\n",
 		t->ext_count, (unsigned long long)t->ext_new, (unsigned long long)t->ext_upd,
 		(unsigned long long)t->ext_del, (unsigned long long)t->ext_full,
-		(unsigned long long)t->ext_expired, t->exp_count, (unsigned long long)t->exp_received,
-		(unsigned long long)t->exp_full, (unsigned long long)t->exp_committed,
-		(unsigned long long)t->exp_failed);
+		(unsigned long long)t->ext_expired, t->exp_count,
+		(unsigned long long)t->exp_received, (unsigned long long)t->exp_full,
+		(unsigned long long)t->exp_committed, (unsigned long long)t->exp_failed);
 	fprintf(f, "committed %llu\ncommit_failed %llu\ndirect_applied %llu\ndirect_failed %llu\n",
 		(unsigned long long)t->committed, (unsigned long long)t->commit_failed,
 		(unsigned long long)t->direct_applied, (unsigned long long)t->direct_failed);
