@@ -93,6 +93,10 @@ struct box_ops {
 	/* NFQUEUE: return a verdict (EXT_ACCEPT/EXT_DROP/EXT_REPEAT) and optionally change the
 	 * mark. NULL: queued packets are dropped unless --queue-bypass. */
 	int (*queue)(void *user, struct box *b, unsigned qnum, struct pkt *p, uint32_t *mark);
+	/* A packet the box made itself (REJECT's RST or ICMP error, ...), handed over before the
+	 * box's own routing and OUTPUT when another stack routes (NFQUEUE mode: the kernel
+	 * sends it). NULL: the box routes it (box_output). Takes ownership. */
+	void (*emit)(void *user, struct box *b, struct pkt *p);
 };
 
 struct box_iface {

@@ -483,8 +483,12 @@ int box_emit(struct box *b, struct pkt *p)
 
 	if (b->emit_depth >= BOX_MAX_EMIT_DEPTH)
 		return box_drop_simple(b, p, BOX_DROP_LOOP, HOOK_OUTPUT);
-	b->emit_depth++;
 	b->stats.emitted++;
+	if (b->ops.emit) { /* another stack routes what the box makes */
+		b->ops.emit(b->user, b, p);
+		return EXT_ACCEPT;
+	}
+	b->emit_depth++;
 	box_pkt_begin(b, saved);
 	v = output(b, p);
 	box_pkt_end(b, saved);

@@ -4,17 +4,20 @@
  * waits on the queue's socket and the control socket and sees the signal flags between batches.
  */
 #include <errno.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ctl/server.h"
 #include "engine/box.h"
 #include "engine/setup.h"
 #include "io/clock.h"
 #include "live/nfqueue.h"
+#include "pkt/pkt.h"
 #include "rules/rules.h"
 
 #define LIVE_NFQ_WAIT_MS 100
@@ -27,6 +30,10 @@ struct live_nfqueue {
 	const char *control;	/* SPEC of the control socket, NULL: none */
 	struct ctl_server *ctl; /* opened by live_nfqueue_run */
 	uint64_t reloads, reload_errors;
+	/* what the box makes (REJECT replies) goes to the kernel through raw sockets, header
+	 * included, and the kernel routes it as its own output */
+	int raw4, raw6;
+	uint64_t emitted, emit_errors;
 	FILE *err;
 };
 
@@ -55,15 +62,53 @@ static void nfq_trace(void *user, struct box *b, const struct pkt *p, const char
 	fprintf(q->err, "pkttables: trace %s\n", line);
 }
 
+/* A packet the box made: to the kernel as a raw IP datagram, to its destination. */
+static void nfq_emit(void *user, struct box *b, struct pkt *p)
+{
+	struct live_nfqueue *q = user;
+	uint8_t buf[PKT_MAX_LEN];
+	const uint8_t *d = p->len <= sizeof(buf) ? pkt_header(p, 0, p->len, buf) : NULL;
+	struct sockaddr_storage ss = {0};
+	socklen_t sl;
+	int fd;
+
+	if (d && p->len >= 20 && (d[0] >> 4) == 4 && q->raw4 >= 0) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+
+		sin->sin_family = AF_INET;
+		memcpy(&sin->sin_addr, d + 16, 4);
+		fd = q->raw4, sl = sizeof(*sin);
+	} else if (d && p->len >= 40 && (d[0] >> 4) == 6 && q->raw6 >= 0) {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
+
+		sin6->sin6_family = AF_INET6;
+		memcpy(&sin6->sin6_addr, d + 24, 16);
+		fd = q->raw6, sl = sizeof(*sin6);
+	} else {
+		q->emit_errors++;
+		pkt_free(p);
+		return;
+	}
+	if (sendto(fd, d, p->len, MSG_DONTWAIT, (struct sockaddr *)&ss, sl) == (ssize_t)p->len)
+		q->emitted++;
+	else
+		q->emit_errors++;
+	pkt_free(p);
+}
+
 int live_nfqueue_open(const struct live_nfqueue_opts *o, FILE *err, struct live_nfqueue **out)
 {
-	static const struct box_ops ops = {.log = nfq_log, .trace = nfq_trace};
+	static const struct box_ops ops = {.log = nfq_log, .trace = nfq_trace, .emit = nfq_emit};
 	struct live_nfqueue *q = calloc(1, sizeof(*q));
 	int rc;
 
 	if (!q)
 		return -ENOMEM;
 	q->err = err;
+	/* IPPROTO_RAW: the header is ours (IP_HDRINCL); a socket that cannot open only costs
+	 * REJECT its reply (counted as emit errors) */
+	q->raw4 = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+	q->raw6 = socket(AF_INET6, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
 	q->queue_num = o->queue.queue_num;
 	q->rules = o->rules;
 	q->rules6 = o->rules6;
@@ -95,6 +140,10 @@ void live_nfqueue_free(struct live_nfqueue *q)
 	if (!q)
 		return;
 	nfqueue_free(q->nfq);
+	if (q->raw4 >= 0)
+		close(q->raw4);
+	if (q->raw6 >= 0)
+		close(q->raw6);
 	ctl_server_free(q->ctl); /* unlinks the socket */
 	box_free(q->box);
 	free(q);
@@ -156,7 +205,7 @@ void live_nfqueue_dump(struct live_nfqueue *q, FILE *f)
 		"nfqueue: packets %llu accepted %llu dropped %llu stolen %llu not-judged %llu "
 		"rewritten %llu remarked %llu\n"
 		"nfqueue: verdicts %llu batches %llu sends %llu overruns %llu verdict-errors %llu "
-		"unnamed-ifaces %llu reloads %llu (refused %llu)\n",
+		"unnamed-ifaces %llu reloads %llu (refused %llu) emitted %llu (errors %llu)\n",
 		(unsigned long long)s->packets, (unsigned long long)s->accepted,
 		(unsigned long long)s->dropped, (unsigned long long)s->stolen,
 		(unsigned long long)s->not_ip, (unsigned long long)s->rewritten,
@@ -164,7 +213,8 @@ void live_nfqueue_dump(struct live_nfqueue *q, FILE *f)
 		(unsigned long long)s->batch_msgs, (unsigned long long)s->sends,
 		(unsigned long long)s->overruns, (unsigned long long)s->verdict_errors,
 		(unsigned long long)s->unnamed, (unsigned long long)q->reloads,
-		(unsigned long long)q->reload_errors);
+		(unsigned long long)q->reload_errors, (unsigned long long)q->emitted,
+		(unsigned long long)q->emit_errors);
 	nfqueue_print_kernel_queue(q->nfq, f);
 	fflush(f);
 }
