@@ -17,7 +17,8 @@
 # Measured: (a) TCP throughput client -> server (iperf3, one stream), (b) UDP packets per second
 # arriving at the server for 64-byte datagrams from one sender as fast as it goes
 # (build/bench/udp_flood, sendmmsg; iperf3 -u would measure its own receiver instead).
-# Prints Gbit/s, kpps and the ratio to the kernel, appends rows to build/bench.csv
+# Prints Gbit/s, kpps and the ratio to the kernel, writes build/bench-live.csv
+# (config,io,workers,udp64_kpps,tcp_gbps), appends rows to build/bench.csv
 # (name,packets,ns_per_packet,mpps,ratio,instructions_per_packet; TCP packets are bytes / 1448,
 # the MSS with timestamps on a 1500 MTU) and writes build/bench-live.txt.
 # BENCH_LIVE_SECONDS (3) per measurement; about 25 s in all. Skipped (exit 0) when not root.
@@ -190,4 +191,17 @@ row() {
 		row "live-udp64-$mode" "$n" "$p" "$udp_pps_kernel"
 	done
 } | tee -a "$TXT"
-echo "appended to $OUT, wrote $TXT"
+# the same figures by configuration, I/O mode and data-path threads
+echo "config,io,workers,udp64_kpps,tcp_gbps" >build/bench-live.csv
+for mode in kernel pkttables afxdp nfqueue; do
+	eval "b=\$tcp_bps_$mode p=\$udp_pps_$mode"
+	[ -n "$b" ] || continue
+	case $mode in
+	kernel) row="kernel-filter,kernel,-" ;;
+	pkttables) row="pkttables-filter,afpacket,1" ;;
+	afxdp) row="pkttables-filter,afxdp,1" ;;
+	nfqueue) row="kernel+pkttables-nfqueue,nfqueue,1" ;;
+	esac
+	echo "$row $p $b" | awk '{ printf "%s,%.1f,%.3f\n", $1, $2 / 1e3, $3 / 1e9 }' >>build/bench-live.csv
+done
+echo "appended to $OUT, wrote $TXT and build/bench-live.csv"
