@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/table.sh - make bench-table: the netfilter workshop's cost table (forwarding only,
 # + conntrack, + empty tables, full stack, full + 1000 rules), measured in one run for the
-# kernel (iptables-legacy and iptables-nft), for pkttables live and for pkttables in memory.
+# kernel (iptables-legacy and iptables-nft), for pkttables live (AF_PACKET and AF_XDP) and for
+# pkttables in memory.
 #
 #   sender ${P}s (pkttables gen)  ---  router ${P}r  ---  receiver ${P}v (pkttables gen --receive)
 #   eth0 10.1.0.2/16                 L 10.1.0.1/16 | W 10.2.0.1/24    eth0 10.2.0.2/24
@@ -30,7 +31,7 @@ ROUNDS=${BENCH_TABLE_ROUNDS:-3}
 FLOWS=${BENCH_TABLE_FLOWS:-1000}
 SIZES=${BENCH_TABLE_SIZES:-"64 1518"}
 ROWS="forward conntrack empty full full-rules1000"
-SYSTEMS=${BENCH_TABLE_SYSTEMS:-"kernel-legacy kernel-nft pkttables"}
+SYSTEMS=${BENCH_TABLE_SYSTEMS:-"kernel-legacy kernel-nft pkttables pkttables-afxdp"}
 OUTDIR=${BENCH_TABLE_OUT:-build}
 CSV=$OUTDIR/bench-table.csv
 TXT=$OUTDIR/bench-table.txt
@@ -146,13 +147,14 @@ topo() {
 			ip netns exec $R "iptables-${1#kernel-}-restore" <"$D/rules" || return 1
 		fi
 		;;
-	pkttables)
+	pkttables | pkttables-afxdp)
 		ip netns exec $R sysctl -qw net.ipv4.ip_forward=0
 		for d in $L $W; do
 			ip -n $R link set $d arp off
 			ip -n $R link set $d up
 		done
 		{
+			[ "$1" = pkttables-afxdp ] && echo "io afxdp"
 			echo "iface $L"
 			echo "iface $W"
 			echo "addr $L 10.1.0.1/16"
@@ -299,7 +301,7 @@ fi
 	awk -F, -v sizes="$SIZES" 'NR > 1 { sys[$1] = 1
 		v[$1, $3, $2] = sprintf("%8.1f %5.2f %-8s", $4, $5, $10) }
 	END {
-		ns = split("kernel-legacy kernel-nft pkttables pkttables-memory", S, " ")
+		ns = split("kernel-legacy kernel-nft pkttables pkttables-afxdp pkttables-memory", S, " ")
 		nr = split("forward conntrack empty full full-rules1000", Rw, " ")
 		nz = split(sizes, Z, " ")
 		for (k = 1; k <= nz; k++) {
@@ -322,7 +324,7 @@ fi
 if command -v gnuplot >/dev/null 2>&1; then
 	for size in $SIZES; do
 		awk -F, -v z="$size" 'NR > 1 && $3 == z { v[$2, $1] = $5; s[$1] = 1 }
-		END { printf "row"; n = split("kernel-legacy kernel-nft pkttables pkttables-memory", S, " ")
+		END { printf "row"; n = split("kernel-legacy kernel-nft pkttables pkttables-afxdp pkttables-memory", S, " ")
 			for (i = 1; i <= n; i++) printf " %s", S[i]; printf "\n"
 			m = split("forward conntrack empty full full-rules1000", R, " ")
 			for (j = 1; j <= m; j++) { printf "%s", R[j]
@@ -342,7 +344,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 		echo "set multiplot layout 1,$#"
 		for size in "$@"; do
 			echo "set title 'frames of $size bytes'"
-			echo "plot for [c=2:5] '$D/plot.$size' using c:xtic(1) title columnheader(c)"
+			echo "plot for [c=2:6] '$D/plot.$size' using c:xtic(1) title columnheader(c)"
 		done
 		echo "unset multiplot"
 	} | gnuplot && echo "wrote $PNG"
