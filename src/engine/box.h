@@ -97,6 +97,10 @@ struct box_ops {
 	 * box's own routing and OUTPUT when another stack routes (NFQUEUE mode: the kernel
 	 * sends it). NULL: the box routes it (box_output). Takes ownership. */
 	void (*emit)(void *user, struct box *b, struct pkt *p);
+	/* -j NFLOG handed a packet to log group `group` (the netlink group ulogd would read):
+	 * the simulator's and live mode's captures of a group. Information only. */
+	void (*nflog)(void *user, struct box *b, unsigned group, const char *prefix,
+		      const struct pkt *p);
 };
 
 struct box_iface {

@@ -202,6 +202,14 @@ static uint32_t env_route_dev(void *box, int family, const union pt_addr *dst, c
 	return EXT_RTN_UNICAST;
 }
 
+static void env_nflog(void *box, unsigned group, const char *prefix, const struct pkt *p)
+{
+	struct box *b = box;
+
+	if (b->ops.nflog)
+		b->ops.nflog(b->user, b, group, prefix, p);
+}
+
 static const struct ext_env_ops env_ops = {
     .addr_type = box_env_addr_type,
     .log = env_log,
@@ -216,6 +224,7 @@ static const struct ext_env_ops env_ops = {
     .plugin = env_plugin,
     .iface_mac = env_iface_mac,
     .route_dev = env_route_dev,
+    .nflog = env_nflog,
 };
 
 void box_env_init(struct box *b)

@@ -2,8 +2,10 @@
 /*
  * -j NFLOG (xt_NFLOG): hand the packet to a log group. A box writes the kernel's log line for
  * it (pkt_log_format, as LOG does) with the prefix, at level 4, to its log: the simulator's
- * `show log` / `expect log`, replay's output, live mode's log. Not done: the netlink NFLOG
- * group that ulogd listens on, and a capture of the logged packets.
+ * `show log` / `expect log`, replay's output, live mode's log; and hands the packet to the
+ * box's group sink (box_ops.nflog): `capture nflog GROUP FILE` in the simulator, `nflog GROUP
+ * FILE` in a live config write the IP datagrams of a group to a pcap (LINKTYPE_RAW). Not done:
+ * the netlink NFLOG group that ulogd listens on.
  *
  *   --nflog-group N (0..65535)  --nflog-prefix TEXT (1..63 characters)  --nflog-range N
  *   (accepted, not printed, as iptables 1.8.9 drops it)  --nflog-size N  --nflog-threshold N
@@ -74,10 +76,14 @@ static int nflog_target(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	struct pkt_log_opts o = {.prefix = ni->prefix, .in = ctx->in, .out = ctx->out, .uid = -1};
 	char line[1024];
 
-	if (!ctx->env || !ctx->env->ops->log)
+	if (!ctx->env)
 		return EXT_CONTINUE;
-	pkt_log_format(line, sizeof(line), ctx->pkt, &o);
-	ctx->env->ops->log(ctx->env->box, 4, line);
+	if (ctx->env->ops->log) {
+		pkt_log_format(line, sizeof(line), ctx->pkt, &o);
+		ctx->env->ops->log(ctx->env->box, 4, line);
+	}
+	if (ctx->env->ops->nflog)
+		ctx->env->ops->nflog(ctx->env->box, ni->group, ni->prefix, ctx->pkt);
 	return EXT_CONTINUE;
 }
 

@@ -38,6 +38,7 @@
 #include "io/clock.h"
 #include "io/ndisc.h"
 #include "io/neigh.h"
+#include "io/pcapio.h"
 #include "live/live.h"
 #include "live/sync.h"
 #include "pkt/reply.h"
@@ -67,6 +68,8 @@ struct live_txq {
 	unsigned n;
 };
 
+#define LIVE_MAX_NFLOG 8 /* `nflog GROUP FILE` lines */
+
 struct live {
 	struct box *box;
 	struct neigh_table *neigh;
@@ -84,6 +87,12 @@ struct live {
 	uint64_t pkt_id;
 	struct live_stats st;
 	FILE *err;
+	/* `nflog GROUP FILE` lines: what -j NFLOG hands to GROUP, as raw IP into a pcap */
+	struct {
+		unsigned group;
+		struct pcapio_writer *w;
+	} nflog[LIVE_MAX_NFLOG];
+	unsigned nnflog;
 };
 
 /* ---- transmit ---------------------------------------------------------------------------- */
@@ -371,6 +380,21 @@ static void run_local(struct live *l)
 	for (unsigned i = 0; i < l->nlocal; i++)
 		box_output(l->box, l->localq[i]);
 	l->nlocal = 0;
+}
+
+static void live_nflog(void *user, struct box *b, unsigned group, const char *prefix,
+		       const struct pkt *p)
+{
+	struct live *l = user;
+	uint8_t buf[PKT_MAX_LEN];
+	uint32_t n = p->info.l3len;
+
+	(void)prefix;
+	if (n > sizeof(buf) || pkt_copy_out(p, p->info.l3off, buf, n) < 0)
+		return;
+	for (unsigned i = 0; i < l->nnflog; i++)
+		if (l->nflog[i].group == group)
+			pcapio_write_bytes(l->nflog[i].w, buf, n, box_now(b));
 }
 
 static void live_log(void *user, struct box *b, int level, const char *line)
@@ -665,13 +689,36 @@ static int config_line(struct live *l, const char *dir, int argc, char **argv, c
 	}
 	if (!strcmp(argv[0], "sync"))
 		return live_sync_config(&l->sync, argc, argv, dir, msg, mlen);
+	if (!strcmp(argv[0], "nflog")) { /* nflog GROUP FILE.pcap */
+		char path[PATH_MAX], *end = NULL;
+		unsigned long g = argc == 3 ? strtoul(argv[1], &end, 10) : 0;
+		int rc;
+
+		if (argc != 3 || !end || *end || g > 65535) {
+			snprintf(msg, mlen, "usage: nflog GROUP FILE.pcap");
+			return -EINVAL;
+		}
+		if (l->nnflog == LIVE_MAX_NFLOG) {
+			snprintf(msg, mlen, "at most %d nflog lines", LIVE_MAX_NFLOG);
+			return -ENOSPC;
+		}
+		if (resolve_path(path, sizeof(path), dir, argv[2]) < 0) {
+			snprintf(msg, mlen, "path too long");
+			return -ENAMETOOLONG;
+		}
+		rc = pcapio_create(path, PKT_LINK_RAW, &l->nflog[l->nnflog].w, msg, mlen);
+		if (rc < 0)
+			return rc;
+		l->nflog[l->nnflog++].group = (unsigned)g;
+		return 0;
+	}
 	if (!strcmp(argv[0], "addr") || !strcmp(argv[0], "route") ||
 	    !strcmp(argv[0], "forwarding") || !strcmp(argv[0], "conntrack") ||
-	    !strcmp(argv[0], "ct-timeout") || !strcmp(argv[0], "nat"))
+	    !strcmp(argv[0], "ct-timeout") || !strcmp(argv[0], "nat") || !strcmp(argv[0], "recent"))
 		return box_setup_command(l->box, argc, argv, msg, mlen) < 0 ? -EINVAL : 0;
 	snprintf(msg, mlen,
 		 "unknown keyword '%s' (iface, addr, route, forwarding, conntrack set, ct-timeout, "
-		 "nat set, rules, rules6, sets, control, sync, classifier)",
+		 "nat set, recent, rules, rules6, sets, control, sync, classifier, nflog)",
 		 argv[0]);
 	return -EINVAL;
 }
@@ -719,7 +766,8 @@ static int read_config(struct live *l, const char *path)
 int live_open(const char *config, int classifier, FILE *err, struct live **out)
 {
 	static const struct box_ops ops = {
-	    .xmit = live_xmit, .deliver = live_deliver, .log = live_log, .trace = live_trace};
+	    .xmit = live_xmit, .deliver = live_deliver, .log = live_log, .trace = live_trace,
+	    .nflog = live_nflog};
 	struct live *l = calloc(1, sizeof(*l));
 	int rc;
 
@@ -760,6 +808,8 @@ void live_free(struct live *l)
 	}
 	for (unsigned i = 0; i < l->nlocal; i++)
 		pkt_free(l->localq[i]);
+	for (unsigned i = 0; i < l->nnflog; i++)
+		pcapio_finish(l->nflog[i].w);
 	ctl_server_free(l->ctl); /* unlinks the socket */
 	live_sync_free(l->sync); /* before the box: it watches the box's conntrack table */
 	neigh_free(l->neigh);

@@ -193,6 +193,8 @@ struct ext_env_ops {
 	 * box's own addresses, BLACKHOLE, UNREACHABLE, PROHIBIT) and, for UNICAST, the name of
 	 * its interface in ifname; 0 when there is no route. Optional. */
 	uint32_t (*route_dev)(void *box, int family, const union pt_addr *dst, char ifname[16]);
+	/* -j NFLOG: the packet for log group `group` (box_ops.nflog). Optional. */
+	void (*nflog)(void *box, unsigned group, const char *prefix, const struct pkt *p);
 };
 
 struct ext_env {

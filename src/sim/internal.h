@@ -23,6 +23,8 @@ struct ctl_server;
 #define SIM_MAX_OUTCOMES 4096 /* per box; older ones are forgotten (and counted) beyond it */
 #define SIM_MAX_QUEUES	 16
 #define SIM_MAX_CAPTURES 16
+/* sim_capture.ifindex of `capture nflog GROUP FILE`: the packets -j NFLOG hands to GROUP */
+#define SIM_CAP_NFLOG(group) (-1 - (int)(group))
 #define SIM_MAX_WIRE	 100000 /* deliveries run per command: stops forwarding loops */
 
 enum sim_outcome_kind {

@@ -455,10 +455,22 @@ static int cmd_capture(struct sim *s, struct words *w)
 	const struct box_iface *ifc;
 	struct sim_capture *c;
 
-	if (w->argc != 3)
-		return sim_errorf(s, "usage: capture IFACE FILE.pcap | capture IFACE off");
-	if (sim_resolve_iface(s, w->argv[1], &sb, &ifindex) < 0)
+	if (w->argc == 4 && !strcmp(w->argv[1], "nflog")) {
+		/* capture nflog GROUP FILE|off: what -j NFLOG hands to GROUP, as raw IP */
+		char *end;
+		unsigned long g = strtoul(w->argv[2], &end, 10);
+
+		if (*end || g > 65535 || !(sb = sim_cur_box(s)))
+			return sim_errorf(s, "usage: capture nflog GROUP FILE.pcap | off");
+		ifindex = SIM_CAP_NFLOG(g);
+		w->argv[1] = w->argv[2];
+		w->argv[2] = w->argv[3];
+	} else if (w->argc != 3) {
+		return sim_errorf(s, "usage: capture IFACE FILE.pcap | capture IFACE off | capture "
+				     "nflog GROUP FILE.pcap");
+	} else if (sim_resolve_iface(s, w->argv[1], &sb, &ifindex) < 0) {
 		return -1;
+	}
 	for (unsigned i = 0; i < sb->ncaps; i++)
 		if (sb->caps[i].ifindex == ifindex) {
 			pcapio_finish(sb->caps[i].w);
@@ -469,10 +481,10 @@ static int cmd_capture(struct sim *s, struct words *w)
 		return 0;
 	if (sb->ncaps == SIM_MAX_CAPTURES)
 		return sim_errorf(s, "too many captures (%d)", SIM_MAX_CAPTURES);
-	ifc = box_iface(sb->box, ifindex);
+	ifc = ifindex > 0 ? box_iface(sb->box, ifindex) : NULL;
 	c = &sb->caps[sb->ncaps];
 	sim_path(s, w->argv[2], path, sizeof(path));
-	if (pcapio_create(path, ifc->link, &c->w, err, sizeof(err)) < 0)
+	if (pcapio_create(path, ifc ? ifc->link : PKT_LINK_RAW, &c->w, err, sizeof(err)) < 0)
 		return sim_errorf(s, "%s", err);
 	c->ifindex = ifindex;
 	snprintf(c->path, sizeof(c->path), "%s", path);

@@ -238,6 +238,22 @@ static void cb_log(void *user, struct box *b, int level, const char *line)
 		fprintf(sb->sim->out, "  [%s] log %s\n", box_name(b), line);
 }
 
+/* -j NFLOG: the IP datagram into the group's captures, as nflog delivers it (no link header) */
+static void cb_nflog(void *user, struct box *b, unsigned group, const char *prefix,
+		     const struct pkt *p)
+{
+	struct sim_box *sb = user;
+	uint8_t buf[PKT_MAX_LEN];
+	uint32_t n = p->info.l3len;
+
+	(void)prefix;
+	if (n > sizeof(buf) || pkt_copy_out(p, p->info.l3off, buf, n) < 0)
+		return;
+	for (unsigned i = 0; i < sb->ncaps; i++)
+		if (sb->caps[i].ifindex == SIM_CAP_NFLOG(group) && sb->caps[i].w)
+			pcapio_write_bytes(sb->caps[i].w, buf, n, box_now(b));
+}
+
 static void cb_trace(void *user, struct box *b, const struct pkt *p, const char *line)
 {
 	struct sim_box *sb = user;
@@ -288,6 +304,7 @@ static const struct box_ops sim_ops = {
     .deliver = cb_deliver,
     .dropped = cb_dropped,
     .log = cb_log,
+    .nflog = cb_nflog,
     .trace = cb_trace,
     .queue = cb_queue,
 };
@@ -298,6 +315,7 @@ static const struct box_ops replay_ops = {
     .deliver = cb_deliver,
     .dropped = cb_dropped,
     .log = cb_log,
+    .nflog = cb_nflog,
     .trace = cb_trace,
     .queue = NULL,
 };
