@@ -142,8 +142,9 @@ static void do_replace(struct ctl_server *s, struct client *c, const struct nlms
 	ctl_srv_send_ack(c, nlh);
 }
 
-/* Text as CTL_RA_TEXT messages of TEXT_CHUNK bytes, then NLMSG_DONE. */
-static void send_text(struct client *c, const struct ctl_request *req, const char *text, size_t len)
+/* Text as NLM_F_MULTI messages of TEXT_CHUNK bytes each in attribute `attr`. */
+static void send_chunks(struct client *c, const struct ctl_request *req, uint16_t attr,
+			const char *text, size_t len)
 {
 	for (size_t off = 0; off < len; off += TEXT_CHUNK) {
 		size_t n = len - off < TEXT_CHUNK ? len - off : TEXT_CHUNK, room;
@@ -153,10 +154,16 @@ static void send_text(struct client *c, const struct ctl_request *req, const cha
 		if (!p ||
 		    !(m = ctl_msg_start(p, room, req->type, NLM_F_MULTI, req->seq, req->family,
 					false)) ||
-		    !mnl_attr_put_check(m, room, CTL_RA_TEXT, n, text + off))
+		    !mnl_attr_put_check(m, room, attr, n, text + off))
 			break;
 		ctl_srv_out_commit(c, m);
 	}
+}
+
+/* Text as CTL_RA_TEXT messages of TEXT_CHUNK bytes, then NLMSG_DONE. */
+static void send_text(struct client *c, const struct ctl_request *req, const char *text, size_t len)
+{
+	send_chunks(c, req, CTL_RA_TEXT, text, len);
 	ctl_srv_send_done(c, req->seq);
 }
 
@@ -440,16 +447,7 @@ void ctl_srv_do_set(struct ctl_server *s, struct client *c, const struct nlmsghd
 	    set_cmd_line(t, (int)req->nargs, argv, text, len, box_now(s->box), f, msg, sizeof(msg));
 	fclose(f);
 	free(text);
-	for (size_t off = 0; off < outlen; off += TEXT_CHUNK) {
-		size_t n = outlen - off < TEXT_CHUNK ? outlen - off : TEXT_CHUNK;
-
-		if (!(p = ctl_srv_out_room(c, n + 64, &room)) ||
-		    !(m = ctl_msg_start(p, room, req->type, NLM_F_MULTI, req->seq, req->family,
-					false)) ||
-		    !mnl_attr_put_check(m, room, CTL_SA_OUTPUT, n, out + off))
-			break;
-		ctl_srv_out_commit(c, m);
-	}
+	send_chunks(c, req, CTL_SA_OUTPUT, out, outlen);
 	free(out);
 	if ((p = ctl_srv_out_room(c, strlen(msg) + 128, &room)) &&
 	    (m = ctl_msg_start(p, room, req->type, NLM_F_MULTI, req->seq, req->family, false)) &&

@@ -480,6 +480,25 @@ static struct set_elem *elem_new(struct set *s, const uint8_t *packed)
 	return e;
 }
 
+/* A new element with the extensions of an add: 0, or -SET_E_* with nothing left behind. */
+static int elem_make(struct set *s, const uint8_t *packed, const struct set_elem_opts *o,
+		     uint64_t now, struct set_elem **out)
+{
+	struct set_elem *e = elem_new(s, packed);
+	int rc;
+
+	if (!e)
+		return -SET_E_NOMEM;
+	if ((rc = elem_init(s, e, o, now, true)) < 0) {
+		s->count--;
+		s->mem -= s->elem_size;
+		free(e);
+		return rc;
+	}
+	*out = e;
+	return 0;
+}
+
 /* Unlink and free the element at *pp (hash chain or bitmap slot; lists use list_remove). */
 static void elem_remove(struct set_table *t, struct set *s, struct set_elem **pp)
 {
@@ -537,14 +556,8 @@ static int list_add(struct set_table *t, struct set *s, const struct set_key *k,
 	if (s->nmember >= s->nslot)
 		return -SET_E_LISTFULL;
 	set_key_pack(s, k, packed);
-	if (!(e = elem_new(s, packed)))
-		return -SET_E_NOMEM;
-	if ((rc = elem_init(s, e, o, now, true)) < 0) {
-		s->count--;
-		s->mem -= s->elem_size;
-		free(e);
+	if ((rc = elem_make(s, packed, o, now, &e)) < 0)
 		return rc;
-	}
 	memmove(&s->slot[at + 1], &s->slot[at], (s->nmember - (uint32_t)at) * sizeof(*s->slot));
 	s->slot[at] = e;
 	s->nmember++;
@@ -595,14 +608,8 @@ int set_add(struct set_table *t, struct set *s, const struct set_key *k,
 				t->stat_forced++;
 		}
 	}
-	if (!(e = elem_new(s, packed)))
-		return -SET_E_NOMEM;
-	if ((rc = elem_init(s, e, o, now, true)) < 0) {
-		s->count--;
-		s->mem -= s->elem_size;
-		free(e);
+	if ((rc = elem_make(s, packed, o, now, &e)) < 0)
 		return rc;
-	}
 	if (s->c.type->kind == SET_K_HASH) {
 		e->next = *pp;
 		*pp = e;
