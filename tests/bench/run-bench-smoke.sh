@@ -7,6 +7,7 @@
 #              (received + lost), the data path forwards during a dump
 #   bench_nat  every configuration: flows translated, no new connection dropped
 #   bench_engine rules100
+#   bench_set  every set type at 2000 elements: half the packets' keys found (hash:net more)
 #   bench_string every scan row (no pattern found where none can be), chains of 1 and 10 rules
 #   bench_stack every configuration (the workshop's rows): every packet forwarded
 #   bench_cls_update, bench_acl  with the ClassBench data (and, for bench_acl, libdpdk)
@@ -24,7 +25,8 @@ fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 make --no-print-directory -s SAN=$SAN "$B/bench/bench_ctl" "$B/bench/bench_nat" \
-	"$B/bench/bench_engine" "$B/bench/bench_stack" "$B/bench/bench_string" || { echo "FAIL: the bench binaries do not build"; exit 1; }
+	"$B/bench/bench_engine" "$B/bench/bench_stack" "$B/bench/bench_string" \
+	"$B/bench/bench_set" || { echo "FAIL: the bench binaries do not build"; exit 1; }
 
 out=$($T "$B/bench/bench_ctl" --entries 3000 --events 1000 --seconds 0.1) || bad "bench_ctl exit $?"
 echo "$out"
@@ -39,6 +41,13 @@ for c in plain snat masquerade new-plain new-snat new-apd new-full; do
 done
 
 $T "$B/bench/bench_engine" rules100 --packets 2000 || bad "bench_engine exit $?"
+
+out=$($T "$B/bench/bench_set" --elements 2000 --seconds 0.01 --memory 20000) ||
+	bad "bench_set exit $?"
+echo "$out"
+[ "$(echo "$out" | awk '$4 == "ns" && $1 != "hash:net" && $NF != "0.50"' | wc -l)" = 0 ] ||
+	bad "bench_set: a set type did not find half the keys"
+echo "$out" | grep -q '^hash:ip 20000 elements' || bad "bench_set: no memory line"
 
 out=$($T "$B/bench/bench_string" scan --packets 1024) || bad "bench_string scan exit $?"
 echo "$out"
