@@ -454,7 +454,7 @@ void ct_entry_set_tcp_liberal(struct ct_entry *e, bool on)
 	}
 }
 
-void ct_entry_set_tcp_pickup(struct ct_entry *e)
+void ct_entry_set_tcp_pickup(struct ct_entry *e, const uint8_t *wscale)
 {
 	struct ct_tcp *tc = &e->proto.tcp;
 
@@ -464,8 +464,14 @@ void ct_entry_set_tcp_pickup(struct ct_entry *e)
 		tc->seen[d].td_end = tc->seen[d].td_maxend = 0;
 		tc->seen[d].td_maxwin = tc->seen[d].td_maxack = 0;
 		tc->seen[d].flags |= CT_TCPF_BE_LIBERAL;
+		if (wscale) {
+			tc->seen[d].td_scale = wscale[d] <= 14 ? wscale[d] : 14;
+			tc->seen[d].flags |= CT_TCPF_WINDOW_SCALE;
+		}
 	}
-	tc->pickup = 1;
+	/* without the scale factors a window read from a segment is too small by up to 2^14:
+	 * checking it would refuse most of the stream, so such an entry stays liberal */
+	tc->pickup = wscale ? CT_PICKUP_ON : 0;
 }
 
 bool ct_entry_tcp_wscale(const struct ct_entry *e, uint8_t wscale[2])

@@ -276,9 +276,10 @@ bool ct_entry_zero_counters(struct ct_entry *e);
 /* Per-entry "be liberal" TCP window checking (the kernel's IP_CT_TCP_FLAG_BE_LIBERAL). */
 void ct_entry_set_tcp_liberal(struct ct_entry *e, bool on);
 /* A connection taken over from a failover peer (src/sync): no window is known, so both sides
- * are taken unchecked until a segment of each was seen, then the windows are checked as for
- * any connection (the kernel keeps such entries liberal for good). TCP only. */
-void ct_entry_set_tcp_pickup(struct ct_entry *e);
+ * are taken unchecked until a segment of each was seen; then, when the window scale factors
+ * are known (wscale: original, reply direction), the windows are checked as for any
+ * connection; without them the entry stays liberal, as the kernel keeps such entries. TCP. */
+void ct_entry_set_tcp_pickup(struct ct_entry *e, const uint8_t *wscale);
 /* Both directions' window scale factors; false for a protocol other than TCP. */
 bool ct_entry_tcp_wscale(const struct ct_entry *e, uint8_t wscale[2]);
 /* The timeout policy the entry was given by CT --timeout, NULL if none. */

@@ -47,7 +47,14 @@ struct ct_tcp {
 	uint8_t state; /* enum ct_tcp_state */
 	uint8_t last_dir, last_index, last_wscale, last_flags;
 	uint8_t retrans;
-	uint8_t pickup; /* taken over from a peer: liberal until both sides were seen */
+	uint8_t pickup; /* CT_PICKUP_*: taken over from a peer (ct_entry_set_tcp_pickup) */
+};
+
+enum {
+	CT_PICKUP_ON = 1 << 0,	       /* liberal until the windows caught up */
+	CT_PICKUP_REFUSED = 1 << 1,    /* this segment would have been refused */
+	CT_PICKUP_CLEAN_ORIG = 1 << 2, /* a segment of this direction passed unhelped */
+	CT_PICKUP_CLEAN_REPLY = 1 << 3,
 };
 
 struct ct_udp {

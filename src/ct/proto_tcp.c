@@ -261,9 +261,10 @@ static uint32_t max_ack_window(const struct ct_tcp_dir *sender)
 enum win_result { WIN_ACCEPT, WIN_IGNORE, WIN_INVALID };
 
 /* An out-of-window verdict, unless the sender or the whole table is liberal. */
-static enum win_result win_refuse(const struct ct_table *t, const struct ct_tcp_dir *sender,
-				  enum win_result r)
+static enum win_result win_refuse(const struct ct_table *t, struct ct_tcp *tc,
+				  const struct ct_tcp_dir *sender, enum win_result r)
 {
+	tc->pickup |= CT_PICKUP_REFUSED; /* (only read while a taken-over entry is liberal) */
 	return (sender->flags & CT_TCPF_BE_LIBERAL) || t->cfg.tcp_be_liberal ? WIN_ACCEPT : r;
 }
 
@@ -334,19 +335,19 @@ static enum win_result tcp_in_window(struct ct_table *t, struct ct_entry *e, enu
 		    overshot <= receiver->td_maxwin && ct_seq_before(sack, receiver->td_end + 1)) {
 			sender->td_end = end;
 			sender->flags |= CT_TCPF_DATA_UNACKED;
-			return win_refuse(t, sender, WIN_IGNORE);
+			return win_refuse(t, tc, sender, WIN_IGNORE);
 		}
-		return win_refuse(t, sender, WIN_INVALID);
+		return win_refuse(t, tc, sender, WIN_INVALID);
 	}
 	/* III: acknowledging data never sent */
 	if (!ct_seq_before(sack, receiver->td_end + 1))
-		return win_refuse(t, sender, WIN_INVALID);
+		return win_refuse(t, tc, sender, WIN_INVALID);
 	/* II: data acknowledged long ago (a late retransmission): passes, state untouched */
 	if (receiver->td_maxwin && !ct_seq_after(end, sender->td_end - receiver->td_maxwin - 1))
-		return win_refuse(t, sender, WIN_IGNORE);
+		return win_refuse(t, tc, sender, WIN_IGNORE);
 	/* IV: an overly delayed ACK, likewise */
 	if (!ct_seq_after(sack, receiver->td_end - max_ack_window(sender) - 1))
-		return win_refuse(t, sender, WIN_IGNORE);
+		return win_refuse(t, tc, sender, WIN_IGNORE);
 
 	if (!(s->flags & F_SYN))
 		win <<= sender->td_scale;
@@ -538,6 +539,28 @@ static void tcp_invalid_close(struct ct_table *t, struct ct_entry *e, enum ct_di
 		ct_refresh(e, now, unack);
 }
 
+/*
+ * A taken-over connection (ct_entry_set_tcp_pickup) is liberal while the windows it learns from
+ * the segments catch up with the stream: segments the old box forwarded are acknowledged now,
+ * beyond anything this box saw. Once a segment of each direction passed the window checks
+ * as they are (not thanks to being liberal), with no refusal in between, it is tracked
+ * strictly.
+ */
+static void tcp_pickup_step(struct ct_tcp *tc, enum ct_dir dir)
+{
+	if (tc->pickup & CT_PICKUP_REFUSED) {
+		tc->pickup = CT_PICKUP_ON;
+		return;
+	}
+	if (tc->seen[0].td_maxwin && tc->seen[1].td_maxwin)
+		tc->pickup |= dir == CT_DIR_ORIGINAL ? CT_PICKUP_CLEAN_ORIG : CT_PICKUP_CLEAN_REPLY;
+	if ((tc->pickup & CT_PICKUP_CLEAN_ORIG) && (tc->pickup & CT_PICKUP_CLEAN_REPLY)) {
+		tc->pickup = 0;
+		tc->seen[0].flags &= (uint8_t)~CT_TCPF_BE_LIBERAL;
+		tc->seen[1].flags &= (uint8_t)~CT_TCPF_BE_LIBERAL;
+	}
+}
+
 static enum ct_verdict tcp_packet(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
 				  enum ct_dir dir, uint64_t now)
 {
@@ -647,15 +670,11 @@ static enum ct_verdict tcp_packet(struct ct_table *t, struct ct_entry *e, const 
 		break;
 	}
 
+	tc->pickup &= (uint8_t)~CT_PICKUP_REFUSED;
 	switch (tcp_in_window(t, e, dir, index, &s)) {
 	case WIN_ACCEPT:
-		if (tc->pickup && tc->seen[0].td_maxwin && tc->seen[1].td_maxwin) {
-			/* a taken-over connection: both sides' windows are known now, so it is
-			 * checked strictly from here on (ct_entry_set_tcp_pickup) */
-			tc->pickup = 0;
-			tc->seen[0].flags &= (uint8_t)~CT_TCPF_BE_LIBERAL;
-			tc->seen[1].flags &= (uint8_t)~CT_TCPF_BE_LIBERAL;
-		}
+		if (tc->pickup & CT_PICKUP_ON)
+			tcp_pickup_step(tc, dir);
 		break;
 	case WIN_IGNORE:
 		t->stats.ignore++;

@@ -288,7 +288,10 @@ static int create_entry(struct sync *s, const struct sync_flow *f, uint64_t time
 		ct_kill(s->ct, e);
 		return r;
 	}
-	ct_entry_set_tcp_pickup(e);
+	ct_entry_set_tcp_pickup(e, (f->have & BIT(SA_TCP_WSCALE_ORIG)) &&
+					   (f->have & BIT(SA_TCP_WSCALE_REPL))
+				       ? f->wscale
+				       : NULL);
 	return 0;
 }
 

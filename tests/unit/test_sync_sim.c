@@ -552,6 +552,7 @@ static void test_failover_tcp_strict(void **state)
 	w->now = T0;
 	w->rng = 1;
 	sync_config_default(&sc);
+	sc.tcp_window_tracking = true; /* the scale factors travel: strict once both sides seen */
 	box_init(w, 0, &sc, false);
 	box_init(w, 1, &sc, false);
 	a = &w->box[0];
@@ -592,6 +593,39 @@ static void test_failover_tcp_strict(void **state)
 	/* strict now: a segment far outside the window is refused */
 	assert_int_equal(ct_test_feed(b->ct, OUT "ack seq=900000 ack=5051 win=502 len=10", w->now),
 			 CT_STATE_INVALID);
+	world_free(w);
+}
+
+/* Without the scale factors (conntrackd's default, TCPWindowTracking no) a taken-over
+ * connection stays liberal: windows read without their scale would refuse most segments. */
+static void test_failover_tcp_no_wscale_stays_liberal(void **state)
+{
+	struct world *w = calloc(1, sizeof(*w));
+	struct sync_config sc;
+	struct sbox *a, *b;
+
+	(void)state;
+	w->n = 2;
+	w->now = T0;
+	w->rng = 1;
+	sync_config_default(&sc);
+	box_init(w, 0, &sc, false);
+	box_init(w, 1, &sc, false);
+	a = &w->box[0];
+	b = &w->box[1];
+	run(w, HANDSHAKE);
+	ct_test_feed(a->ct, OUT "syn seq=1000 win=64240", w->now);
+	ct_test_feed(a->ct, IN "syn,ack seq=5000 ack=1001 win=65160", w->now);
+	ct_test_feed(a->ct, OUT "ack seq=1001 ack=5001 win=502", w->now);
+	run(w, 10);
+	assert_int_equal(sync_commit(b->sync, w->now), 1);
+	assert_int_equal(
+	    ct_test_feed(b->ct, OUT "psh,ack seq=1001 ack=5001 win=502 len=100", w->now),
+	    CT_STATE_ESTABLISHED);
+	assert_int_equal(ct_test_feed(b->ct, IN "ack seq=5001 ack=1101 win=509", w->now),
+			 CT_STATE_ESTABLISHED);
+	assert_int_equal(ct_test_feed(b->ct, OUT "ack seq=900000 ack=5001 win=502 len=10", w->now),
+			 CT_STATE_ESTABLISHED);
 	world_free(w);
 }
 
@@ -886,6 +920,7 @@ int main(void)
 	    cmocka_unit_test(test_peer_restart_hello),
 	    cmocka_unit_test(test_resync_large_table_in_order),
 	    cmocka_unit_test(test_failover_tcp_strict),
+	    cmocka_unit_test(test_failover_tcp_no_wscale_stays_liberal),
 	    cmocka_unit_test(test_failover_snat_random_fully),
 	    cmocka_unit_test(test_malformed_counted_nothing_applied),
 	    cmocka_unit_test(test_auth_forged_and_replayed),
