@@ -173,7 +173,9 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 		struct rules_chain *c = &t->chains[ci];
 		const struct classifier *cl;
 		struct rules_rule *r;
+		const struct ext_match *em = NULL;
 		bool hot = false, ok = true;
+		unsigned m;
 		int v;
 
 		if (cr && keystate >= 0 && ri < c->nrules && (cl = cls_ruleset_chain(cr, table, ci))) {
@@ -203,15 +205,18 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 			ri++;
 			continue;
 		}
-		for (unsigned m = 0; m < r->nmatches && ok; m++) {
-			const struct ext_match *em = r->matches[m].match;
-
+		for (m = 0; m < r->nmatches; m++) {
+			em = r->matches[m].match;
 			ok = !em || !em->match || em->match(&ctx, &r->matches[m]);
 			if (ctx.hotdrop)
 				return drop_at(st, BOX_DROP_HOTDROP, table, c->name, ri + 1);
+			if (!ok)
+				break;
 		}
 		if (!ok) {
-			ri++;
+			/* the failed match may know that the next rules cannot match either */
+			ri = em && em->next_candidate ? em->next_candidate(&ctx, &r->matches[m], ri)
+						      : ri + 1;
 			continue;
 		}
 		r->pkts++;

@@ -25,8 +25,10 @@
  *
  * Many string rules in one chain are compiled together at load (chain_prepare): the first of
  * them a packet reaches scans it once for all (textsearch/multi.h) and leaves which of them
- * matched in the traversal's ext_scan_cache; the others read their bit. Each rule keeps its
- * own search for callers without a cache.
+ * matched in the traversal's ext_scan_cache; the others read their bit, and when a rule fails
+ * on it the traversal is told which following rules cannot match either (next_candidate), so
+ * a long run of string rules costs one scan, not one visit each. Each rule keeps its own
+ * search for callers without a cache.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -61,6 +63,9 @@ struct string_group {
 	struct string_member {
 		uint16_t from, to;
 		uint32_t len;
+		unsigned rule; /* the rule's index in the chain */
+		bool first;    /* the rule's first match: if it fails, so does the rule */
+		bool inv;      /* ! --string */
 	} m[];
 };
 
@@ -329,7 +334,8 @@ static bool group_lookup(struct ext_pkt_ctx *ctx, const struct string_info *si)
 	return sc->hits[si->member / 64] >> (si->member % 64) & 1;
 }
 
-static void build_group(struct ext_instance *const *insts, unsigned n)
+static void build_group(struct ext_instance *const *insts, const struct ext_chain_place *where,
+			unsigned n)
 {
 	struct ts_multi_pattern *pats = calloc(n, sizeof(*pats));
 	struct string_group *g = calloc(1, sizeof(*g) + n * sizeof(g->m[0]));
@@ -346,7 +352,14 @@ static void build_group(struct ext_instance *const *insts, unsigned n)
 		    .len = si->patlen,
 		    .flags = (insts[i]->seen & 1u << O_ICASE) ? TS_IGNORECASE : 0,
 		};
-		g->m[i] = (struct string_member){si->from, si->to, si->patlen};
+		g->m[i] = (struct string_member){
+		    .from = si->from,
+		    .to = si->to,
+		    .len = si->patlen,
+		    .rule = where[i].rule,
+		    .first = where[i].match == 0,
+		    .inv = insts[i]->inv & (1u << O_STRING | 1u << O_HEX_STRING),
+		};
 		g->from = si->from < g->from ? si->from : g->from;
 		g->to = si->to > g->to ? si->to : g->to;
 	}
@@ -366,12 +379,41 @@ fail:
 	free(g);
 }
 
-static void string_chain_prepare(struct ext_instance *const *insts, unsigned n)
+static void string_chain_prepare(struct ext_instance *const *insts,
+				 const struct ext_chain_place *where, unsigned n)
 {
 	for (unsigned i = 0; i < n; i += EXT_SCAN_MAX_MEMBERS)
 		if (n - i >= 2)
-			build_group(insts + i,
+			build_group(insts + i, where + i,
 				    n - i < EXT_SCAN_MAX_MEMBERS ? n - i : EXT_SCAN_MAX_MEMBERS);
+}
+
+/*
+ * Rule ri failed at this match. When this packet's scan of the group is in the memo, the
+ * rules right after ri whose first match is a member of the group that failed too cannot
+ * match: the traversal may go on after them (as it would, one failed rule at a time, since a
+ * rule stops at its first failed match and nothing before it ran). Not for a packet whose
+ * IPv6 extension headers are broken: there the standard part of a rule with -p may drop it
+ * (hotdrop) before any match, so every rule must be looked at.
+ */
+static unsigned string_next_candidate(const struct ext_pkt_ctx *ctx,
+				      const struct ext_instance *inst, unsigned ri)
+{
+	const struct string_info *si = inst->data;
+	const struct string_group *g = si->group;
+	unsigned r = ri + 1, j;
+
+	if (!g || !ctx->scan || ctx->scan->owner != g || ctx->info->bad == PKT_BAD_EXTHDR)
+		return r;
+	for (j = si->member + 1; j < g->n && g->m[j].rule < r; j++)
+		;
+	while (j < g->n && g->m[j].rule == r && g->m[j].first &&
+	       !((ctx->scan->hits[j / 64] >> (j % 64) & 1) ^ g->m[j].inv)) {
+		r++;
+		while (j < g->n && g->m[j].rule < r)
+			j++;
+	}
+	return r;
 }
 
 static bool string_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
@@ -398,4 +440,5 @@ const struct ext_match ext_match_string = {
     .print = string_print,
     .match = string_match,
     .chain_prepare = string_chain_prepare,
+    .next_candidate = string_next_candidate,
 };

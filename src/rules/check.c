@@ -203,7 +203,7 @@ static int destroy_one(struct inst_ref *ref, void *arg)
  * match in rule order. Runs after every check() succeeded; nothing here can fail the load.
  */
 static int prepare_chain(struct rules_chain *ch, const struct ext_match *m,
-			 struct ext_instance ***insts, size_t *cap)
+			 struct ext_instance ***insts, struct ext_chain_place **where, size_t *cap)
 {
 	unsigned n = 0;
 
@@ -218,18 +218,24 @@ static int prepare_chain(struct rules_chain *ch, const struct ext_match *m,
 				if (!q)
 					return -ENOMEM;
 				*insts = q;
+				q = realloc(*where, nc * sizeof(**where));
+				if (!q)
+					return -ENOMEM;
+				*where = q;
 				*cap = nc;
 			}
+			(*where)[n] = (struct ext_chain_place){.rule = r, .match = k};
 			(*insts)[n++] = &ch->rules[r].matches[k];
 		}
 	if (n >= 2)
-		m->chain_prepare(*insts, n);
+		m->chain_prepare(*insts, *where, n);
 	return 0;
 }
 
 void rules_prepare_chains(struct rules_ruleset *rs)
 {
 	struct ext_instance **insts = NULL;
+	struct ext_chain_place *where = NULL;
 	size_t cap = 0;
 
 	for (unsigned t = 0; t < TABLE_MAX; t++)
@@ -251,12 +257,13 @@ void rules_prepare_chains(struct rules_ruleset *rs)
 					if (d < ndone || ndone == 8)
 						continue;
 					done[ndone++] = m;
-					if (prepare_chain(ch, m, &insts, &cap))
+					if (prepare_chain(ch, m, &insts, &where, &cap))
 						goto out;
 				}
 		}
 out:
 	free(insts);
+	free(where);
 }
 
 int rules_check_ruleset(struct rules_ruleset *rs, struct rules_error *err)

@@ -322,6 +322,12 @@ static inline struct ext_cls_test ext_cls_range(unsigned field, bool invert, uin
 	return t;
 }
 
+/* Where an instance sits in its chain (ext_match.chain_prepare). */
+struct ext_chain_place {
+	unsigned rule;	/* index of the rule in the chain */
+	unsigned match; /* index among the rule's matches (0: evaluated first) */
+};
+
 /* ---- declarations ------------------------------------------------------------------------ */
 
 struct ext_match {
@@ -354,9 +360,17 @@ struct ext_match {
 	bool (*match)(struct ext_pkt_ctx *ctx, struct ext_instance *inst);
 	/* After the whole ruleset is checked: this match's instances of one chain, in rule
 	 * order, when the chain has two or more (string compiles their patterns together).
-	 * Optional. It cannot fail the load: an instance it leaves alone works on its own; its
-	 * destroy() releases whatever this shared between them. */
-	void (*chain_prepare)(struct ext_instance *const *insts, unsigned n);
+	 * where[i] is instance i's place: its rule's index in the chain and its position among
+	 * that rule's matches. Optional. It cannot fail the load: an instance it leaves alone
+	 * works on its own; its destroy() releases whatever this shared between them. */
+	void (*chain_prepare)(struct ext_instance *const *insts,
+			      const struct ext_chain_place *where, unsigned n);
+	/* After match() returned false for this instance in rule `ri` of its chain: the index
+	 * of the next rule that may still match this packet (> ri), from what the match knows
+	 * (string: the following rules of its group whose string test, their first match, just
+	 * failed cannot). Optional; without it the traversal goes on with ri + 1. */
+	unsigned (*next_candidate)(const struct ext_pkt_ctx *ctx, const struct ext_instance *inst,
+				   unsigned ri);
 	/* Alternative names accepted by -m (e.g. "icmpv6" for "icmp6"). Optional, NULL-ended. */
 	const char *const *aliases;
 	/* For compiled classifiers (optional). Only a match without side effects (no state, no
