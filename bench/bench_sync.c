@@ -15,7 +15,7 @@
  *   bulk      --bulk N connections in A's table; B asks for a RESYNC; time until all N are
  *             in B's external cache (datagrams handed over in memory, no socket).
  *
- * Usage: bench_sync [--conns N] [--samples N] [--bulk N]
+ * Usage: bench_sync [--conns N] [--samples N] [--bulk N] [--only rate-off|rate-on]
  * Output: "name value unit" lines.
  */
 #include <errno.h>
@@ -449,6 +449,7 @@ static void bench_bulk(unsigned n)
 int main(int argc, char **argv)
 {
 	unsigned conns = 20000, samples = 2000, bulk = 1000000;
+	const char *only = NULL;
 	struct pkt **pk;
 	double off, on;
 
@@ -461,8 +462,16 @@ int main(int argc, char **argv)
 			samples = v ? v : 1;
 		else if (!strcmp(argv[i], "--bulk"))
 			bulk = v;
+		else if (!strcmp(argv[i], "--only"))
+			only = argv[i + 1];
 	}
 	pk = short_conns(conns);
+	if (only) {
+		/* one rate run, for instruction counts (callgrind at two sizes: the difference
+		 * over the difference in connections is the cost of one) */
+		run_rate(conns, pk, !strcmp(only, "rate-on"));
+		return 0;
+	}
 	bench_short(conns, pk, 0);
 	bench_short(conns, pk, 500000);
 	/* alternating, the best of three each: a shared machine's noise only slows runs down */

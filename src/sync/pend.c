@@ -67,15 +67,24 @@ int sync_pend_event(struct sync *s, const struct ct_entry *e, uint8_t type, uint
 
 	if (!s->pend_hash && !(s->pend_hash = calloc(PEND_BUCKETS, sizeof(*s->pend_hash))))
 		return -ENOMEM;
-	pp = pend_slot(s, t);
-	p = *pp;
+	/* the tuple is compared too: the entry's memory may be another connection's by now */
+	if (s->pend_last && s->pend_last_e == e && ct_tuple_eq(&s->pend_last->key, t)) {
+		p = s->pend_last;
+		pp = NULL;
+	} else {
+		pp = pend_slot(s, t);
+		p = *pp;
+	}
 	if (p) {
 		if (type == SYNC_T_CT_DEL) {
 			if (p->type == SYNC_T_CT_NEW) {
-				p->type =
-				    0xff; /* never sent: nothing to tell (unlinked at flush) */
+				/* never sent: nothing to tell (it leaves the list at flush) */
+				p->type = 0xff;
+				if (!pp)
+					pp = pend_slot(s, t);
 				*pp = p->hnext;
 				p->hnext = NULL;
+				s->pend_last = NULL;
 				s->st.coalesced++;
 				return 0;
 			}
@@ -84,6 +93,8 @@ int sync_pend_event(struct sync *s, const struct ct_entry *e, uint8_t type, uint
 			sync_flow_from_entry(&p->f, e, s->cfg.tcp_window_tracking, now);
 		}
 		s->st.coalesced++;
+		s->pend_last = p;
+		s->pend_last_e = e;
 		return 0;
 	}
 	if (s->npend >= s->cfg.tx_max)
@@ -102,6 +113,8 @@ int sync_pend_event(struct sync *s, const struct ct_entry *e, uint8_t type, uint
 	*s->pend_tail = p;
 	s->pend_tail = &p->next;
 	s->npend++;
+	s->pend_last = p;
+	s->pend_last_e = e;
 	return 0;
 }
 
@@ -110,6 +123,8 @@ void sync_pend_flush(struct sync *s, uint64_t now, bool all)
 	struct sync_pend *p;
 
 	while ((p = s->pend_head) && (all || p->since + s->cfg.tx_hold <= now)) {
+		if (p == s->pend_last)
+			s->pend_last = NULL;
 		s->pend_head = p->next;
 		if (!s->pend_head)
 			s->pend_tail = &s->pend_head;
@@ -140,6 +155,7 @@ void sync_pend_free(struct sync *s)
 	}
 	free(s->pend_hash);
 	s->pend_hash = NULL;
+	s->pend_last = NULL;
 	s->pend_head = NULL;
 	s->pend_tail = &s->pend_head;
 	s->npend = 0;

@@ -64,6 +64,8 @@ struct sync {
 	struct sync_pend **pend_hash;
 	struct sync_pend *pend_head, **pend_tail;
 	uint32_t npend;
+	struct sync_pend *pend_last;	    /* the last one an event went to: the next event is */
+	const struct ct_entry *pend_last_e; /* often the same connection's (no hash then) */
 	/* ALARM refresh walk */
 	uint32_t refresh_cursor;
 	uint64_t refresh_last;
