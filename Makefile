@@ -51,7 +51,7 @@ TESTS    := $(TEST_SRC:tests/unit/%.c=$(B)/tests/%)
 BENCHES  := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 # Programs link every library object directly, not through an archive: extensions are reached
 # only through the registry table, and an archive keys members by base name (src/ct/table.o
-# and src/engine/table.o would replace each other).
+# and src/set/table.o would replace each other).
 LIB      := $(LIB_OBJ)
 LINKLIB  := $(LIB_OBJ)
 BIN      := $(B)/pkttables

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The box itself: lifetime, interfaces, addresses, routes, clock, PRNG, stats, ruleset swap.
- * The packet paths are in path.c, the hooks in hook.c, the tables in table.c.
+ * The packet paths are in path.c, the hooks in hook.c, the tables and their traversal in traverse.c.
  */
 #include <errno.h>
 #include <stdlib.h>

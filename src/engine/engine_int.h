@@ -187,7 +187,7 @@ int box_run_tx_hooks(struct box *b, struct pkt *p, int oif, uint32_t mtu, struct
 int box_register_table_hook(struct box *b, int family, unsigned hook, int priority, box_hook_fn fn,
 			    void *priv, int table);
 
-/* The tables' hook functions (table.c), registered by box_new. */
+/* The tables' hook functions (traverse.c), registered by box_new. */
 void box_register_tables(struct box *b);
 
 /* One TRACE line for the rule `rulenum` of `chain` (comment: "rule", "return", "policy"). */

@@ -26,7 +26,7 @@
  *   EXTHDR, in the    ipv6_rcv -> ipv6_parse_hopopts, before        MALFORMED, before hooks
  *   hop-by-hop header PREROUTING
  *   EXTHDR, later     ip6tables sees it: ipv6_find_hdr fails, so    traverses; -p rules
- *                     a rule with -p hotdrops                       hotdrop (table.c)
+ *                     a rule with -p hotdrops                       hotdrop (traverse.c)
  *   L4_TRUNC, L4_HLEN netfilter runs; matches find no header and    traverses; has_l4 false,
  *                     hotdrop (tcp, udp, ...); TCP/UDP drop later   ext matches hotdrop
  *

@@ -281,7 +281,7 @@ uint8_t *pkt_linear_data(struct pkt *p);
 void pkt_trim(struct pkt *p, uint32_t len);
 /*
  * Replace `oldlen` bytes at `off` with `newlen` bytes from `src` (the packet grows or shrinks;
- * used by TCPMSS and, later, NAT helpers). Linearizes. 0, -EFAULT (range outside the packet),
+ * used by TCPMSS and the NAT helpers). Linearizes. 0, -EFAULT (range outside the packet),
  * -EMSGSIZE (result longer than PKT_MAX_LEN) or -ENOMEM. Does not touch p->info or any length
  * or checksum field: the caller fixes those and parses again.
  */
