@@ -74,6 +74,44 @@ static int restore_append(struct ctl_server *s, struct client *c, const struct n
 	return 0;
 }
 
+/*
+ * The text of a request that may come in several messages (CTL_RF_MORE on all but the last):
+ * 1 when there is nothing to run yet (a part held and acknowledged, or an error sent); else 0
+ * with *text (malloc'ed, NUL-terminated; NULL when the request has none and `empty_ok`) and *len.
+ */
+static int restore_take(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh,
+			const struct ctl_request *req, const char *what, bool empty_ok, char **text,
+			size_t *len)
+{
+	*text = NULL;
+	*len = 0;
+	if (req->rflags & CTL_RF_MORE) { /* held until the message without it */
+		if (!restore_append(s, c, nlh, req))
+			ctl_srv_send_ack(c, nlh);
+		return 1;
+	}
+	if (c->rtext) { /* the last part of a text in several messages */
+		if (restore_append(s, c, nlh, req))
+			return 1;
+		*text = c->rtext;
+		*len = c->rlen;
+		c->rtext = NULL;
+		s->restore_held -= c->rcap;
+		c->rlen = c->rcap = 0;
+		return 0;
+	}
+	if (empty_ok && !req->text_len)
+		return 0;
+	if (!(*text = malloc(req->text_len + 1))) {
+		ctl_srv_reply_error(c, nlh, -ENOMEM, "no memory for the %s", what);
+		return 1;
+	}
+	ctl_copy_text(nlh, *text);
+	*len = req->text_len;
+	(*text)[*len] = '\0';
+	return 0;
+}
+
 static void do_replace(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh,
 		       const struct ctl_request *req)
 {
@@ -86,28 +124,8 @@ static void do_replace(struct ctl_server *s, struct client *c, const struct nlms
 	size_t len;
 	int r;
 
-	if (req->rflags & CTL_RF_MORE) { /* held until the message without it */
-		if (!restore_append(s, c, nlh, req))
-			ctl_srv_send_ack(c, nlh);
+	if (restore_take(s, c, nlh, req, "ruleset text", false, &text, &len))
 		return;
-	}
-	if (c->rtext) { /* the last part of a restore in several messages */
-		if (restore_append(s, c, nlh, req))
-			return;
-		text = c->rtext;
-		len = c->rlen;
-		c->rtext = NULL;
-		s->restore_held -= c->rcap;
-		c->rlen = c->rcap = 0;
-	} else {
-		if (!(text = malloc(req->text_len + 1))) {
-			ctl_srv_reply_error(c, nlh, -ENOMEM, "no memory for the ruleset text");
-			return;
-		}
-		ctl_copy_text(nlh, text);
-		len = req->text_len;
-		text[len] = '\0';
-	}
 	if (req->rflags & CTL_RF_NOFLUSH)
 		flags |= RULES_PARSE_NOFLUSH;
 	r = box_load_parse(s->box, &l, text, len, name, req->family, flags, &le);
@@ -412,28 +430,8 @@ void ctl_srv_do_set(struct ctl_server *s, struct client *c, const struct nlmsghd
 	FILE *f;
 	int rc;
 
-	if (req->rflags & CTL_RF_MORE) { /* restore input held until the message without it */
-		if (!restore_append(s, c, nlh, req))
-			ctl_srv_send_ack(c, nlh);
+	if (restore_take(s, c, nlh, req, "restore input", true, &text, &len))
 		return;
-	}
-	if (c->rtext) {
-		if (restore_append(s, c, nlh, req))
-			return;
-		text = c->rtext;
-		len = c->rlen;
-		c->rtext = NULL;
-		s->restore_held -= c->rcap;
-		c->rlen = c->rcap = 0;
-	} else if (req->text_len) {
-		if (!(text = malloc(req->text_len + 1))) {
-			ctl_srv_reply_error(c, nlh, -ENOMEM, "no memory for the restore input");
-			return;
-		}
-		ctl_copy_text(nlh, text);
-		len = req->text_len;
-		text[len] = '\0';
-	}
 	if (!t || !(f = open_memstream(&out, &outlen))) {
 		free(text);
 		ctl_srv_reply_error(c, nlh, -ENOMEM, "no memory for the sets");
