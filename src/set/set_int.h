@@ -16,7 +16,7 @@
 #define SET_KEY_MAX   48 /* 16 + 1 + 3 + 16 + 1 ... the longest packed key */
 #define SET_HASH_MIN  64u
 #define SET_HASH_MAX  (1u << 24)
-#define SET_CHAIN_AVG 4u /* a hash doubles its buckets beyond this many elements per bucket */
+#define SET_CHAIN_AVG 1u /* a hash doubles its buckets beyond one element per bucket on average */
 
 enum { SET_EF_NOMATCH = 1 << 0 };
 
