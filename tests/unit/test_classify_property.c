@@ -372,6 +372,30 @@ static void same_outcome(const struct rec *a, const struct rec *b, int va, int v
 	}
 }
 
+/* PACKETS random packets through both boxes: the same outcome each, the same counters. */
+static void same_boxes(struct box *lin, struct box *com, struct rec *ra, struct rec *rb, int family,
+		       const char *rules)
+{
+	char *ca, *cb;
+
+	for (unsigned i = 0; i < PACKETS; i++) {
+		char spec[256];
+		int ifx = 1 + (int)below(2), va, vb;
+
+		make_packet(spec, sizeof(spec), family);
+		va = box_receive(lin, ifx, mk(spec));
+		vb = box_receive(com, ifx, mk(spec));
+		same_outcome(ra, rb, va, vb, spec, rules);
+		rec_free(ra);
+		rec_free(rb);
+	}
+	ca = counters(lin, family);
+	cb = counters(com, family);
+	assert_string_equal(ca, cb);
+	free(ca);
+	free(cb);
+}
+
 /* The ruleset text with a few FORWARD rules changed: one deleted, and a copy of one put
  * before another (a reload that the compiled box applies by cls_update, not a rebuild). */
 static void mutate(const struct text *t, struct text *out)
@@ -422,28 +446,12 @@ static void one_round(int family, unsigned round)
 	struct text t = {0};
 	struct rec ra = {0}, rb = {0};
 	struct box *lin, *com;
-	char *ca, *cb;
 
 	rng_state = 0x5eed0000u + round * 2 + (family == AF_INET6);
 	make_ruleset(&t, family);
 	lin = make_box(&ra, CLS_MODE_LINEAR, &t, family);
 	com = make_box(&rb, CLS_MODE_COMPILED, &t, family);
-	for (unsigned i = 0; i < PACKETS; i++) {
-		char spec[256];
-		int ifx = 1 + (int)below(2), va, vb;
-
-		make_packet(spec, sizeof(spec), family);
-		va = box_receive(lin, ifx, mk(spec));
-		vb = box_receive(com, ifx, mk(spec));
-		same_outcome(&ra, &rb, va, vb, spec, t.buf);
-		rec_free(&ra);
-		rec_free(&rb);
-	}
-	ca = counters(lin, family);
-	cb = counters(com, family);
-	assert_string_equal(ca, cb);
-	free(ca);
-	free(cb);
+	same_boxes(lin, com, &ra, &rb, family, t.buf);
 	/* a reload with a few rules changed: the compiled box makes its classifiers from the
 	 * running ones; same answers again */
 	{
@@ -458,22 +466,7 @@ static void one_round(int family, unsigned round)
 		fi = rules_chain_find(&rs->tables[TABLE_FILTER], "FORWARD");
 		if (fi >= 0 && rs->compiled->chains[TABLE_FILTER][fi].updated)
 			updated_in_place++;
-		for (unsigned i = 0; i < PACKETS; i++) {
-			char spec[256];
-			int ifx = 1 + (int)below(2), va, vb;
-
-			make_packet(spec, sizeof(spec), family);
-			va = box_receive(lin, ifx, mk(spec));
-			vb = box_receive(com, ifx, mk(spec));
-			same_outcome(&ra, &rb, va, vb, spec, t2.buf);
-			rec_free(&ra);
-			rec_free(&rb);
-		}
-		ca = counters(lin, family);
-		cb = counters(com, family);
-		assert_string_equal(ca, cb);
-		free(ca);
-		free(cb);
+		same_boxes(lin, com, &ra, &rb, family, t2.buf);
 		free(t2.buf);
 	}
 	box_free(lin);
