@@ -567,7 +567,8 @@ def mask_fields(b, st, binds):
     topology): -> (bytes, notes, {NAME: value seen}). A masked field is a port (or ICMP echo
     id) whose value is a choice the comparison cannot expect to be the same (the kernel picks
     a clashing connection's new port at random). Instead of its bytes, its properties are
-    checked: it differs from the value sent, it is in LO-HI if given, else in the sent value's
+    checked: it differs from the value sent (unless LO-HI is given and holds it: a random pick
+    may land there), it is in LO-HI if given, else in the sent value's
     class (ports 1-1023 or 1024-65535; ids any), and a NAME used again (in this topology) has
     the same value. The transport checksum, which covers it, is verified, then both are
     zeroed."""
@@ -589,7 +590,10 @@ def mask_fields(b, st, binds):
             sent = struct.unpack("!H", st.l3[soff + fields[field]:soff + fields[field] + 2])[0]
         if not seen and not transport_csum_ok(b, proto, off):
             notes.append("bad transport checksum")
-        if v == sent:
+        # a random pick over a small explicit range lands on the sent port now and then (the
+        # kernel kept 700 of 600-1023 once: 1 in 424), so only an unranged mask, where that
+        # chance is 1 in 64512, treats a kept port as a difference
+        if v == sent and not (rng and rng[0] <= sent <= rng[1]):
             notes.append("%s %d kept, %s expects another" % (field, v, name))
         if rng and not rng[0] <= v <= rng[1]:
             notes.append("%s %d not in %d-%d" % (field, v, rng[0], rng[1]))
