@@ -38,18 +38,17 @@ one_round() {
 	$T 30 ip netns exec $S "$BIN" gen --receive eth0 -n "$n" -t 20 --flows "$flows" \
 		--quiet >"$D/$name.rx" 2>"$D/$name.rxerr" &
 	rx=$!
-	# the receiver's socket is open once its namespace has a packet socket bound (bounded)
+	# the receiver says so once its ring is bound (bounded wait): no frame before that counts
 	i=0
-	while [ $i -lt 50 ] && ! ip netns exec $S cat /proc/net/packet 2>/dev/null |
-		awk 'NR > 1 { n++ } END { exit !(n > 0) }'; do
-		sleep 0.1
+	while [ $i -lt 100 ] && ! grep -q "^gen: receiving on" "$D/$name.rxerr" 2>/dev/null; do
+		sleep 0.05
 		i=$((i + 1))
 	done
 	d0=$(drops)
 	$T 30 ip netns exec $C "$BIN" gen -i eth0 --dmac "$rmac" --smac "$cmac" -n "$n" \
 		--flows "$flows" "$@" --quiet >"$D/$name.tx" 2>"$D/$name.txerr" ||
 		bad "$name: sender failed: $(cat "$D/$name.txerr")"
-	wait $rx || bad "$name: receiver failed: $(cat "$D/$name.rxerr")"
+	wait $rx || bad "$name: receiver failed: $(grep -v '^gen: receiving' "$D/$name.rxerr")"
 	line=$(cat "$D/$name.rx")
 	echo "  $name: $(cat "$D/$name.tx")"
 	echo "  $name: $line"
