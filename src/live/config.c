@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Live mode's config file: one command per line (docs/live.md). Box-setup lines go through
+ * box_setup_command, as the simulator's do; the rest (iface, io, rules, sets, control, sync,
+ * nflog, ...) set up the application.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classify/ruleset.h"
+#include "ct/ct.h"
+#include "ct/ct_plugin.h"
+#include "engine/box.h"
+#include "engine/setup.h"
+#include "io/afpacket.h"
+#include "io/clock.h"
+#include "io/pcapio.h"
+#include "io/port.h"
+#include "live/live_int.h"
+#include "live/sync.h"
+#include "rules/rules.h"
+#include "set/set_plugin.h"
+
+/* ---- config file ------------------------------------------------------------------------- */
+
+static int split_words(char *line, char **w)
+{
+	int n = 0;
+	char *s = strchr(line, '#');
+
+	if (s)
+		*s = '\0';
+	for (s = strtok(line, " \t\r\n"); s && n < LIVE_MAX_WORDS; s = strtok(NULL, " \t\r\n"))
+		w[n++] = s;
+	return s ? -E2BIG : n;
+}
+
+/* A path relative to the config file's directory. 0 or -ENAMETOOLONG. */
+static int resolve_path(char *out, size_t len, const char *dir, const char *p)
+{
+	int n;
+
+	if (p[0] == '/' || !dir[0])
+		n = snprintf(out, len, "%s", p);
+	else
+		n = snprintf(out, len, "%s/%s", dir, p);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* iface NAME [mac M] [mtu N]: the kernel's MAC and MTU unless the line says otherwise. */
+static int config_iface(struct live *l, int argc, char **argv, char *msg, size_t mlen)
+{
+	struct afpacket_link link;
+	char macs[18], mtus[12];
+	char *args[LIVE_MAX_WORDS + 4];
+	int rc, n = 0, idx;
+
+	if (argc < 2) {
+		snprintf(msg, mlen, "usage: iface NAME [mac MAC] [mtu N]");
+		return -EINVAL;
+	}
+	if (box_iface_index(l->box, argv[1]) > 0) {
+		snprintf(msg, mlen, "interface '%s' given twice", argv[1]);
+		return -EEXIST;
+	}
+	rc = afpacket_link_info(argv[1], &link);
+	if (rc < 0) {
+		snprintf(msg, mlen, "interface '%s': %s", argv[1], strerror(-rc));
+		return rc;
+	}
+	snprintf(macs, sizeof(macs), "%02x:%02x:%02x:%02x:%02x:%02x", link.mac[0], link.mac[1],
+		 link.mac[2], link.mac[3], link.mac[4], link.mac[5]);
+	snprintf(mtus, sizeof(mtus), "%u", link.mtu);
+	args[n++] = argv[0];
+	args[n++] = argv[1];
+	args[n++] = "mac";
+	args[n++] = macs;
+	args[n++] = "mtu";
+	args[n++] = mtus;
+	for (int i = 2; i < argc; i++)
+		args[n++] = argv[i];
+	if (box_setup_command(l->box, n, args, msg, mlen) < 0)
+		return -EINVAL;
+	idx = box_iface_index(l->box, argv[1]);
+	if (idx < 1 || (unsigned)idx != l->nsock + 1) {
+		snprintf(msg, mlen, "interface '%s': unexpected index", argv[1]);
+		return -EINVAL;
+	}
+	rc = io_port_open(argv[1], (enum io_kind)l->io_kind, &l->sock[l->nsock], msg, mlen);
+	if (rc < 0)
+		return rc;
+	l->nsock++;
+	return 0;
+}
+
+static int config_line(struct live *l, const char *dir, int argc, char **argv, char *msg,
+		       size_t mlen)
+{
+	if (!strcmp(argv[0], "iface"))
+		return config_iface(l, argc, argv, msg, mlen);
+	if (!strcmp(argv[0], "io")) { /* for the iface lines after it */
+		if (argc != 2 || (l->io_kind = io_kind_parse(argv[1])) < 0) {
+			snprintf(msg, mlen, "usage: io afpacket|afxdp|auto");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcmp(argv[0], "rules") || !strcmp(argv[0], "rules6")) {
+		char *dst = argv[0][5] ? l->rules6 : l->rules;
+
+		if (argc != 2) {
+			snprintf(msg, mlen, "usage: %s FILE", argv[0]);
+			return -EINVAL;
+		}
+		if (resolve_path(dst, PATH_MAX, dir, argv[1]) < 0) {
+			snprintf(msg, mlen, "path too long");
+			return -ENAMETOOLONG;
+		}
+		return 0;
+	}
+	if (!strcmp(argv[0], "classifier")) {
+		int mode = argc == 2 ? cls_mode_parse(argv[1]) : -1;
+
+		if (mode < 0) {
+			snprintf(msg, mlen, "usage: classifier auto|linear|compiled");
+			return -EINVAL;
+		}
+		if (l->cls_forced < 0)
+			box_set_classifier(l->box, mode, io_monotonic_s);
+		return 0;
+	}
+	if (!strcmp(argv[0], "sets")) {
+		char path[PATH_MAX], *buf;
+		size_t len;
+		int rc;
+
+		if (argc != 2) {
+			snprintf(msg, mlen, "usage: sets FILE");
+			return -EINVAL;
+		}
+		if (resolve_path(path, sizeof(path), dir, argv[1]) < 0) {
+			snprintf(msg, mlen, "path too long");
+			return -ENAMETOOLONG;
+		}
+		if ((rc = box_read_file(path, &buf, &len)) < 0) {
+			snprintf(msg, mlen, "%.400s: %s", path, strerror(-rc));
+			return rc;
+		}
+		rc = set_box_restore(l->box, buf, len, path, l->err);
+		free(buf);
+		if (rc < 0)
+			snprintf(msg, mlen, "sets %s: refused", argv[1]);
+		return rc;
+	}
+	if (!strcmp(argv[0], "control")) {
+		if (argc != 2) {
+			snprintf(msg, mlen, "usage: control PATH|NAME");
+			return -EINVAL;
+		}
+		/* a path is the config's (relative to it); a name is ctl_socket_path's */
+		if (!strchr(argv[1], '/'))
+			dir = "";
+		if (resolve_path(l->control, PATH_MAX, dir, argv[1]) < 0) {
+			snprintf(msg, mlen, "path too long");
+			return -ENAMETOOLONG;
+		}
+		return 0;
+	}
+	if (!strcmp(argv[0], "sync"))
+		return live_sync_config(&l->sync, argc, argv, dir, msg, mlen);
+	if (!strcmp(argv[0], "nflog")) { /* nflog GROUP FILE.pcap */
+		char path[PATH_MAX], *end = NULL;
+		unsigned long g = argc == 3 ? strtoul(argv[1], &end, 10) : 0;
+		int rc;
+
+		if (argc != 3 || !end || *end || g > 65535) {
+			snprintf(msg, mlen, "usage: nflog GROUP FILE.pcap");
+			return -EINVAL;
+		}
+		if (l->nnflog == LIVE_MAX_NFLOG) {
+			snprintf(msg, mlen, "at most %d nflog lines", LIVE_MAX_NFLOG);
+			return -ENOSPC;
+		}
+		if (resolve_path(path, sizeof(path), dir, argv[2]) < 0) {
+			snprintf(msg, mlen, "path too long");
+			return -ENAMETOOLONG;
+		}
+		rc = pcapio_create(path, PKT_LINK_RAW, &l->nflog[l->nnflog].w, msg, mlen);
+		if (rc < 0)
+			return rc;
+		l->nflog[l->nnflog++].group = (unsigned)g;
+		return 0;
+	}
+	if (!strcmp(argv[0], "addr") || !strcmp(argv[0], "route") ||
+	    !strcmp(argv[0], "forwarding") || !strcmp(argv[0], "conntrack") ||
+	    !strcmp(argv[0], "ct-timeout") || !strcmp(argv[0], "nat") || !strcmp(argv[0], "recent"))
+		return box_setup_command(l->box, argc, argv, msg, mlen) < 0 ? -EINVAL : 0;
+	snprintf(msg, mlen,
+		 "unknown keyword '%s' (iface, addr, route, forwarding, conntrack set, ct-timeout, "
+		 "nat set, recent, rules, rules6, sets, control, sync, classifier, nflog)",
+		 argv[0]);
+	return -EINVAL;
+}
+
+int live_read_config(struct live *l, const char *path)
+{
+	char dir[PATH_MAX], line[1024], msg[512], *w[LIVE_MAX_WORDS], *slash;
+	unsigned lineno = 0;
+	FILE *f = fopen(path, "r");
+	int rc = 0;
+
+	if (!f) {
+		fprintf(l->err, "%s: %s\n", path, strerror(errno));
+		return -errno;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		dir[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		int n;
+
+		lineno++;
+		n = split_words(line, w);
+		if (n == 0)
+			continue;
+		msg[0] = '\0';
+		rc = n < 0 ? -E2BIG : config_line(l, dir, n, w, msg, sizeof(msg));
+		if (rc < 0) {
+			fprintf(l->err, "%s:%u: %s\n", path, lineno,
+				msg[0] ? msg : "too many words");
+			break;
+		}
+	}
+	fclose(f);
+	if (rc == 0 && l->nsock == 0) {
+		fprintf(l->err, "%s: no interface (iface NAME)\n", path);
+		rc = -EINVAL;
+	}
+	return rc;
+}
