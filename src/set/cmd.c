@@ -30,33 +30,22 @@
 #include "set/set_cmd.h"
 #include "set/set_int.h"
 
-#define MAX_TOKENS 64
+#include "set/cmd_int.h"
 
-struct exec {
-	struct set_table *t; /* the table commands see (the copy during a restore) */
-	bool cow;	     /* a restore: copy sets before changing them */
-	bool owned[SET_MAX_SETS];
-	uint64_t now;
-	FILE *out;
-	char *err;
-	size_t errlen;
-	bool exist, terse, names, quiet, save_output;
-};
-
-static int usage_err(struct exec *x, const char *fmt, const char *a)
+int sx_usage_err(struct exec *x, const char *fmt, const char *a)
 {
 	snprintf(x->err, x->errlen, fmt, a);
 	return 2;
 }
 
-static int fail(struct exec *x, int code)
+int sx_fail(struct exec *x, int code)
 {
 	snprintf(x->err, x->errlen, "%s", set_strerror(code));
 	return 1;
 }
 
 /* A set this command may change: in a restore, a copy of one that existed before. */
-static struct set *writable(struct exec *x, int id)
+struct set *sx_writable(struct exec *x, int id)
 {
 	struct set *s = x->t->slot[id], *c;
 
@@ -69,7 +58,7 @@ static struct set *writable(struct exec *x, int id)
 	return c;
 }
 
-static int parse_u32(struct exec *x, const char *s, uint32_t *out)
+int sx_parse_u32(struct exec *x, const char *s, uint32_t *out)
 {
 	char *end;
 	unsigned long long v;
@@ -84,7 +73,7 @@ static int parse_u32(struct exec *x, const char *s, uint32_t *out)
 	return 0;
 }
 
-static int parse_u64(struct exec *x, const char *s, uint64_t *out)
+int sx_parse_u64(struct exec *x, const char *s, uint64_t *out)
 {
 	char *end;
 
@@ -97,9 +86,9 @@ static int parse_u64(struct exec *x, const char *s, uint64_t *out)
 	return 0;
 }
 
-static int parse_timeout(struct exec *x, const char *s, uint32_t *out)
+int sx_parse_timeout(struct exec *x, const char *s, uint32_t *out)
 {
-	if (parse_u32(x, s, out))
+	if (sx_parse_u32(x, s, out))
 		return -1;
 	if (*out > SET_TIMEOUT_MAX) {
 		snprintf(x->err, x->errlen,
@@ -107,203 +96,6 @@ static int parse_timeout(struct exec *x, const char *s, uint32_t *out)
 			 SET_TIMEOUT_MAX);
 		return -1;
 	}
-	return 0;
-}
-
-/* ---- create ------------------------------------------------------------------------------ */
-
-static int bitmap_range(struct exec *x, struct set_create *c, char *v)
-{
-	char *dash = strchr(v, '-'), *slash = strchr(v, '/');
-
-	if (c->type->kind == SET_K_BITMAP_PORT) {
-		uint32_t lo, hi;
-
-		if (!dash)
-			return usage_err(x, "Syntax error: invalid port range %s", v) - 1;
-		*dash = '\0';
-		if (parse_u32(x, v, &lo) || parse_u32(x, dash + 1, &hi) || lo > 65535 || hi > 65535)
-			return 1;
-		c->pfrom = (uint16_t)(lo < hi ? lo : hi);
-		c->pto = (uint16_t)(lo < hi ? hi : lo);
-		return 0;
-	}
-	memset(&c->from, 0, sizeof(c->from));
-	memset(&c->to, 0, sizeof(c->to));
-	if (dash) {
-		*dash = '\0';
-		if (pt_addr_parse(v, &c->from) != AF_INET ||
-		    pt_addr_parse(dash + 1, &c->to) != AF_INET)
-			goto bad;
-		if (ntohl(c->from.w[0]) > ntohl(c->to.w[0])) {
-			union pt_addr a = c->from;
-
-			c->from = c->to;
-			c->to = a;
-		}
-		return 0;
-	}
-	if (slash) {
-		union pt_addr mask;
-		uint32_t len;
-
-		*slash = '\0';
-		if (pt_addr_parse(v, &c->from) != AF_INET || parse_u32(x, slash + 1, &len) ||
-		    len > 32 || len == 0)
-			goto bad;
-		pt_mask_from_len(AF_INET, (int)len, &mask);
-		c->from.w[0] &= mask.w[0];
-		c->to.w[0] = c->from.w[0] | ~mask.w[0];
-		return 0;
-	}
-bad:
-	snprintf(x->err, x->errlen,
-		 "Syntax error: cannot parse %s: resolving to IPv4 address "
-		 "failed",
-		 v);
-	return 1;
-}
-
-static int cmd_create(struct exec *x, int argc, char **argv)
-{
-	struct set_create c = {0};
-	bool has_range = false;
-	int rc;
-
-	if (argc < 3)
-		return usage_err(x, "Missing mandatory argument to command %s", "create");
-	if (strlen(argv[1]) >= SET_NAME_MAX) {
-		snprintf(x->err, x->errlen,
-			 "Syntax error: setname '%s' is longer than %d "
-			 "characters",
-			 argv[1], SET_NAME_MAX - 1);
-		return 1;
-	}
-	if (!(c.type = set_type_find(argv[2]))) {
-		snprintf(x->err, x->errlen, "Syntax error: typename '%s' is unknown", argv[2]);
-		return 1;
-	}
-	c.family = c.type->any_family ? 0 : AF_INET;
-	c.maxelem = 65536;
-	c.hashsize = 1024;
-	c.bucketsize = 12;
-	c.size = 8;
-	for (int i = 3; i < argc; i++) {
-		const char *o = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		bool hash = c.type->kind == SET_K_HASH;
-
-		if (!strcmp(o, "counters"))
-			c.counters = true;
-		else if (!strcmp(o, "comment"))
-			c.comment = true;
-		else if (!strcmp(o, "skbinfo"))
-			c.skbinfo = true;
-		else if (!strcmp(o, "forceadd") && hash)
-			c.forceadd = true;
-		else if (!v)
-			return usage_err(x, "Unknown argument: `%s'", o);
-		else if (!strcmp(o, "timeout")) {
-			if (parse_timeout(x, v, &c.timeout))
-				return 1;
-			c.has_timeout = true;
-			i++;
-		} else if (!strcmp(o, "family") && !c.type->any_family) {
-			if (!strcmp(v, "inet") || !strcmp(v, "ipv4"))
-				c.family = AF_INET;
-			else if ((!strcmp(v, "inet6") || !strcmp(v, "ipv6")) && !c.type->inet_only)
-				c.family = AF_INET6;
-			else {
-				snprintf(x->err, x->errlen, "Syntax error: unknown inet family %s",
-					 v);
-				return 1;
-			}
-			i++;
-		} else if (!strcmp(o, "hashsize") && hash) {
-			if (parse_u32(x, v, &c.hashsize))
-				return 1;
-			i++;
-		} else if (!strcmp(o, "maxelem") && hash) {
-			if (parse_u32(x, v, &c.maxelem))
-				return 1;
-			i++;
-		} else if (!strcmp(o, "bucketsize") && hash) {
-			if (parse_u32(x, v, &c.bucketsize))
-				return 1;
-			c.bucketsize = c.bucketsize < 2 ? 2 : c.bucketsize > 12 ? 12 : c.bucketsize;
-			i++;
-		} else if (!strcmp(o, "initval") && hash) {
-			if (parse_u32(x, v, &c.initval))
-				return 1;
-			c.has_initval = true;
-			i++;
-		} else if (!strcmp(o, "size") && c.type->kind == SET_K_LIST) {
-			if (parse_u32(x, v, &c.size))
-				return 1;
-			if (c.size < 4)
-				c.size = 4; /* list:set's minimum */
-			if (c.size > SET_LIST_MAX)
-				c.size = SET_LIST_MAX;
-			i++;
-		} else if (!strcmp(o, "netmask") && c.type->kind == SET_K_BITMAP_IP) {
-			uint32_t nm;
-
-			if (parse_u32(x, v, &nm))
-				return 1;
-			if (nm == 0 || nm > 32) {
-				snprintf(x->err, x->errlen, "%s",
-					 "Syntax error: netmask is out of "
-					 "the inclusive range of 1-32");
-				return 1;
-			}
-			c.netmask = (uint8_t)nm;
-			i++;
-		} else if (!strcmp(o, "range") &&
-			   (c.type->kind == SET_K_BITMAP_IP || c.type->kind == SET_K_BITMAP_PORT)) {
-			char buf[128];
-
-			snprintf(buf, sizeof(buf), "%s", v);
-			if ((rc = bitmap_range(x, &c, buf)))
-				return rc;
-			has_range = true;
-			i++;
-		} else
-			return usage_err(x, "Unknown argument: `%s'", o);
-	}
-	if (c.type->kind == SET_K_BITMAP_IP || c.type->kind == SET_K_BITMAP_PORT) {
-		uint64_t n;
-
-		if (!has_range)
-			return usage_err(x, "Missing mandatory argument to command %s", "create");
-		if (c.type->kind == SET_K_BITMAP_IP) {
-			unsigned nm = c.netmask ? c.netmask : 32;
-			union pt_addr m;
-
-			/* the range widens to whole netmask blocks, as ipset prints it */
-			pt_mask_from_len(AF_INET, (int)nm, &m);
-			c.from.w[0] &= m.w[0];
-			c.to.w[0] |= ~m.w[0];
-			n = ((uint64_t)ntohl(c.to.w[0]) - ntohl(c.from.w[0]) + 1) >> (32 - nm);
-		} else {
-			n = (uint64_t)c.pto - c.pfrom + 1;
-		}
-		if (n > SET_BITMAP_MAX)
-			return fail(x, SET_E_BITMAPRANGE);
-	}
-	if (c.type->kind == SET_K_HASH && (c.maxelem == 0 || c.hashsize == 0))
-		return fail(x, SET_E_HASHSIZE);
-	if (c.type->kind == SET_K_HASH && !c.has_initval) {
-		/* a per-set value the box's key makes unguessable; printed as ipset does */
-		uint64_t h = x->t->key[0] ^ (x->t->key[1] >> 7);
-
-		for (const char *p = argv[1]; *p; p++)
-			h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
-		c.initval = (uint32_t)(h ^ h >> 32);
-	}
-	if ((rc = set_create(x->t, argv[1], &c, x->exist, NULL)) < 0)
-		return fail(x, rc);
-	if (x->cow)
-		x->owned[set_find(x->t, argv[1])] = true;
 	return 0;
 }
 
@@ -328,18 +120,18 @@ static int elem_opts(struct exec *x, const struct set *s, int argc, char **argv,
 			continue;
 		}
 		if (!v)
-			return usage_err(x, "Unknown argument: `%s'", a);
+			return sx_usage_err(x, "Unknown argument: `%s'", a);
 		i++;
 		if (!strcmp(a, "timeout")) {
-			if (parse_timeout(x, v, &o->timeout))
+			if (sx_parse_timeout(x, v, &o->timeout))
 				return 1;
 			o->has_timeout = true;
 		} else if (!strcmp(a, "packets")) {
-			if (parse_u64(x, v, &o->packets))
+			if (sx_parse_u64(x, v, &o->packets))
 				return 1;
 			o->has_packets = true;
 		} else if (!strcmp(a, "bytes")) {
-			if (parse_u64(x, v, &o->bytes))
+			if (sx_parse_u64(x, v, &o->bytes))
 				return 1;
 			o->has_bytes = true;
 		} else if (!strcmp(a, "comment")) {
@@ -359,8 +151,8 @@ static int elem_opts(struct exec *x, const struct set *s, int argc, char **argv,
 			o->skbmarkmask = 0xffffffff;
 			if ((sl = strchr(buf, '/')))
 				*sl = '\0';
-			if (strncasecmp(buf, "0x", 2) || parse_u32(x, buf, &o->skbmark) ||
-			    (sl && parse_u32(x, sl + 1, &o->skbmarkmask))) {
+			if (strncasecmp(buf, "0x", 2) || sx_parse_u32(x, buf, &o->skbmark) ||
+			    (sl && sx_parse_u32(x, sl + 1, &o->skbmarkmask))) {
 				snprintf(x->err, x->errlen, "%s",
 					 "Syntax error: Invalid skbmark "
 					 "format, it should be:  MARK/MASK or MARK (see manpage)");
@@ -383,7 +175,7 @@ static int elem_opts(struct exec *x, const struct set *s, int argc, char **argv,
 		} else if (!strcmp(a, "skbqueue")) {
 			uint32_t q;
 
-			if (parse_u32(x, v, &q) || q > 65535)
+			if (sx_parse_u32(x, v, &q) || q > 65535)
 				return 1;
 			o->skbqueue = (uint16_t)q;
 			o->has_queue = true;
@@ -398,7 +190,7 @@ static int elem_opts(struct exec *x, const struct set *s, int argc, char **argv,
 			o->position = a[0] == 'b' ? -1 : 1;
 			o->ref_id = (uint32_t)ref;
 		} else
-			return usage_err(x, "Unknown argument: `%s'", a);
+			return sx_usage_err(x, "Unknown argument: `%s'", a);
 	}
 	return 0;
 }
@@ -447,9 +239,9 @@ static int cmd_elem(struct exec *x, int argc, char **argv)
 	unsigned flags = x->exist ? SET_F_EXIST : 0;
 
 	if (argc < 3)
-		return usage_err(x, "Missing mandatory argument to command %s", cmd);
+		return sx_usage_err(x, "Missing mandatory argument to command %s", cmd);
 	if ((id = set_find(x->t, argv[1])) < 0)
-		return fail(x, SET_E_NOSET);
+		return sx_fail(x, SET_E_NOSET);
 	s = x->t->slot[id];
 	if ((rc = elem_opts(x, s, argc - 3, argv + 3, &o)))
 		return rc;
@@ -464,7 +256,7 @@ static int cmd_elem(struct exec *x, int argc, char **argv)
 		print_elem_text(x, s, &ks.v[0], txt, sizeof(txt));
 		free(ks.v);
 		if (rc < 0)
-			return fail(x, rc);
+			return sx_fail(x, rc);
 		if (rc) {
 			if (!x->quiet)
 				snprintf(x->err, x->errlen, "Warning: %s is in set %s.", txt,
@@ -474,9 +266,9 @@ static int cmd_elem(struct exec *x, int argc, char **argv)
 		snprintf(x->err, x->errlen, "%s is NOT in set %s.", txt, argv[1]);
 		return 1;
 	}
-	if (!(s = writable(x, id))) {
+	if (!(s = sx_writable(x, id))) {
 		free(ks.v);
-		return fail(x, SET_E_NOMEM);
+		return sx_fail(x, SET_E_NOMEM);
 	}
 	/* check every key before changing anything: one command applies whole */
 	if (!strcmp(cmd, "add")) {
@@ -510,7 +302,7 @@ static int cmd_elem(struct exec *x, int argc, char **argv)
 			rc = set_del(x->t, s, &ks.v[i], &o, flags, x->now);
 	}
 	free(ks.v);
-	return rc < 0 ? fail(x, rc) : 0;
+	return rc < 0 ? sx_fail(x, rc) : 0;
 }
 
 /* ---- list, save -------------------------------------------------------------------------- */
@@ -562,7 +354,7 @@ static int cmd_list(struct exec *x, int argc, char **argv, bool save)
 		int id = set_find(x->t, argv[1]);
 
 		if (id < 0)
-			return fail(x, SET_E_NOSET);
+			return sx_fail(x, SET_E_NOSET);
 		list_one(x, id, true);
 		return 0;
 	}
@@ -595,15 +387,15 @@ static int cmd_destroy(struct exec *x, int argc, char **argv)
 		int id = set_find(x->t, argv[1]);
 
 		if (id < 0)
-			return fail(x, SET_E_NOSET);
+			return sx_fail(x, SET_E_NOSET);
 		if (set_refs(x->t, id))
-			return fail(x, SET_E_INUSE);
+			return sx_fail(x, SET_E_INUSE);
 		slot_drop(x, id);
 		return 0;
 	}
 	for (unsigned i = 0; i < x->t->nslots; i++)
 		if (x->t->slot[i] && set_refs(x->t, (int)i) > set_list_refs(x->t, (int)i))
-			return fail(x, SET_E_INUSE);
+			return sx_fail(x, SET_E_INUSE);
 	for (unsigned i = x->t->nslots; i-- > 0;)
 		if (x->t->slot[i])
 			slot_drop(x, (int)i);
@@ -619,7 +411,7 @@ static int flush_one(struct exec *x, int id)
 		return 0;
 	}
 	if (!(n = set_alloc(&s->c, x->t->key)))
-		return fail(x, SET_E_NOMEM);
+		return sx_fail(x, SET_E_NOMEM);
 	x->t->slot[id] = n;
 	x->owned[id] = true;
 	return 0;
@@ -630,7 +422,7 @@ static int cmd_flush(struct exec *x, int argc, char **argv)
 	if (argc > 1) {
 		int id = set_find(x->t, argv[1]);
 
-		return id < 0 ? fail(x, SET_E_NOSET) : flush_one(x, id);
+		return id < 0 ? sx_fail(x, SET_E_NOSET) : flush_one(x, id);
 	}
 	for (unsigned i = 0; i < x->t->nslots; i++)
 		if (x->t->slot[i] && flush_one(x, (int)i))
@@ -643,17 +435,17 @@ static int cmd_two(struct exec *x, int argc, char **argv)
 	int rc, ia, ib;
 
 	if (argc < 3)
-		return usage_err(x, "Missing mandatory argument to command %s", argv[0]);
+		return sx_usage_err(x, "Missing mandatory argument to command %s", argv[0]);
 	if (!strcmp(argv[0], "rename")) {
 		if (strlen(argv[2]) >= SET_NAME_MAX)
-			return usage_err(x, "Syntax error: setname '%s' is too long", argv[2]);
+			return sx_usage_err(x, "Syntax error: setname '%s' is too long", argv[2]);
 		rc = set_rename(x->t, argv[1], argv[2]);
-		return rc < 0 ? fail(x, rc) : 0;
+		return rc < 0 ? sx_fail(x, rc) : 0;
 	}
 	ia = set_find(x->t, argv[1]);
 	ib = set_find(x->t, argv[2]);
 	if ((rc = set_swap(x->t, argv[1], argv[2])) < 0)
-		return fail(x, rc);
+		return sx_fail(x, rc);
 	if (x->cow) {
 		bool o = x->owned[ia];
 
@@ -704,12 +496,13 @@ static int global_opts(struct exec *x, int *argc, char **argv)
 			;
 		else if (!strcmp(a, "-o") || !strcmp(a, "-output")) {
 			if (i + 1 >= *argc)
-				return usage_err(x, "Missing mandatory argument to option %s", a);
+				return sx_usage_err(x, "Missing mandatory argument to option %s",
+						    a);
 			if (!strcmp(argv[i + 1], "save"))
 				x->save_output = true;
 			else if (strcmp(argv[i + 1], "plain"))
-				return usage_err(x, "Syntax error: Unknown output mode '%s'",
-						 argv[i + 1]);
+				return sx_usage_err(x, "Syntax error: Unknown output mode '%s'",
+						    argv[i + 1]);
 			i++;
 		} else
 			argv[n++] = argv[i];
@@ -820,7 +613,7 @@ int set_restore(struct set_table *t, const char *text, size_t len, bool exist, u
 		buf[e - pos] = '\0';
 		pos = e + 1;
 		if ((argc = tokenize(buf, argv)) < 0) {
-			rc = usage_err(x, "Syntax error: too many words in line%s", "");
+			rc = sx_usage_err(x, "Syntax error: too many words in line%s", "");
 			break;
 		}
 		if (argc == 0 || argv[0][0] == '#' || !strcmp(argv[0], "COMMIT"))
@@ -832,7 +625,8 @@ int set_restore(struct set_table *t, const char *text, size_t len, bool exist, u
 		if (argc == 0)
 			continue;
 		if (cmd_name(argv[0]) && !strcmp(cmd_name(argv[0]), "restore")) {
-			rc = usage_err(x, "Syntax error: %s is not allowed in restore", "restore");
+			rc = sx_usage_err(x, "Syntax error: %s is not allowed in restore",
+					  "restore");
 			break;
 		}
 		rc = run_one(x, argc, argv, NULL, 0);
@@ -857,16 +651,16 @@ static int run_one(struct exec *x, int argc, char **argv, const char *restore_te
 	const char *cmd;
 
 	if (argc == 0)
-		return usage_err(x, "No command specified%s", "");
+		return sx_usage_err(x, "No command specified%s", "");
 	if (!(cmd = cmd_name(argv[0])))
-		return usage_err(x, "No command specified: unknown argument %s", argv[0]);
+		return sx_usage_err(x, "No command specified: unknown argument %s", argv[0]);
 	argv[0] = (char *)cmd;
 	if (!strcmp(cmd, "create"))
-		return cmd_create(x, argc, argv);
+		return sx_cmd_create(x, argc, argv);
 	if (!strcmp(cmd, "add") || !strcmp(cmd, "del") || !strcmp(cmd, "test"))
 		return cmd_elem(x, argc, argv);
 	if (argc > (strcmp(cmd, "rename") && strcmp(cmd, "swap") ? 2 : 3))
-		return usage_err(x, "Unknown argument: `%s'", argv[argc - 1]);
+		return sx_usage_err(x, "Unknown argument: `%s'", argv[argc - 1]);
 	if (!strcmp(cmd, "list"))
 		return cmd_list(x, argc, argv, false);
 	if (!strcmp(cmd, "save"))
