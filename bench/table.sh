@@ -222,14 +222,15 @@ measure() {
 	  u0 = (b[2] - a[2]) > 0 ? (b[1] - a[1]) / (b[2] - a[2]) : 0;
 	  u1 = (b[4] - a[4]) > 0 ? (b[3] - a[3]) / (b[4] - a[4]) : 0;
 	  if (secs <= 0) secs = 1;
-	  printf "%.0f %.0f %.0f %.2f %.2f\n", rx / secs, frames / secs, $3 / secs, u0, u1 }'
+	  printf "%.0f %.0f %.0f %.2f %.2f %.2f\n", rx / secs, frames / secs, $3 / secs, u0, u1,
+		kv($1, "blocked") }'
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print 0 }'; }
 
 mkdir -p "$OUTDIR"
 : >"$TXT"
-echo "system,row,frame,kpps,ratio,sent_kpps,forwarded_kpps,sender_cpu,router_cpu,limit,rounds" >"$CSV"
+echo "system,row,frame,kpps,ratio,sent_kpps,forwarded_kpps,sender_cpu,router_cpu,limit,rounds,sender_blocked" >"$CSV"
 
 if [ $live = yes ]; then
 	echo "bench-table: $ROUNDS rounds of ${SECS} s per row, $FLOWS UDP flows, sizes $SIZES" | tee -a "$TXT"
@@ -259,15 +260,18 @@ if [ $live = yes ]; then
 				rx=$(cut -d' ' -f1 "$f" | median) tx=$(cut -d' ' -f2 "$f" | median)
 				fw=$(cut -d' ' -f3 "$f" | median) u0=$(cut -d' ' -f4 "$f" | median)
 				u1=$(cut -d' ' -f5 "$f" | median) n=$(wc -l <"$f")
+				bl=$(cut -d' ' -f6 "$f" | median)
 				[ -n "$base" ] || base=$rx
 				# the limit: the router dropped what it was offered (it forwarded under 97 % of
-				# what was sent), else the receiver lost what was forwarded, else the sender
-				lim=$(echo "$rx $tx $fw" | awk '{ l = "sender"
-					if ($3 < 0.97 * $2) l = "router"; else if ($1 < 0.97 * $3) l = "receiver"
+				# what was sent) or held the sender back (the sender waited for the kernel to
+				# take frames over 20 % of the time: a veth's socket-buffer backpressure, no
+				# drops); else the receiver lost what was forwarded; else the sender
+				lim=$(echo "$rx $tx $fw ${bl:-0}" | awk '{ l = "sender"
+					if ($3 < 0.97 * $2 || $4 > 0.2) l = "router"; else if ($1 < 0.97 * $3) l = "receiver"
 					print l }')
-				echo "$sys $row $size $rx $base $tx $fw $u0 $u1 $lim $n" | awk '{
-					printf "%s,%s,%s,%.1f,%.3f,%.1f,%.1f,%.2f,%.2f,%s,%d\n", $1, $2, $3,
-						$4 / 1e3, ($5 > 0 ? $4 / $5 : 0), $6 / 1e3, $7 / 1e3, $8, $9, $10, $11 }' >>"$CSV"
+				echo "$sys $row $size $rx $base $tx $fw $u0 $u1 $lim $n ${bl:-0}" | awk '{
+					printf "%s,%s,%s,%.1f,%.3f,%.1f,%.1f,%.2f,%.2f,%s,%d,%.2f\n", $1, $2, $3,
+						$4 / 1e3, ($5 > 0 ? $4 / $5 : 0), $6 / 1e3, $7 / 1e3, $8, $9, $10, $11, $12 }' >>"$CSV"
 			done
 		done
 	done
@@ -287,7 +291,7 @@ if [ -x "$ENGINE" ]; then
 			set -- $out
 			[ -n "$base" ] || base=$4
 			echo "pkttables-memory $row $size $4 $base" | awk '{
-				printf "%s,%s,%s,%.1f,%.3f,,,,,cpu,1\n", $1, $2, $3, $4 * 1e3, ($5 > 0 ? $4 / $5 : 0) }' >>"$CSV"
+				printf "%s,%s,%s,%.1f,%.3f,,,,,cpu,1,\n", $1, $2, $3, $4 * 1e3, ($5 > 0 ? $4 / $5 : 0) }' >>"$CSV"
 		done
 	done
 else

@@ -235,10 +235,10 @@ static int run_live(struct gen *g, const struct gen_config *c, const char *ifnam
 	if (o->progress)
 		fputc('\n', stderr);
 	printf("tx iface=%s mode=%s frames=%" PRIu64 " datagrams=%" PRIu64 " bytes=%" PRIu64
-	       " errors=%" PRIu64 " seconds=%.3f pps=%.0f\n",
+	       " errors=%" PRIu64 " seconds=%.3f pps=%.0f blocked=%.2f\n",
 	       ifname, gen_tx_mode(t) == GEN_TX_RING ? "ring" : "mmsg", st.frames, st.datagrams,
-	       st.bytes, st.errors, st.seconds,
-	       st.seconds > 0 ? (double)st.frames / st.seconds : 0);
+	       st.bytes, st.errors, st.seconds, st.seconds > 0 ? (double)st.frames / st.seconds : 0,
+	       st.seconds > 0 ? (double)st.blocked_ns / 1e9 / st.seconds : 0);
 	gen_tx_close(t);
 	if (r) {
 		fprintf(stderr, "gen: %s: the kernel stopped taking frames\n", ifname);

@@ -231,8 +231,10 @@ static int ring_kick(struct gen_tx *t, struct gen_tx_stats *st)
 			return -errno;
 		}
 		struct pollfd pfd = {.fd = t->fd, .events = POLLOUT};
+		uint64_t t0 = io_monotonic_ns();
 
 		poll(&pfd, 1, 1);
+		st->blocked_ns += io_monotonic_ns() - t0;
 	}
 	return -EAGAIN;
 }
@@ -241,22 +243,27 @@ static int ring_kick(struct gen_tx *t, struct gen_tx_stats *st)
 static int ring_wait_slot(struct gen_tx *t, unsigned i, struct gen_tx_stats *st)
 {
 	struct tpacket2_hdr *h = slot(t, i);
-	uint64_t deadline = 0;
+	uint64_t deadline = 0, since = 0;
 
 	for (;;) {
 		uint32_t s = __atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE);
 
-		if (s == TP_STATUS_AVAILABLE)
-			return 0;
-		if (s & TP_STATUS_WRONG_FORMAT) {
+		if (s == TP_STATUS_AVAILABLE || (s & TP_STATUS_WRONG_FORMAT)) {
+			if (since)
+				st->blocked_ns += io_monotonic_ns() - since;
+			if (s == TP_STATUS_AVAILABLE)
+				return 0;
 			st->errors++;
 			__atomic_store_n(&h->tp_status, TP_STATUS_AVAILABLE, __ATOMIC_RELEASE);
 			return 0;
 		}
-		if (!deadline)
-			deadline = io_monotonic_ns() + 1000000000ull;
-		else if (io_monotonic_ns() > deadline)
+		if (!deadline) {
+			since = io_monotonic_ns();
+			deadline = since + 1000000000ull;
+		} else if (io_monotonic_ns() > deadline) {
+			st->blocked_ns += io_monotonic_ns() - since;
 			return -ETIMEDOUT;
+		}
 		ring_kick(t, st);
 		struct pollfd pfd = {.fd = t->fd, .events = POLLOUT};
 
@@ -279,8 +286,10 @@ static void mmsg_flush(struct gen_tx *t, unsigned *batch, struct gen_tx_stats *s
 		if (k < 0 && errno != EINTR && errno != ENOBUFS && errno != EAGAIN)
 			break;
 		struct pollfd pfd = {.fd = t->fd, .events = POLLOUT};
+		uint64_t t0 = io_monotonic_ns();
 
 		poll(&pfd, 1, 1);
+		st->blocked_ns += io_monotonic_ns() - t0;
 		spins++;
 	}
 	st->errors += *batch - done;

@@ -15,6 +15,7 @@ struct gen_tx;
 struct gen_tx_stats {
 	uint64_t frames, datagrams, bytes; /* handed to the kernel, errors taken off */
 	uint64_t errors;		   /* frames the kernel refused */
+	uint64_t blocked_ns; /* time spent waiting for the kernel to take frames (backpressure) */
 	double seconds;
 };
 
