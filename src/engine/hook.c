@@ -121,64 +121,73 @@ int box_run_hook(struct box *b, int family, unsigned hook, int in, int out, stru
 }
 
 /*
- * The table of a table's hook function has no chain at this hook in the packet's ruleset (or
+ * The table of a table's hook function has no chain at this hook in the packet's ruleset rs (or
  * there is no ruleset): calling it would return EXT_ACCEPT at once.
  */
-static bool table_absent(const struct box *b, int family, unsigned hook, int table)
+static inline bool table_absent(const struct rules_ruleset *rs, unsigned hook, int table)
 {
-	const struct rules_ruleset *rs = b->cur[box_fam_index(family)];
-	const struct rules_table *t;
+	return !rs || !rs->tables[table].present || rs->tables[table].builtin[hook] < 0;
+}
 
-	if (!rs)
-		return true;
-	t = &rs->tables[table];
-	return !t->present || t->builtin[hook] < 0;
+/* What a hook function may write, as the next one must find it: the hook's own drop record,
+ * no queue, no replacement. */
+static inline void state_reset(struct box_hook_state *st)
+{
+	st->drop = (struct box_drop){.kind = BOX_DROP_HOOK, .table = -1, .hook = st->hook};
+	st->queue_num = 0;
+	st->queue_flags = 0;
+	st->replaced = NULL;
 }
 
 /*
  * The functions of list l with lo <= priority <= hi, for *pp; a function may replace it. One
- * state serves them all: what a function may write (drop, queue, replaced) is reset before the
- * next, the rest (box, family, hook, interfaces, mtu) is only read.
+ * state serves them all, the caller's, which starts reset: what a function may write (drop,
+ * queue, replaced) is reset before the next, the rest (box, family, hook, interfaces, mtu) is
+ * only read. The list is sorted by priority, so the window is a start and an end, not a test
+ * per function; the packet's ruleset is read once per list, not once per table function. The
+ * common outcome (EXT_ACCEPT, packet not replaced) is tested first.
  */
-static int run_list(struct box *b, const struct box_hook_list *l, struct box_hook_state *proto,
+static int run_list(struct box *b, const struct box_hook_list *l, struct box_hook_state *st,
 		    struct pkt **pp, struct box_drop *drop, int lo, int hi)
 {
-	unsigned hook = proto->hook;
-	struct box_hook_state st = *proto;
+	const unsigned hook = st->hook;
+	const struct rules_ruleset *rs = b->cur[box_fam_index(st->family)];
+	const struct box_hook_entry *e = l->e, *end = l->e + l->n;
 
-	for (unsigned i = 0; i < l->n; i++) {
-		const struct box_hook_entry *e = &l->e[i];
+	while (e < end && e->prio < lo)
+		e++;
+	for (; e < end && e->prio <= hi; e++) {
 		unsigned repeats = 0;
 		int v;
 
-		if (e->prio < lo || e->prio > hi)
-			continue;
-		if (e->table >= 0 && table_absent(b, proto->family, hook, e->table))
+		if (e->table >= 0 && table_absent(rs, hook, e->table))
 			continue;
 		for (;;) {
-			st.drop = proto->drop;
-			st.queue_num = 0;
-			st.queue_flags = 0;
-			st.replaced = NULL;
-			v = e->fn(e->priv, &st, *pp);
+			v = e->fn(e->priv, st, *pp);
+			if (v == EXT_ACCEPT && !st->replaced)
+				break;
 			if (v == EXT_QUEUE)
-				v = queue_packet(b, &st, *pp, &st.drop);
-			if (v == EXT_REPEAT && ++repeats <= BOX_MAX_REPEAT)
+				v = queue_packet(b, st, *pp, &st->drop);
+			if (v == EXT_REPEAT && ++repeats <= BOX_MAX_REPEAT) {
+				state_reset(st);
 				continue;
+			}
 			if (v == EXT_REPEAT) {
-				st.drop.kind = BOX_DROP_LOOP;
+				st->drop.kind = BOX_DROP_LOOP;
 				v = EXT_DROP;
 			}
 			if (v == EXT_DROP) {
-				*drop = st.drop;
+				*drop = st->drop;
 				drop->hook = hook;
 			}
-			if (st.replaced && (v == EXT_ACCEPT || v == EXT_DROP))
-				*pp = st.replaced;
+			if (st->replaced && (v == EXT_ACCEPT || v == EXT_DROP))
+				*pp = st->replaced;
 			break;
 		}
-		if (v == EXT_ACCEPT)
+		if (v == EXT_ACCEPT) {
+			state_reset(st);
 			continue;
+		}
 		if (v == EXT_STOLEN)
 			return EXT_STOLEN;
 		if (v != EXT_DROP) {
