@@ -560,6 +560,8 @@ void box_set_ruleset(struct box *b, struct rules_ruleset *rs, int family)
 	/* Before publishing: the first packet that sees the rules has the plug-ins it needs on
 	 * (box_plugins_apply). */
 	box_plugins_want(b, rs);
+	if (rs)
+		rs->serial = atomic_fetch_add(&b->rs_serial, 1) + 1;
 	old = rcu_xchg_pointer(&b->rs[box_fam_index(family)], rs);
 	if (!old)
 		return;

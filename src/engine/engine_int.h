@@ -40,6 +40,20 @@ struct box_hook_list {
 	unsigned n;
 };
 
+/*
+ * What a packet meets at one (family, hook) under one ruleset: the list without the table
+ * functions whose table has no chain at the hook there, in the list's order. Built on the
+ * data-path thread at the first packet after the list or the ruleset changed (hook.c), not per
+ * packet; keyed by the ruleset's serial, never by its address (a freed ruleset's address may
+ * come back).
+ */
+struct box_hook_vec {
+	uint64_t rs_serial; /* rules_ruleset.serial it was built for; 0: no ruleset */
+	uint64_t gen;	    /* box.hook_gen it was built at */
+	unsigned n;
+	struct box_hook_entry e[BOX_MAX_HOOK_FNS];
+};
+
 #define BOX_MAX_PLUGINS 8
 
 struct box_slot {
@@ -76,11 +90,14 @@ struct box {
 	unsigned emit_depth; /* nesting of packets the box made while handling one */
 
 	struct box_hook_list hooks[2][HOOK_MAX];
+	uint64_t hook_gen; /* changes with every (un)registration in hooks[][] */
+	struct box_hook_vec hook_vec[2][HOOK_MAX];
+	atomic_uint_fast64_t rs_serial; /* the last rules_ruleset.serial given out */
 
 	uint64_t now;
 	uint64_t rng[4];      /* xoshiro256** state */
 	uint64_t hash_key[2]; /* key of extensions' hash tables (pkt_hash), from the seed */
-	uint32_t ip_id;	 /* IPv4 identification of packets the box makes */
+	uint32_t ip_id;	      /* IPv4 identification of packets the box makes */
 	bool trace_all;
 	struct box_stats stats;
 	struct ext_env env;

@@ -59,6 +59,7 @@ int box_register_table_hook(struct box *b, int family, unsigned hook, int priori
 			return -ENOSPC;
 	for (int f = lo; f <= hi; f++)
 		add_one(&b->hooks[f][hook], priority, fn, priv, table);
+	b->hook_gen++;
 	return 0;
 }
 
@@ -76,6 +77,7 @@ int box_unregister_hook(struct box *b, int family, unsigned hook, box_hook_fn fn
 		return -EINVAL;
 	for (int f = lo; f <= hi; f++)
 		found |= remove_one(&b->hooks[f][hook], fn, priv);
+	b->hook_gen++;
 	return found ? 0 : -ENOENT;
 }
 
@@ -129,6 +131,28 @@ static inline bool table_absent(const struct rules_ruleset *rs, unsigned hook, i
 	return !rs || !rs->tables[table].present || rs->tables[table].builtin[hook] < 0;
 }
 
+/* The vector of (family index f, hook) for the packet's ruleset, built again if the list or the
+ * ruleset changed since it was built. A zeroed vector is right for a box that never registered
+ * a function (hook_gen 0) and has no ruleset (serial 0). */
+static const struct box_hook_vec *hook_vec(struct box *b, unsigned f, unsigned hook)
+{
+	const struct rules_ruleset *rs = b->cur[f];
+	uint64_t serial = rs ? rs->serial : 0;
+	struct box_hook_vec *v = &b->hook_vec[f][hook];
+	const struct box_hook_list *l;
+
+	if (v->gen == b->hook_gen && v->rs_serial == serial)
+		return v;
+	l = &b->hooks[f][hook];
+	v->n = 0;
+	for (unsigned i = 0; i < l->n; i++)
+		if (l->e[i].table < 0 || !table_absent(rs, hook, l->e[i].table))
+			v->e[v->n++] = l->e[i];
+	v->rs_serial = serial;
+	v->gen = b->hook_gen;
+	return v;
+}
+
 /* What a hook function may write, as the next one must find it: the hook's own drop record,
  * no queue, no replacement. */
 static inline void state_reset(struct box_hook_state *st)
@@ -147,12 +171,12 @@ static inline void state_reset(struct box_hook_state *st)
  * per function; the packet's ruleset is read once per list, not once per table function. The
  * common outcome (EXT_ACCEPT, packet not replaced) is tested first.
  */
-static int run_list(struct box *b, const struct box_hook_list *l, struct box_hook_state *st,
-		    struct pkt **pp, struct box_drop *drop, int lo, int hi)
+static int run_list(struct box *b, const struct box_hook_entry *e, unsigned n,
+		    struct box_hook_state *st, struct pkt **pp, struct box_drop *drop, int lo,
+		    int hi)
 {
 	const unsigned hook = st->hook;
-	const struct rules_ruleset *rs = b->cur[box_fam_index(st->family)];
-	const struct box_hook_entry *e = l->e, *end = l->e + l->n;
+	const struct box_hook_entry *end = e + n;
 
 	while (e < end && e->prio < lo)
 		e++;
@@ -160,8 +184,6 @@ static int run_list(struct box *b, const struct box_hook_list *l, struct box_hoo
 		unsigned repeats = 0;
 		int v;
 
-		if (e->table >= 0 && table_absent(rs, hook, e->table))
-			continue;
 		for (;;) {
 			v = e->fn(e->priv, st, *pp);
 			if (v == EXT_ACCEPT && !st->replaced)
@@ -210,7 +232,8 @@ int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out,
 	    .drop = {.kind = BOX_DROP_HOOK, .table = -1, .hook = hook},
 	};
 
-	return run_list(b, &b->hooks[box_fam_index(family)][hook], &st, pp, drop, lo, hi);
+	const struct box_hook_vec *v = hook_vec(b, (unsigned)box_fam_index(family), hook);
+	return run_list(b, v->e, v->n, &st, pp, drop, lo, hi);
 }
 
 /* ---- the transmit stage ------------------------------------------------------------------ */
@@ -254,5 +277,5 @@ int box_run_tx_hooks(struct box *b, struct pkt *p, int oif, uint32_t mtu, struct
 	    .drop = {.kind = BOX_DROP_HOOK, .table = -1, .hook = HOOK_POSTROUTING},
 	    .mtu = mtu,
 	};
-	return run_list(b, l, &st, &p, drop, INT_MIN, INT_MAX);
+	return run_list(b, l->e, l->n, &st, &p, drop, INT_MIN, INT_MAX);
 }

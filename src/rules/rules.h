@@ -105,6 +105,9 @@ struct rules_ruleset {
 	 * published and freed with it; NULL: every chain is scanned linearly. */
 	struct cls_ruleset *compiled;
 	void (*compiled_free)(struct cls_ruleset *);
+	/* Given by the box that publishes it (box_set_ruleset), unique within that box, never 0:
+	 * what the box's per-hook function vectors are keyed by. */
+	uint64_t serial;
 };
 
 struct rules_error {
