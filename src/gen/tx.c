@@ -264,7 +264,13 @@ static int ring_wait_slot(struct gen_tx *t, unsigned i, struct gen_tx_stats *st)
 			st->blocked_ns += io_monotonic_ns() - since;
 			return -ETIMEDOUT;
 		}
-		ring_kick(t, st);
+		{
+			uint64_t b =
+			    st->blocked_ns; /* the wait is counted once, here, as a whole */
+
+			ring_kick(t, st);
+			st->blocked_ns = b;
+		}
 		struct pollfd pfd = {.fd = t->fd, .events = POLLOUT};
 
 		poll(&pfd, 1, 1);
