@@ -220,8 +220,11 @@ static inline struct tpacket2_hdr *slot(struct gen_tx *t, unsigned i)
 	return (struct tpacket2_hdr *)(t->ring + (size_t)i * t->frame_size);
 }
 
-/* Hand the queued slots to the kernel; wait (bounded) while it has no room. */
-static int ring_kick(struct gen_tx *t, struct gen_tx_stats *st)
+/*
+ * Hand the queued slots to the kernel; wait (bounded) while it has no room. The waits are
+ * added to *blocked, unless that is NULL (a caller that counts a longer wait as a whole).
+ */
+static int ring_kick(struct gen_tx *t, struct gen_tx_stats *st, uint64_t *blocked)
 {
 	for (int tries = 0; tries < 1000; tries++) {
 		if (send(t->fd, NULL, 0, MSG_DONTWAIT) >= 0)
@@ -234,7 +237,8 @@ static int ring_kick(struct gen_tx *t, struct gen_tx_stats *st)
 		uint64_t t0 = io_monotonic_ns();
 
 		poll(&pfd, 1, 1);
-		st->blocked_ns += io_monotonic_ns() - t0;
+		if (blocked)
+			*blocked += io_monotonic_ns() - t0;
 	}
 	return -EAGAIN;
 }
@@ -264,13 +268,7 @@ static int ring_wait_slot(struct gen_tx *t, unsigned i, struct gen_tx_stats *st)
 			st->blocked_ns += io_monotonic_ns() - since;
 			return -ETIMEDOUT;
 		}
-		{
-			uint64_t b =
-			    st->blocked_ns; /* the wait is counted once, here, as a whole */
-
-			ring_kick(t, st);
-			st->blocked_ns = b;
-		}
+		ring_kick(t, st, NULL); /* this wait is counted as a whole, above */
 		struct pollfd pfd = {.fd = t->fd, .events = POLLOUT};
 
 		poll(&pfd, 1, 1);
@@ -308,7 +306,7 @@ static void flush(struct gen_tx *t, unsigned *pending, struct gen_tx_stats *st)
 	if (!*pending)
 		return;
 	if (t->mode == GEN_TX_RING) {
-		ring_kick(t, st);
+		ring_kick(t, st, &st->blocked_ns);
 		*pending = 0;
 	} else {
 		mmsg_flush(t, pending, st);

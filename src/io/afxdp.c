@@ -96,7 +96,7 @@ int afxdp_open(const char *ifname, enum afxdp_attach attach, struct afxdp **out,
 	    {AFXDP_GENERIC, XDP_FLAGS_SKB_MODE, XDP_COPY, "generic copy"},
 	};
 	struct afxdp *x;
-	unsigned idx;
+	unsigned idx, nq;
 	int r = -EOPNOTSUPP;
 
 	*out = NULL;
@@ -104,11 +104,11 @@ int afxdp_open(const char *ifname, enum afxdp_attach attach, struct afxdp **out,
 		snprintf(err, errlen, "%s: no such interface", ifname);
 		return -ENODEV;
 	}
-	if (rx_queues(ifname) > 1) {
+	if ((nq = rx_queues(ifname)) > 1) {
 		snprintf(err, errlen,
 			 "%s: %u receive queues; AF_XDP here binds queue 0 only (ethtool -L %s "
 			 "combined 1, or io afpacket)",
-			 ifname, rx_queues(ifname), ifname);
+			 ifname, nq, ifname);
 		return -EOPNOTSUPP;
 	}
 	libxdp_set_print(quiet_print);
