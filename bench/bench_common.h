@@ -87,6 +87,23 @@ static inline struct pkt *bench_flow_packet(unsigned i)
 }
 
 /* Parse an iptables-restore text for family and install it; errors printed. 0 or -errno. */
+/* A packet from its text form (pkt/spec); the bench stops at once on a bad one. */
+static inline struct pkt *bench_spec_packet(const char *text)
+{
+	struct pkt_spec *s = malloc(sizeof(*s));
+	struct pkt *p;
+
+	if (!s || pkt_spec_parse(text, s, NULL, 0)) {
+		fprintf(stderr, "bench: bad packet spec %s\n", text);
+		exit(1);
+	}
+	p = pkt_build(s);
+	free(s);
+	if (!p)
+		exit(1);
+	return p;
+}
+
 static inline int bench_load_rules(struct box *b, const char *text, int family)
 {
 	struct rules_ruleset *rs = NULL;

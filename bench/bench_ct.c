@@ -13,31 +13,8 @@
 #include <time.h>
 
 #include "ct/ct.h"
+#include "bench_common.h"
 #include "pkt/build.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static struct pkt *mk(const char *text)
-{
-	struct pkt_spec *s = malloc(sizeof(*s));
-	struct pkt *p;
-
-	if (!s || pkt_spec_parse(text, s, NULL, 0)) {
-		fprintf(stderr, "bench_ct: bad spec %s\n", text);
-		exit(1);
-	}
-	p = pkt_build(s);
-	free(s);
-	if (!p)
-		exit(1);
-	return p;
-}
 
 static void feed(struct ct_table *t, struct pkt *p, uint64_t now)
 {
@@ -67,40 +44,41 @@ int main(int argc, char **argv)
 	in = calloc(flows, sizeof(*in));
 	tcp = calloc(flows, sizeof(*tcp));
 	for (unsigned i = 0; i < flows; i++) {
-		snprintf(txt, sizeof(txt), "udp 10.%u.%u.%u:%u > 192.0.2.1:53 len=32", i >> 16 & 255,
-			 i >> 8 & 255, i & 255, 1024 + i % 60000);
-		out[i] = mk(txt);
-		snprintf(txt, sizeof(txt), "udp 192.0.2.1:53 > 10.%u.%u.%u:%u len=32", i >> 16 & 255,
-			 i >> 8 & 255, i & 255, 1024 + i % 60000);
-		in[i] = mk(txt);
-		snprintf(txt, sizeof(txt), "tcp 10.%u.%u.%u:%u > 192.0.2.1:80 ack seq=1 ack=1 win=500",
+		snprintf(txt, sizeof(txt), "udp 10.%u.%u.%u:%u > 192.0.2.1:53 len=32",
 			 i >> 16 & 255, i >> 8 & 255, i & 255, 1024 + i % 60000);
-		tcp[i] = mk(txt);
+		out[i] = bench_spec_packet(txt);
+		snprintf(txt, sizeof(txt), "udp 192.0.2.1:53 > 10.%u.%u.%u:%u len=32",
+			 i >> 16 & 255, i >> 8 & 255, i & 255, 1024 + i % 60000);
+		in[i] = bench_spec_packet(txt);
+		snprintf(txt, sizeof(txt),
+			 "tcp 10.%u.%u.%u:%u > 192.0.2.1:80 ack seq=1 ack=1 win=500", i >> 16 & 255,
+			 i >> 8 & 255, i & 255, 1024 + i % 60000);
+		tcp[i] = bench_spec_packet(txt);
 	}
 	ct_config_default(&c);
 	c.max_entries = 4 * flows;
 	t = ct_table_new(&c);
 
-	t0 = now_s();
+	t0 = bench_now_s();
 	for (unsigned i = 0; i < flows; i++)
 		feed(t, out[i], 0);
-	t1 = now_s();
+	t1 = bench_now_s();
 	printf("new_connections_per_s %.0f conn/s\n", flows / (t1 - t0));
 	for (unsigned i = 0; i < flows; i++)
 		feed(t, in[i], 1);
-	t0 = now_s();
+	t0 = bench_now_s();
 	for (unsigned r = 0; r < rounds; r++)
 		for (unsigned i = 0; i < flows; i++)
 			feed(t, (r & 1) ? in[i] : out[i], 2 + r);
-	t1 = now_s();
+	t1 = bench_now_s();
 	printf("udp_lookup_update_ns %.1f ns/packet\n", (t1 - t0) * 1e9 / ((double)rounds * flows));
 	for (unsigned i = 0; i < flows; i++)
 		feed(t, tcp[i], 100); /* loose pickup */
-	t0 = now_s();
+	t0 = bench_now_s();
 	for (unsigned r = 0; r < rounds; r++)
 		for (unsigned i = 0; i < flows; i++)
 			feed(t, tcp[i], 101 + r);
-	t1 = now_s();
+	t1 = bench_now_s();
 	printf("tcp_lookup_update_ns %.1f ns/packet\n", (t1 - t0) * 1e9 / ((double)rounds * flows));
 	{
 		/* buckets: max_entries / 2 rounded up to a power of two, one pointer each */
@@ -110,7 +88,8 @@ int main(int argc, char **argv)
 			b <<= 1;
 		printf("entry_bytes %zu bytes\n", ct_entry_size());
 		printf("entries_per_gb %.0f entries\n",
-		       1e9 / ((double)ct_entry_size() + (double)b * sizeof(void *) / c.max_entries));
+		       1e9 /
+			   ((double)ct_entry_size() + (double)b * sizeof(void *) / c.max_entries));
 	}
 	printf("table_count %u entries\n", ct_table_stats(t)->count);
 	ct_table_free(t);

@@ -32,6 +32,7 @@
 
 #include "ct/create.h"
 #include "ct/ct.h"
+#include "bench_common.h"
 #include "pkt/build.h"
 #include "sync/sync.h"
 
@@ -43,22 +44,6 @@ static uint64_t mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * SEC + (uint64_t)ts.tv_nsec;
-}
-
-static struct pkt *mk(const char *text)
-{
-	struct pkt_spec *s = malloc(sizeof(*s));
-	struct pkt *p;
-
-	if (!s || pkt_spec_parse(text, s, NULL, 0)) {
-		fprintf(stderr, "bench_sync: bad spec %s\n", text);
-		exit(1);
-	}
-	p = pkt_build(s);
-	free(s);
-	if (!p)
-		exit(1);
-	return p;
 }
 
 static void feed(struct ct_table *t, struct pkt *p, uint64_t now)
@@ -173,7 +158,7 @@ static struct pkt **short_conns(unsigned n)
 			else
 				snprintf(t, sizeof(t), "tcp 10.0.%u.%u:%u > 192.0.2.1:80 %s",
 					 a / 256, a % 256, port, f[k]);
-			v[i * PKTS + k] = mk(t);
+			v[i * PKTS + k] = bench_spec_packet(t);
 		}
 	}
 	return v;
