@@ -791,6 +791,11 @@ static const struct expect_cmd expect_cmds[] = {
     {"set-count", sim_expect_sets, "set-count NAME N"},
     {"sets-ok", sim_expect_sets, "sets-ok"},
     {"sets-error", sim_expect_sets, "sets-error [TEXT]"},
+    {"sync-external", sim_expect_sync, "sync-external TEXT | count N"},
+    {"nosync-external", sim_expect_sync, "nosync-external TEXT"},
+    {"sync-stats", sim_expect_sync, "sync-stats NAME=N"},
+    {"sync-order", sim_expect_sync, "sync-order CLASS..."},
+    {"sync-link", sim_expect_sync, "sync-link NAME COUNTER=N"},
     {NULL, NULL, NULL},
 };
 

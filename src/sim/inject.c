@@ -12,11 +12,11 @@
 #include "pkt/build.h"
 #include "sim/internal.h"
 
-static struct pkt *build_from_text(struct sim *s, const char *text, const struct box_iface *ifc)
+/* The packet text as a spec (malloc()ed), framed for ifc; NULL with the error printed. */
+static struct pkt_spec *spec_from_text(struct sim *s, const char *text, const struct box_iface *ifc)
 {
 	struct pkt_spec *spec = malloc(sizeof(*spec));
 	char err[256] = "";
-	struct pkt *p;
 
 	if (!spec) {
 		sim_errorf(s, "out of memory");
@@ -34,11 +34,86 @@ static struct pkt *build_from_text(struct sim *s, const char *text, const struct
 		memcpy(spec->eth_src, ifc->peer_mac, 6);
 		memcpy(spec->eth_dst, ifc->mac, 6);
 	}
+	return spec;
+}
+
+static struct pkt *build_from_text(struct sim *s, const char *text, const struct box_iface *ifc)
+{
+	struct pkt_spec *spec = spec_from_text(s, text, ifc);
+	struct pkt *p;
+
+	if (!spec)
+		return NULL;
 	p = pkt_build(spec);
 	if (!p)
 		sim_errorf(s, "cannot build packet '%s': %s", text, strerror(errno));
 	free(spec);
 	return p;
+}
+
+/* Add i to the last 32 bits of an address (big-endian). */
+static void addr_add(union pt_addr *a, uint8_t family, uint32_t i)
+{
+	uint8_t *b = family == AF_INET ? a->b : a->b + 12;
+	uint32_t v = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+
+	v += i;
+	b[0] = (uint8_t)(v >> 24);
+	b[1] = (uint8_t)(v >> 16);
+	b[2] = (uint8_t)(v >> 8);
+	b[3] = (uint8_t)v;
+}
+
+/*
+ * inject IFACE repeat N [src|dst|sport|dport] PACKET: N packets, the i-th (from 0) with i
+ * added to the source address (the default), the destination address, or a port: N clients,
+ * N connections (a large table for a bulk, a full one for a limit).
+ */
+static int inject_repeat(struct sim *s, struct sim_box *sb, int ifindex, struct words *w)
+{
+	static const char *const fields[] = {"src", "dst", "sport", "dport"};
+	struct pkt_spec *spec, *one;
+	char text[2048], *end;
+	unsigned long n;
+	int field = 0, first = 4;
+
+	n = w->argc > 4 ? strtoul(w->argv[3], &end, 10) : 0;
+	if (!n || *end || n > 1000000)
+		return sim_errorf(s, "usage: inject IFACE repeat N [src|dst|sport|dport] PACKET "
+				     "(N from 1 to 1000000)");
+	for (int f = 0; f < 4; f++)
+		if (!strcmp(w->argv[4], fields[f]))
+			field = f, first = 5;
+	if (first >= w->argc)
+		return sim_errorf(s, "usage: inject IFACE repeat N [src|dst|sport|dport] PACKET");
+	sim_rest_of(w, first, text, sizeof(text));
+	spec = spec_from_text(s, text, box_iface(sb->box, ifindex));
+	one = spec ? malloc(sizeof(*one)) : NULL;
+	if (!one) {
+		free(spec);
+		return spec ? sim_errorf(s, "out of memory") : -1;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct pkt *p;
+
+		*one = *spec;
+		if (field < 2)
+			addr_add(field ? &one->dst : &one->src, one->family, i);
+		else if (field == 2)
+			one->sport = (uint16_t)(one->sport + i);
+		else
+			one->dport = (uint16_t)(one->dport + i);
+		if (!(p = pkt_build(one))) {
+			free(one);
+			free(spec);
+			return sim_errorf(s, "cannot build packet %u of '%s'", i, text);
+		}
+		sim_inject(sb, ifindex, p);
+		sim_run_wire(s);
+	}
+	free(one);
+	free(spec);
+	return 0;
 }
 
 /*
@@ -158,6 +233,8 @@ int sim_cmd_inject(struct sim *s, struct words *w)
 	}
 	if (!strcmp(w->argv[2], "fragments"))
 		return inject_fragments(s, sb, ifindex, w);
+	if (!strcmp(w->argv[2], "repeat"))
+		return inject_repeat(s, sb, ifindex, w);
 	if (!strcmp(w->argv[2], "hex")) {
 		/* Raw bytes (of an IP packet, or a whole frame on an Ethernet interface when
 		 * `frame` follows): for packets the builder refuses to make, like truncated ones.
@@ -235,6 +312,8 @@ int sim_cmd_send(struct sim *s, struct words *w)
 			return sim_errorf(s, "usage: send [BOX:] PACKET");
 	}
 	sim_rest_of(w, start, text, sizeof(text));
+	if (sb->dead)
+		return sim_errorf(s, "%s is dead (restart it)", box_name(sb->box));
 	p = build_from_text(s, text, NULL);
 	if (!p)
 		return -1;

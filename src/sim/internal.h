@@ -18,6 +18,8 @@
 #include "sim/sim.h"
 
 struct ctl_server;
+struct sim_sync;
+struct sim_sync_link;
 
 #define SIM_MAX_BOXES	 32
 #define SIM_MAX_OUTCOMES 4096 /* per box; older ones are forgotten (and counted) beyond it */
@@ -25,7 +27,8 @@ struct ctl_server;
 #define SIM_MAX_CAPTURES 16
 /* sim_capture.ifindex of `capture nflog GROUP FILE`: the packets -j NFLOG hands to GROUP */
 #define SIM_CAP_NFLOG(group) (-1 - (int)(group))
-#define SIM_MAX_WIRE	 100000 /* deliveries run per command: stops forwarding loops */
+#define SIM_MAX_WIRE	     100000 /* deliveries run per command: stops forwarding loops */
+#define SIM_MAX_SYNC_LINKS   8
 
 enum sim_outcome_kind {
 	SIM_OUT_XMIT,  /* left through ifindex */
@@ -81,6 +84,8 @@ struct sim_box {
 	struct sim_queue_handler queues[SIM_MAX_QUEUES];
 	struct ctl_server *ctl; /* its control socket, or NULL (ctl.c) */
 	char ctl_path[108];
+	struct sim_sync *sync; /* its end of a sync link, or NULL (sync_link.c) */
+	bool dead;	       /* killed: takes no packets until restarted */
 };
 
 struct sim_wire_item {
@@ -103,6 +108,9 @@ struct sim {
 	struct sim_wire_item *wire;
 	unsigned nwire, wirecap;
 	uint64_t wireseq;
+
+	struct sim_sync_link *synclinks[SIM_MAX_SYNC_LINKS]; /* sync links (sync_link.c) */
+	unsigned nsynclinks;
 
 	volatile sig_atomic_t *stop; /* set by a signal: stop serving (sim_set_stop) */
 	int cls_mode;		     /* CLS_MODE_* given to every box (classifier.c) */
@@ -138,7 +146,10 @@ void sim_box_clear_outcomes(struct sim_box *sb);
 void sim_outcome_remove(struct sim_box *sb, unsigned i);
 /* Run the wire until nothing is due at the current time. */
 void sim_run_wire(struct sim *s);
+/* Move the clock to ns, stepping through every sync timer and datagram due before it. */
 void sim_set_now(struct sim *s, uint64_t ns);
+/* Set every box's clock to ns and run the wire (one step of sim_set_now). */
+void sim_clock_to(struct sim *s, uint64_t ns);
 void sim_reset(struct sim *s);
 /* Receive a packet on a box's interface (frames it for the interface first). */
 int sim_inject(struct sim_box *sb, int ifindex, struct pkt *p);
@@ -163,6 +174,18 @@ void sim_path(struct sim *s, const char *path, char *out, size_t len);
 int sim_cmd_expect(struct sim *s, int argc, char **argv);
 /* Does the packet match the pattern text? why gets a reason when not. -1: bad pattern. */
 int sim_pkt_matches(const struct pkt *p, const char *pattern, char *why, size_t whylen);
+
+/* sync_link.c: sync links between boxes (sync_link.h) */
+/* Tick every sync instance and deliver the datagrams due, until nothing is due now. */
+void sim_sync_settle(struct sim *s);
+/* Step the clock to every sync event up to `to` (sim_set_now does the last step). */
+void sim_sync_advance(struct sim *s, uint64_t to);
+/* Forget every sync link and instance (before the boxes and their tables go). */
+void sim_sync_reset(struct sim *s);
+/* sync_cmd.c: expect [BOX:]sync-external|nosync-external|sync-stats|sync-order, sync-link */
+int sim_expect_sync(struct sim *s, struct sim_box *sb, const char *what, int argc, char **argv);
+/* sync_cmd.c: show sync */
+int sim_sync_show(struct sim *s);
 
 /* ctl.c */
 int sim_cmd_ctl(struct sim *s, int argc, char **argv);
@@ -194,6 +217,10 @@ int sim_rules_family_arg(const char *a);
 /* inject.c: inject IFACE ..., send [BOX:] PACKET */
 int sim_cmd_inject(struct sim *s, struct words *w);
 int sim_cmd_send(struct sim *s, struct words *w);
+/* sync_cmd.c: sync ..., kill BOX, restart BOX */
+int sim_cmd_sync(struct sim *s, struct words *w);
+int sim_cmd_kill(struct sim *s, struct words *w);
+int sim_cmd_restart(struct sim *s, struct words *w);
 /* show.c: show WHAT */
 int sim_cmd_show(struct sim *s, struct words *w);
 

@@ -17,6 +17,7 @@
 #include "nat/nat_plugin.h"
 #include "plugins/load.h"
 #include "sim/internal.h"
+#include "sim/sync_link.h"
 
 int sim_errorf(struct sim *s, const char *fmt, ...)
 {
@@ -339,7 +340,8 @@ static int cmd_rules(struct sim *s, struct words *w)
 		size_t len;
 		int rc;
 
-		if (w->argc > 4 || (w->argc == 4 && (family = sim_rules_family_arg(w->argv[3])) < 0))
+		if (w->argc > 4 ||
+		    (w->argc == 4 && (family = sim_rules_family_arg(w->argv[3])) < 0))
 			return sim_errorf(s, "usage: rules load FILE [-4|-6]");
 		sim_path(s, w->argv[2], path, sizeof(path));
 		rc = box_read_file(path, &buf, &len);
@@ -557,6 +559,9 @@ static int cmd_conntrack(struct sim *s, struct words *w)
 	if (!sb)
 		return -1;
 	if (w->argc == 2 && (!strcmp(w->argv[1], "on") || !strcmp(w->argv[1], "off"))) {
+		if (!strcmp(w->argv[1], "off") && sb->sync && sb->sync->link && !sb->dead)
+			return sim_errorf(s, "conntrack off: %s's sync needs it (kill the box)",
+					  box_name(sb->box));
 		if (ct_box_enable(sb->box, !strcmp(w->argv[1], "on")) < 0)
 			return sim_errorf(s, "cannot turn conntrack on");
 		return 0;
@@ -685,6 +690,12 @@ const struct sim_command sim_commands[] = {
     {"trace", cmd_trace, "trace on|off                     TRACE every packet in every box"},
     {"echo", cmd_echo, "echo TEXT                        print TEXT"},
     {"seed", cmd_seed, "seed N                           seed the box's random generator"},
+    {"sync", sim_cmd_sync,
+     "sync link NAME BOX BOX... [mode M] [delay D] [loss P%] [dup P%] [seed N]   a sync link\n"
+     "  sync link NAME down|up|deliver|flush|drop next N|dup next N|reorder next|replay BOX\n"
+     "  sync [BOX:]set SETTING VALUE | sync [BOX:]commit|flush|resync|bulk|stats|external"},
+    {"kill", sim_cmd_kill, "kill BOX                         the box dies: state lost"},
+    {"restart", sim_cmd_restart, "restart BOX                      a killed box starts again"},
     {"reset", cmd_reset, "reset                            forget boxes, wires and time"},
     {"help", cmd_help, "help                             this list"},
     {"quit", NULL, "quit | exit                      end the session or script"},

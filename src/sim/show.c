@@ -252,11 +252,14 @@ int sim_cmd_show(struct sim *s, struct words *w)
 			ct_dump(t, s->out, box_now(sb->box));
 		return 0;
 	}
+	if (!strcmp(what, "sync"))
+		return sim_sync_show(s);
 	if (!strcmp(what, "time")) {
 		fprintf(s->out, "%" PRIu64 ".%09" PRIu64 "\n", s->now / 1000000000u,
 			s->now % 1000000000u);
 		return 0;
 	}
-	return sim_errorf(s, "usage: show counters|chains [TABLE] [-6] | log | stats | routes | "
-			     "pending | boxes | conntrack [settings] | time | recent [NAME]");
+	return sim_errorf(s,
+			  "usage: show counters|chains [TABLE] [-6] | log | stats | routes | "
+			  "pending | boxes | conntrack [settings] | time | recent [NAME] | sync");
 }

@@ -135,15 +135,23 @@ void sim_run_wire(struct sim *s)
 		}
 		sim_inject(it.to, it.ifindex, it.pkt);
 	}
+	if (s->nsynclinks)
+		sim_sync_settle(s); /* the connections those packets made or changed */
 }
 
-void sim_set_now(struct sim *s, uint64_t ns)
+void sim_clock_to(struct sim *s, uint64_t ns)
 {
 	s->now = ns;
 	for (unsigned i = 0; i < s->nboxes; i++)
 		if (box_now(s->boxes[i]->box) < ns)
 			box_set_time(s->boxes[i]->box, ns);
 	sim_run_wire(s);
+}
+
+void sim_set_now(struct sim *s, uint64_t ns)
+{
+	sim_sync_advance(s, ns);
+	sim_clock_to(s, ns);
 }
 
 /* ---- box callbacks ----------------------------------------------------------------------- */
@@ -369,9 +377,11 @@ int sim_inject(struct sim_box *sb, int ifindex, struct pkt *p)
 	const struct box_iface *ifc = box_iface(sb->box, ifindex);
 	char what[64];
 
-	if (!ifc) {
+	if (!ifc || sb->dead) {
+		if (ifc)
+			sim_event_line(sb, "dead: lost a packet", NULL);
 		pkt_free(p);
-		return -ENOENT;
+		return ifc ? 0 : -ENOENT;
 	}
 	p = sim_frame(p, sim_pkt_link(p), ifc->link, ifc->peer_mac, ifc->mac);
 	if (!p)
@@ -387,6 +397,10 @@ int sim_inject(struct sim_box *sb, int ifindex, struct pkt *p)
 
 int sim_send(struct sim_box *sb, struct pkt *p)
 {
+	if (sb->dead) {
+		pkt_free(p);
+		return -EHOSTDOWN;
+	}
 	if (!p->tstamp_ns)
 		p->tstamp_ns = sb->sim->now;
 	sim_event_line(sb, "send", p);
@@ -409,6 +423,7 @@ struct sim *sim_new(FILE *out, FILE *err, unsigned flags)
 
 void sim_reset(struct sim *s)
 {
+	sim_sync_reset(s); /* sync instances before the conntrack tables they watch */
 	for (unsigned i = 0; i < s->nboxes; i++)
 		sim_box_free(s->boxes[i]);
 	s->nboxes = 0;
