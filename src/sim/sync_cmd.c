@@ -96,6 +96,7 @@ static const struct sync_setting settings[] = {
     {"cache-timeout", SET_TIME, CFG(cache_timeout)},
     {"commit-timeout", SET_TIME, CFG(commit_timeout)},
     {"alive-interval", SET_TIME, CFG(alive_interval)},
+    {"seq-start", SET_U32, CFG(seq_start)}, /* the first sequence number (else from the clock) */
     {"window-tracking", SET_BOOL, CFG(tcp_window_tracking)},
     {"disable-external-cache", SET_BOOL, CFG(disable_external)},
     {"startup-resync", SET_BOOL, CFG(startup_resync)},
