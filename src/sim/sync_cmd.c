@@ -257,9 +257,11 @@ static int cmd_link(struct sim *s, struct words *w)
 			if (boxes[k] == boxes[n - 1])
 				return sim_errorf(s, "sync link: %s twice", w->argv[i]);
 	}
-	if (n < 2)
+	if (n < 2 && i < w->argc)
 		return sim_errorf(s, "sync link %s: give two boxes or more (no box '%s')",
-				  w->argv[2], i < w->argc ? w->argv[i] : "");
+				  w->argv[2], w->argv[i]);
+	if (n < 2)
+		return sim_errorf(s, "sync link %s: give two boxes or more", w->argv[2]);
 	if (i + 1 < w->argc && !strcmp(w->argv[i], "mode")) {
 		if ((mode = mode_by_name(w->argv[i + 1])) < 0)
 			return sim_errorf(s, "sync link: mode ftfw, notrack or alarm, not '%s'",
