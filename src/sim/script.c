@@ -737,9 +737,12 @@ int sim_feed_line(struct sim *s, const char *text, const char *file, unsigned li
 	c = w->argv[0];
 	for (cmd = sim_commands; cmd->name && (!cmd->fn || strcmp(cmd->name, c)); cmd++)
 		;
-	if (cmd->name)
+	if (cmd->name) {
 		rc = cmd->fn(s, w);
-	else
+		/* what the command changed in a table (conntrack flush, a commit) leaves now */
+		if (s->nsynclinks)
+			sim_sync_settle(s);
+	} else
 		rc = sim_errorf(s, "unknown command '%s' (try help)", c);
 	free(w);
 	return rc;
