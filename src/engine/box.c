@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The box itself: lifetime, interfaces, addresses, routes, clock, PRNG, stats, ruleset swap.
- * The packet paths are in path.c, the hooks in hook.c, the tables and their traversal in traverse.c.
+ * The packet paths are in path.c, the hooks in hook.c, the tables and their traversal in
+ * traverse.c.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* liburcu's read-side lock and unlock inline (its LGPL inline functions), not a call into the
+ * library and its thread-local lookup per packet. */
+#define _LGPL_SOURCE
 #include <urcu/urcu-memb.h>
 #include <urcu/pointer.h>
 
@@ -156,9 +160,7 @@ int box_iface_index(const struct box *b, const char *name)
 
 const struct box_iface *box_iface(const struct box *b, int index)
 {
-	if (index < 1 || (unsigned)index > b->nifaces)
-		return NULL;
-	return &b->ifaces[index - 1];
+	return box_iface_at(b, index);
 }
 
 static struct box_iface *iface_mut(struct box *b, int index)
@@ -585,9 +587,9 @@ struct rules_ruleset *box_ruleset(struct box *b, int family)
 
 void box_pkt_begin(struct box *b, struct rules_ruleset *saved[2])
 {
-	if (b->depth == 0)
-		box_plugins_apply(
-		    b); /* between packets on the data-path thread: hooks may change */
+	/* between packets on the data-path thread: hooks may change */
+	if (b->depth == 0 && atomic_load_explicit(&b->plugin_wanted, memory_order_relaxed))
+		box_plugins_apply(b);
 	urcu_memb_read_lock();
 	for (unsigned i = 0; i < 2; i++) {
 		saved[i] = b->cur[i];

@@ -17,6 +17,7 @@
 #ifndef ENGINE_ENGINE_INT_H
 #define ENGINE_ENGINE_INT_H
 
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <sys/socket.h>
@@ -124,6 +125,21 @@ static inline int box_fam_index(int family)
 	return family == AF_INET6 ? 1 : 0;
 }
 
+/* box_iface, inline for the packet path. */
+static inline const struct box_iface *box_iface_at(const struct box *b, int index)
+{
+	if (index < 1 || (unsigned)index > b->nifaces)
+		return NULL;
+	return &b->ifaces[index - 1];
+}
+
+/* box_pkt_unref without a call when no plug-in holds references. */
+static inline void box_pkt_unref_fast(struct box *b, struct pkt *p)
+{
+	if (b->nrelease)
+		box_pkt_unref(b, p);
+}
+
 /* ---- fib.c: route and local-address lookup ---- */
 
 enum { BOX_ADDR_LOCAL = 1, BOX_ADDR_BCAST = 2 };
@@ -138,6 +154,10 @@ int box_fib_route(const struct box *b, int family, const union pt_addr *dst,
 		  const struct box_route **out);
 /* BOX_ADDR_* bits of a, or -ENOMEM (as above). */
 int box_fib_addr_kind(const struct box *b, int family, const union pt_addr *a);
+
+/* box_route_lookup and box_addr_kind of dst in one call (a packet's input routing). */
+const struct box_route *box_route_input(const struct box *b, int family, const union pt_addr *dst,
+					int *kind);
 
 /* The linear scan over every route (the reference the fib must agree with). */
 const struct box_route *box_route_scan(const struct box *b, int family, const union pt_addr *dst);
@@ -188,14 +208,31 @@ int box_fragment4(const struct pkt *p, uint32_t mtu, uint16_t frag_max_size, str
 int box_drop_pkt(struct box *b, struct pkt *p, const struct box_drop *why);
 int box_drop_simple(struct box *b, struct pkt *p, enum box_drop_kind kind, unsigned hook);
 
+/* The hook functions with lo <= priority <= hi at (family, hook) only (box_run_hook). */
+int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out, struct pkt **pp,
+		      struct box_drop *drop, int lo, int hi);
+
+/* Nothing to run at (family index f, hook) for the packet's ruleset: the vector is current and
+ * empty (a stale vector is rebuilt by box_run_hook_prio). The common case of plain forwarding,
+ * decided here without a call or a hook state. */
+static inline bool box_hook_idle(const struct box *b, unsigned f, unsigned hook)
+{
+	const struct box_hook_vec *v = &b->hook_vec[f][hook];
+	const struct rules_ruleset *rs = b->cur[f];
+
+	return v->n == 0 && v->gen == b->hook_gen && v->rs_serial == (rs ? rs->serial : 0);
+}
+
 /* Run every hook function at (family, hook). EXT_ACCEPT, EXT_DROP (st->drop filled) or
  * EXT_STOLEN. Handles EXT_QUEUE through ops.queue. *pp may be replaced by a hook function
  * (box_hook_state.replaced: defragmentation). */
-int box_run_hook(struct box *b, int family, unsigned hook, int in, int out, struct pkt **pp,
-		 struct box_drop *drop);
-/* The same for the hook functions with lo <= priority <= hi only. */
-int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out, struct pkt **pp,
-		      struct box_drop *drop, int lo, int hi);
+static inline int box_run_hook(struct box *b, int family, unsigned hook, int in, int out,
+			       struct pkt **pp, struct box_drop *drop)
+{
+	if (box_hook_idle(b, (unsigned)box_fam_index(family), hook))
+		return EXT_ACCEPT;
+	return box_run_hook_prio(b, family, hook, in, out, pp, drop, INT_MIN, INT_MAX);
+}
 /* The transmit stage toward oif (mtu): EXT_ACCEPT (go on), EXT_STOLEN, EXT_DROP. */
 int box_run_tx_hooks(struct box *b, struct pkt *p, int oif, uint32_t mtu, struct box_drop *drop);
 

@@ -20,6 +20,19 @@
  *
  * Built lazily: the first lookup after a change builds (allocation then, never in the steady
  * state). When memory runs out the lookup says so and the caller scans instead.
+ *
+ * In front of the per-length tables, per family, a trie of 256-way nodes, one destination byte
+ * a level (a route of prefix length L fills 2^(8*ceil(L/8)-L) entries of a node at depth
+ * ceil(L/8)-1, routes put in from the shortest prefix up, a longer one splitting an entry into a
+ * node that starts as a copy of it):
+ *
+ *   node 0: [d0] -> 0: nothing | leaf: group g (odd) | node n (even, n > 0)
+ *   node n: [d1] -> ...                                  up to 4 levels (IPv4), 16 (IPv6)
+ *
+ * One load per level finds the longest prefix's group; its first route, when its interface is
+ * up, is the answer (the common case). A group whose first route is down is the per-length
+ * tables' business (they fall back to shorter prefixes), and so is a family whose trie would
+ * need more than FIB_TRIE_MAX_NODES nodes.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -39,9 +52,19 @@ struct fib_len {
 	uint32_t slot_mask; /* slots - 1, a power of two minus one */
 };
 
+#define FIB_TRIE_MAX_NODES 1024 /* 1 MB per family at most */
+
+struct fib_group {
+	const struct box_route *r; /* the group's first route (routes[order[first]]) */
+};
+
 struct fib_family {
 	struct fib_len *lens;
 	unsigned nlens;
+	uint32_t (*trie)[256]; /* NULL: no trie (no route, or too many nodes) */
+	uint32_t ntrie, trie_cap;
+	struct fib_group *groups;
+	uint32_t ngroups;
 };
 
 struct fib_addr {
@@ -106,8 +129,9 @@ static void fib_clear(struct box_fib *f)
 		for (unsigned i = 0; i < f->fam[x].nlens; i++)
 			free(f->fam[x].lens[i].slots);
 		free(f->fam[x].lens);
-		f->fam[x].lens = NULL;
-		f->fam[x].nlens = 0;
+		free(f->fam[x].trie);
+		free(f->fam[x].groups);
+		memset(&f->fam[x], 0, sizeof(f->fam[x]));
 	}
 	free(f->order);
 	free(f->addrs);
@@ -224,6 +248,89 @@ static int build_addrs(struct box_fib *f, const struct box *b)
 	return 0;
 }
 
+/* A new node, a copy of entry `fill` in every slot: its index, or 0 when the limit is met. */
+static uint32_t trie_node(struct fib_family *ff, uint32_t fill)
+{
+	if (ff->ntrie == ff->trie_cap) {
+		uint32_t cap = ff->trie_cap ? ff->trie_cap * 2 : 8;
+		uint32_t(*t)[256];
+
+		if (cap > FIB_TRIE_MAX_NODES)
+			return 0;
+		t = realloc(ff->trie, cap * sizeof(*t));
+		if (!t)
+			return 0;
+		ff->trie = t;
+		ff->trie_cap = cap;
+	}
+	for (unsigned i = 0; i < 256; i++)
+		ff->trie[ff->ntrie][i] = fill;
+	return ff->ntrie++;
+}
+
+/* Put the group `g` of prefix net/plen in (every shorter prefix is in already). */
+static int trie_put(struct fib_family *ff, const union pt_addr *net, int plen, uint32_t g)
+{
+	unsigned depth = plen ? (unsigned)(plen - 1) / 8 : 0, span, lo;
+	uint32_t node = 0;
+
+	for (unsigned d = 0; d < depth; d++) {
+		uint32_t *e = &ff->trie[node][net->b[d]];
+
+		if (!*e || (*e & 1)) {
+			uint32_t n = trie_node(ff, *e);
+
+			if (!n)
+				return -ENOMEM;
+			e = &ff->trie[node][net->b[d]]; /* the nodes may have moved */
+			*e = n << 1;
+		}
+		node = *e >> 1;
+	}
+	span = 1u << (8 * (depth + 1) - (unsigned)plen);
+	lo = net->b[depth] & ~(span - 1) & 0xff;
+	for (unsigned i = lo; i < lo + span; i++)
+		ff->trie[node][i] = g << 1 | 1;
+	return 0;
+}
+
+/* The trie of family ff from its per-length tables (shortest first); none when too big. */
+static int trie_build(struct fib_family *ff, const struct box *b, const uint32_t *order)
+{
+	uint32_t total = 0;
+
+	for (unsigned i = 0; i < ff->nlens; i++)
+		for (uint32_t h = 0; h <= ff->lens[i].slot_mask; h++)
+			total += ff->lens[i].slots[h].n != 0;
+	if (!total)
+		return 0;
+	ff->groups = malloc(total * sizeof(*ff->groups));
+	if (!ff->groups || trie_node(ff, 0) != 0 || !ff->trie)
+		goto none;
+	for (unsigned i = ff->nlens; i-- > 0;) {
+		const struct fib_len *L = &ff->lens[i];
+
+		for (uint32_t h = 0; h <= L->slot_mask; h++) {
+			const struct fib_slot *sl = &L->slots[h];
+
+			if (!sl->n)
+				continue;
+			ff->groups[ff->ngroups] =
+			    (struct fib_group){.r = &b->routes[order[sl->first]]};
+			if (trie_put(ff, &sl->net, L->plen, ff->ngroups++))
+				goto none;
+		}
+	}
+	return 0;
+none: /* the per-length tables answer alone */
+	free(ff->trie);
+	free(ff->groups);
+	ff->trie = NULL;
+	ff->groups = NULL;
+	ff->ntrie = ff->trie_cap = ff->ngroups = 0;
+	return 0;
+}
+
 static int fib_build(struct box_fib *f, const struct box *b)
 {
 	fib_clear(f);
@@ -253,6 +360,8 @@ static int fib_build(struct box_fib *f, const struct box *b)
 			return -ENOMEM;
 		k = e;
 	}
+	for (int x = 0; x < 2; x++)
+		trie_build(&f->fam[x], b, f->order);
 	return 0;
 }
 
@@ -283,12 +392,39 @@ static const struct box_route *group_route(const struct box *b, const struct fib
 {
 	for (uint32_t k = s->first; k < s->first + s->n; k++) {
 		const struct box_route *r = &b->routes[b->fib->order[k]];
-		const struct box_iface *ifc = r->oif ? box_iface(b, r->oif) : NULL;
+		const struct box_iface *ifc = r->oif ? box_iface_at(b, r->oif) : NULL;
 
 		if (!ifc || ifc->up)
 			return r;
 	}
 	return NULL;
+}
+
+/* The trie's answer: true when it has one (*out: the route, NULL for none); false when the
+ * per-length tables must answer (no trie, or the group's first route is down). */
+static inline bool trie_route(const struct box *b, const struct fib_family *ff, int family,
+			      const union pt_addr *dst, const struct box_route **out)
+{
+	unsigned d = 0, last = family == AF_INET ? 3 : 15;
+	const struct box_route *r;
+	const struct box_iface *ifc;
+	uint32_t e;
+
+	if (!ff->trie)
+		return false;
+	e = ff->trie[0][dst->b[0]];
+	while (e && !(e & 1) && d < last)
+		e = ff->trie[e >> 1][dst->b[++d]];
+	if (!(e & 1)) {
+		*out = NULL; /* no prefix covers dst */
+		return true;
+	}
+	r = ff->groups[e >> 1].r;
+	ifc = r->oif ? box_iface_at(b, r->oif) : NULL;
+	if (ifc && !ifc->up)
+		return false;
+	*out = r;
+	return true;
 }
 
 int box_fib_route(const struct box *b, int family, const union pt_addr *dst,
@@ -299,6 +435,8 @@ int box_fib_route(const struct box *b, int family, const union pt_addr *dst,
 	if (!fib_ready(b))
 		return -ENOMEM;
 	ff = &b->fib->fam[box_fam_index(family)];
+	if (trie_route(b, ff, family, dst, out))
+		return 0;
 	*out = NULL;
 	for (unsigned i = 0; i < ff->nlens; i++) {
 		const struct fib_len *L = &ff->lens[i];
@@ -326,17 +464,33 @@ int box_fib_route(const struct box *b, int family, const union pt_addr *dst,
 	return 0;
 }
 
-int box_fib_addr_kind(const struct box *b, int family, const union pt_addr *a)
+static inline int addr_kind(const struct box_fib *f, int family, const union pt_addr *a)
 {
-	const struct box_fib *f;
 	uint32_t h;
 
-	if (!fib_ready(b))
-		return -ENOMEM;
-	f = b->fib;
 	for (h = fib_addr_hash(family, a) & f->addr_mask; f->addrs[h].family;
 	     h = (h + 1) & f->addr_mask)
 		if (f->addrs[h].family == family && addr_eq(&f->addrs[h].addr, a))
 			return f->addrs[h].kind;
 	return 0;
+}
+
+int box_fib_addr_kind(const struct box *b, int family, const union pt_addr *a)
+{
+	if (!fib_ready(b))
+		return -ENOMEM;
+	return addr_kind(b->fib, family, a);
+}
+
+const struct box_route *box_route_input(const struct box *b, int family, const union pt_addr *dst,
+					int *kind)
+{
+	const struct box_route *r;
+
+	if (fib_ready(b) && trie_route(b, &b->fib->fam[box_fam_index(family)], family, dst, &r)) {
+		*kind = addr_kind(b->fib, family, dst);
+		return r;
+	}
+	*kind = box_addr_kind(b, family, dst);
+	return box_route_lookup(b, family, dst);
 }

@@ -116,12 +116,6 @@ static int queue_packet(struct box *b, struct box_hook_state *st, struct pkt *p,
 	return EXT_DROP;
 }
 
-int box_run_hook(struct box *b, int family, unsigned hook, int in, int out, struct pkt **pp,
-		 struct box_drop *drop)
-{
-	return box_run_hook_prio(b, family, hook, in, out, pp, drop, INT_MIN, INT_MAX);
-}
-
 /*
  * The table of a table's hook function has no chain at this hook in the packet's ruleset rs (or
  * there is no ruleset): calling it would return EXT_ACCEPT at once.

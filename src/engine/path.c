@@ -80,11 +80,8 @@ static bool is_v4_bcast(const struct box *b, const union pt_addr *a)
 
 /* Delivered locally: our addresses, LOCAL routes (r: the route to dst), broadcasts, multicast
  * (no mrouting). */
-static bool input_is_local(const struct box *b, int fam, const union pt_addr *dst,
-			   const struct box_route *r)
+static bool input_is_local(int fam, const union pt_addr *dst, const struct box_route *r, int kind)
 {
-	int kind = box_addr_kind(b, fam, dst);
-
 	if ((kind & BOX_ADDR_LOCAL) || (r && r->type == BOX_RT_LOCAL))
 		return true;
 	if (fam == AF_INET)
@@ -95,10 +92,10 @@ static bool input_is_local(const struct box *b, int fam, const union pt_addr *ds
 /* One packet out of `oif`, framed for it. The packet leaves the box: plug-ins' references go. */
 static int xmit_one(struct box *b, struct pkt *p, int oif)
 {
-	const struct box_iface *o = box_iface(b, oif);
+	const struct box_iface *o = box_iface_at(b, oif);
 	bool has_eth = p->info.l2off == 0;
 
-	box_pkt_unref(b, p);
+	box_pkt_unref_fast(b, p);
 	if (!o)
 		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_POSTROUTING);
 	if (has_eth != (o->link == PKT_LINK_ETHERNET)) {
@@ -138,7 +135,7 @@ static int xmit_fragment(struct box *b, struct pkt *p, int oif, uint32_t mtu,
 	struct pkt **frags;
 	int n;
 
-	if (!box_iface(b, oif))
+	if (!box_iface_at(b, oif))
 		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_POSTROUTING);
 	m = frag_max_size && frag_max_size < mtu ? frag_max_size : mtu;
 	per = m > p->info.ihl + 8u ? (m - p->info.ihl) & ~7u : 8u;
@@ -175,11 +172,13 @@ static int xmit_fragment(struct box *b, struct pkt *p, int oif, uint32_t mtu,
  */
 static int xmit(struct box *b, struct pkt *p, int oif, uint32_t mtu)
 {
-	struct box_drop drop;
-	int v = box_run_tx_hooks(b, p, oif, mtu, &drop);
+	if (b->tx_hooks[box_fam_index(p->info.family)].n) {
+		struct box_drop drop;
+		int v = box_run_tx_hooks(b, p, oif, mtu, &drop);
 
-	if (v != EXT_ACCEPT)
-		return v == EXT_DROP ? box_drop_pkt(b, p, &drop) : v;
+		if (v != EXT_ACCEPT)
+			return v == EXT_DROP ? box_drop_pkt(b, p, &drop) : v;
+	}
 	if (p->info.family == AF_INET && p->frag_max_size)
 		return xmit_fragment(b, p, oif, mtu, p->frag_max_size);
 	if (p->info.l3len <= mtu)
@@ -234,7 +233,7 @@ static int post_and_xmit(struct box *b, struct pkt *p, int fam, int iif, int oif
  */
 static uint32_t route_mtu(const struct box *b, const struct box_route *r, bool forwarding)
 {
-	const struct box_iface *o = box_iface(b, r->oif);
+	const struct box_iface *o = box_iface_at(b, r->oif);
 	uint32_t m = o ? o->mtu : 65535;
 
 	if (r->mtu && !(forwarding && r->family == AF_INET6))
@@ -307,10 +306,10 @@ static int route_input(struct box *b, struct pkt *p, int fam, int iif)
 	const struct box_route *r;
 	struct box_drop drop;
 	uint32_t mtu;
-	int v;
+	int v, kind;
 
-	r = box_route_lookup(b, fam, &p->info.dst); /* once: local or forwarded, it is this one */
-	if (input_is_local(b, fam, &p->info.dst, r))
+	r = box_route_input(b, fam, &p->info.dst, &kind); /* once: local or forwarded */
+	if (input_is_local(fam, &p->info.dst, r, kind))
 		return local_in(b, p, fam, iif);
 	if (!b->forwarding[box_fam_index(fam)])
 		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_PREROUTING);
@@ -386,7 +385,7 @@ static int receive(struct box *b, const struct box_iface *ifc, struct pkt *p)
 
 int box_receive(struct box *b, int ifindex, struct pkt *p)
 {
-	const struct box_iface *ifc = box_iface(b, ifindex);
+	const struct box_iface *ifc = box_iface_at(b, ifindex);
 	struct rules_ruleset *saved[2];
 	int v;
 

@@ -126,13 +126,6 @@ uint32_t pkt_csum_partial(const struct pkt *p, uint32_t off, uint32_t len, uint3
 	return sum_finish(st.sum, sum);
 }
 
-uint16_t pkt_csum_fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
 uint32_t pkt_csum_pseudo(int family, const union pt_addr *src, const union pt_addr *dst,
 			 uint8_t proto, uint32_t len)
 {
@@ -381,15 +374,6 @@ bool pkt_l4_csum_ok(const struct pkt *p)
 		return false;
 	/* 0 and 0xffff are the same number in one's complement. */
 	return stored == c || ((stored == 0 || stored == 0xffff) && (c == 0 || c == 0xffff));
-}
-
-uint16_t pkt_csum_replace2(uint16_t check, uint16_t old, uint16_t new_)
-{
-	uint32_t s = (uint16_t)~check;
-
-	s += (uint16_t)~old;
-	s += new_;
-	return pkt_csum_fold(s);
 }
 
 uint16_t pkt_csum_replace4(uint16_t check, uint32_t old, uint32_t new_)

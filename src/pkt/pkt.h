@@ -41,17 +41,17 @@ struct pkt_seg {
 /* Why parsing stopped short. Counted by the engine; never fatal to the process. */
 enum pkt_bad {
 	PKT_OK = 0,
-	PKT_BAD_L2_TRUNC,     /* Ethernet/VLAN header cut short */
-	PKT_BAD_L2_PROTO,     /* not IPv4/IPv6 (ARP etc.): not an IP packet */
-	PKT_BAD_IP_TRUNC,     /* IP header cut short */
-	PKT_BAD_IP_VERSION,   /* version field does not match the link type */
-	PKT_BAD_IP_HLEN,      /* IPv4 IHL < 5 or beyond the packet */
-	PKT_BAD_IP_LEN,       /* total/payload length larger than the captured data */
-	PKT_BAD_IP_CSUM,      /* IPv4 header checksum wrong */
-	PKT_BAD_IP_OPTIONS,   /* malformed IPv4 option list */
-	PKT_BAD_EXTHDR,       /* malformed or truncated IPv6 extension header chain */
-	PKT_BAD_L4_TRUNC,     /* transport header cut short (first fragment or unfragmented) */
-	PKT_BAD_L4_HLEN,      /* TCP data offset < 5 or beyond the segment */
+	PKT_BAD_L2_TRUNC,   /* Ethernet/VLAN header cut short */
+	PKT_BAD_L2_PROTO,   /* not IPv4/IPv6 (ARP etc.): not an IP packet */
+	PKT_BAD_IP_TRUNC,   /* IP header cut short */
+	PKT_BAD_IP_VERSION, /* version field does not match the link type */
+	PKT_BAD_IP_HLEN,    /* IPv4 IHL < 5 or beyond the packet */
+	PKT_BAD_IP_LEN,	    /* total/payload length larger than the captured data */
+	PKT_BAD_IP_CSUM,    /* IPv4 header checksum wrong */
+	PKT_BAD_IP_OPTIONS, /* malformed IPv4 option list */
+	PKT_BAD_EXTHDR,	    /* malformed or truncated IPv6 extension header chain */
+	PKT_BAD_L4_TRUNC,   /* transport header cut short (first fragment or unfragmented) */
+	PKT_BAD_L4_HLEN,    /* TCP data offset < 5 or beyond the segment */
 	PKT_BAD_MAX
 };
 
@@ -60,11 +60,11 @@ enum {
 	PKT_EH_HOPOPTS = 1 << 0, /* 0 */
 	PKT_EH_DSTOPTS = 1 << 1, /* 60 */
 	PKT_EH_ROUTING = 1 << 2, /* 43 */
-	PKT_EH_FRAG = 1 << 3,    /* 44 */
-	PKT_EH_AUTH = 1 << 4,    /* 51 */
-	PKT_EH_ESP = 1 << 5,     /* 50 */
-	PKT_EH_NONE = 1 << 6,    /* 59 */
-	PKT_EH_PROTO = 1 << 7,   /* an upper-layer protocol header follows */
+	PKT_EH_FRAG = 1 << 3,	 /* 44 */
+	PKT_EH_AUTH = 1 << 4,	 /* 51 */
+	PKT_EH_ESP = 1 << 5,	 /* 50 */
+	PKT_EH_NONE = 1 << 6,	 /* 59 */
+	PKT_EH_PROTO = 1 << 7,	 /* an upper-layer protocol header follows */
 };
 
 /*
@@ -72,26 +72,26 @@ enum {
  * (from byte 0 of the packet). Fields for layers that were not reached are zero.
  */
 struct pkt_info {
-	uint8_t family;   /* AF_INET or AF_INET6; 0 if not IP */
+	uint8_t family;	  /* AF_INET or AF_INET6; 0 if not IP */
 	uint8_t l4proto;  /* IPPROTO_*; for IPv6 the first non-extension header */
-	uint8_t ttl;      /* IPv4 TTL or IPv6 hop limit */
-	uint8_t tos;      /* IPv4 TOS byte or IPv6 traffic class */
+	uint8_t ttl;	  /* IPv4 TTL or IPv6 hop limit */
+	uint8_t tos;	  /* IPv4 TOS byte or IPv6 traffic class */
 	uint16_t l2proto; /* ethertype after VLAN tags (host order), 0 for raw IP */
-	uint16_t vlan;    /* outermost VLAN id, 0xffff if untagged */
-	uint32_t l2off;   /* start of the Ethernet header (0), or UINT32_MAX for raw IP */
+	uint16_t vlan;	  /* outermost VLAN id, 0xffff if untagged */
+	uint32_t l2off;	  /* start of the Ethernet header (0), or UINT32_MAX for raw IP */
 	uint32_t l3off;
 	uint32_t l3len; /* IP datagram length per its header (<= bytes present) */
 	uint32_t l4off; /* transport header start; valid when has_l4 */
 	uint32_t l4len; /* bytes from l4off to the end of the IP datagram */
-	uint8_t ihl;    /* IPv4 header length in bytes */
+	uint8_t ihl;	/* IPv4 header length in bytes */
 	union pt_addr src, dst;
 
 	/* fragmentation (IPv4 header fields, or the IPv6 fragment header) */
-	bool is_fragment;   /* MF set or offset != 0 */
-	bool more_frags;    /* MF */
-	bool dont_frag;     /* IPv4 DF */
-	uint16_t frag_off;  /* in 8-byte units */
-	uint32_t frag_id;   /* IPv4 id or IPv6 fragment identification */
+	bool is_fragment;      /* MF set or offset != 0 */
+	bool more_frags;       /* MF */
+	bool dont_frag;	       /* IPv4 DF */
+	uint16_t frag_off;     /* in 8-byte units */
+	uint32_t frag_id;      /* IPv4 id or IPv6 fragment identification */
 	uint32_t frag_hdr_off; /* IPv6: offset of the fragment header, 0 if none */
 
 	/* IPv6 extension headers seen, in order */
@@ -102,12 +102,12 @@ struct pkt_info {
 
 	/* transport: valid when has_l4 (the first fragment or an unfragmented packet) */
 	bool has_l4;
-	bool has_ports; /* TCP, UDP, UDP-Lite, SCTP, DCCP */
+	bool has_ports;	       /* TCP, UDP, UDP-Lite, SCTP, DCCP */
 	uint16_t sport, dport; /* host order */
 	uint8_t tcp_flags;     /* FIN=0x01 SYN=0x02 RST=0x04 PSH=0x08 ACK=0x10 URG=0x20 ECE CWR */
 	uint8_t tcp_doff;      /* TCP header length in bytes */
 	uint8_t icmp_type, icmp_code; /* ICMP or ICMPv6 */
-	uint32_t payload_off;  /* first byte after the transport header */
+	uint32_t payload_off;	      /* first byte after the transport header */
 
 	enum pkt_bad bad; /* PKT_OK if everything parsed cleanly */
 };
@@ -124,11 +124,11 @@ struct pkt_info {
 	uint64_t tstamp_ns;                                                                        \
 	uint64_t id; /* number of the packet in its source (pcap packet number, ...) */            \
 	bool trace;  /* TRACE target hit: print each rule traversed */                             \
-	/* The local socket that sent it, as NFQUEUE reports it (NFQA_UID/NFQA_GID: the       \
-	 * fsuid and fsgid of the socket's file); sk false: none known (-m owner, --log-uid). */ \
+	/* The local socket that sent it, as NFQUEUE reports it (NFQA_UID/NFQA_GID: the            \
+	 * fsuid and fsgid of the socket's file); sk false: none known (-m owner, --log-uid). */   \
 	bool sk;                                                                                   \
 	uint32_t sk_uid, sk_gid;                                                                   \
-	void *ct;    /* conntrack entry (src/ct), NULL if untracked */                             \
+	void *ct; /* conntrack entry (src/ct), NULL if untracked */                                \
 	uint32_t ctinfo;                                                                           \
 	/* Made by defragmentation: its largest fragment (IP bytes), the size it leaves cut to     \
 	 * and the one the forwarding MTU check uses (the kernel's IPCB frag_max_size); 0 else. */ \
@@ -296,7 +296,7 @@ int pkt_for_each_block(const struct pkt *p, uint32_t off, uint32_t len,
 
 enum pkt_link {
 	PKT_LINK_ETHERNET, /* Ethernet II, 802.1Q/802.1ad tags */
-	PKT_LINK_RAW,      /* starts at the IP header; version nibble tells the family */
+	PKT_LINK_RAW,	   /* starts at the IP header; version nibble tells the family */
 };
 
 /*
@@ -343,7 +343,12 @@ uint32_t pkt_csum_partial(const struct pkt *p, uint32_t off, uint32_t len, uint3
 /* One's complement sum of a flat buffer (same rules; `off` parity is that of byte 0: even). */
 uint32_t pkt_csum_bytes(const void *data, size_t len, uint32_t sum);
 /* Fold a sum to 16 bits and complement it: the value to store in a checksum field. */
-uint16_t pkt_csum_fold(uint32_t sum);
+static inline uint16_t pkt_csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
 /*
  * The TCP/UDP/... pseudo-header sum (RFC 793, RFC 8200 8.1): addresses, protocol and the
  * transport length, not folded.
@@ -378,7 +383,14 @@ bool pkt_l4_csum_check(struct pkt *p);
  * check, old and new_ in host order (ntohs/ntohl of the fields); replace16 takes the addresses
  * as stored (network order bytes).
  */
-uint16_t pkt_csum_replace2(uint16_t check, uint16_t old, uint16_t new_);
+static inline uint16_t pkt_csum_replace2(uint16_t check, uint16_t old, uint16_t new_)
+{
+	uint32_t s = (uint16_t)~check;
+
+	s += (uint16_t)~old;
+	s += new_;
+	return pkt_csum_fold(s);
+}
 uint16_t pkt_csum_replace4(uint16_t check, uint32_t old, uint32_t new_);
 uint16_t pkt_csum_replace16(uint16_t check, const union pt_addr *old, const union pt_addr *new_);
 

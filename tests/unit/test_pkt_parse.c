@@ -503,6 +503,68 @@ static void test_transport_variants(void **state)
 	pkt_free(p);
 }
 
+/*
+ * The common case (untagged Ethernet, 20-byte IPv4, TCP or UDP, headers in the first segment)
+ * is parsed by a path of its own. Its result must be the general parser's, byte for byte, and
+ * whatever it does not take must fall through: plain frames with every header byte and the
+ * length set at random, parsed linear (the common path may take them) and with a first segment
+ * of one byte (it never can), with and without the header checksum check.
+ */
+static void test_common_path_matches_general(void **state)
+{
+	static const char *const base[] = {
+	    "tcp 10.0.0.2:1234 > 192.0.2.1:80 ack len=5 eth",
+	    "tcp 10.0.0.2:1234 > 192.0.2.1:80 syn mss=1460 wscale=7 eth",
+	    "udp 10.0.0.2:5000 > 192.0.2.1:53 len=7 eth",
+	    "udp 10.0.0.2:5000 > 192.0.2.1:53 eth",
+	    "icmp 10.0.0.2 > 192.0.2.1 echo-request id=1 seq=2 len=4 eth",
+	};
+	uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(base) / sizeof(base[0]); i++) {
+		struct pkt_spec *s = malloc(sizeof(*s));
+		uint8_t b[256], m[256];
+		struct pkt *p;
+		uint32_t len;
+
+		assert_non_null(s);
+		assert_int_equal(pkt_spec_parse(base[i], s, NULL, 0), 0);
+		p = pkt_build(s);
+		assert_non_null(p);
+		len = p->len;
+		assert_true(len <= sizeof(b));
+		assert_int_equal(pkt_copy_out(p, 0, b, len), 0);
+		pkt_free(p);
+		free(s);
+		for (unsigned round = 0; round < 4000; round++) {
+			uint32_t cut = 1, mlen = len;
+			bool verify = round & 1;
+			struct pkt_info want;
+			int want_ret, ret;
+
+			memcpy(m, b, len);
+			for (unsigned k = 0; k < 1 + round % 3; k++) {
+				rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+				m[(rng >> 33) % 60 % len] ^= (uint8_t)(1u << (rng >> 40) % 8);
+			}
+			if (round % 5 == 0)
+				mlen = (uint32_t)(rng >> 20) % (len + 1);
+			p = pkt_from_bytes_cuts(m, mlen, &cut, mlen > 1 ? 1 : 0);
+			assert_non_null(p);
+			want_ret = pkt_parse(p, PKT_LINK_ETHERNET, verify);
+			memcpy(&want, &p->info, sizeof(want));
+			pkt_free(p);
+			p = pkt_from_bytes(m, mlen);
+			assert_non_null(p);
+			ret = pkt_parse(p, PKT_LINK_ETHERNET, verify);
+			if (ret != want_ret || memcmp(&p->info, &want, sizeof(want)))
+				fail_msg("%s, round %u: the common path differs", base[i], round);
+			pkt_free(p);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -517,6 +579,7 @@ int main(void)
 	    cmocka_unit_test(test_ipv6_chain_malformations),
 	    cmocka_unit_test(test_ipv6_esp_none_and_long_chains),
 	    cmocka_unit_test(test_transport_variants),
+	    cmocka_unit_test(test_common_path_matches_general),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
