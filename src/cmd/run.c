@@ -34,12 +34,17 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fputs("usage: pkttables run --config FILE [--control SPEC] [--classifier MODE]\n"
-	      "       pkttables run --nfqueue N [--rules FILE] [--rules6 FILE] [--queue-maxlen N]\n"
-	      "                     [--fail-open] [--control SPEC] [--classifier MODE]\n"
+	      "       pkttables run --nfqueue N[:M] [--rules FILE] [--rules6 FILE] [--queue-maxlen "
+	      "N]\n"
+	      "                     [--fail-open] [--workers N] [--control SPEC] [--classifier "
+	      "MODE]\n"
 	      "\n"
 	      "Forward between real interfaces (AF_PACKET) as a router with the rulesets the\n"
 	      "config file names; or give the kernel verdicts for the packets it queues to\n"
 	      "NFQUEUE N, from the rules of the hook they were queued at (docs/live.md).\n"
+	      "  --nfqueue N:M     queues N to M (the kernel's --queue-balance N:M), one box\n"
+	      "  --workers N       threads serving the queues (default: one per queue, at most\n"
+	      "                    one per CPU); the config file's `workers N` in live mode\n"
 	      "  --queue-maxlen N  packets the kernel keeps waiting for a verdict (1024)\n"
 	      "  --fail-open       when the queue is full the kernel accepts instead of dropping\n"
 	      "  --control SPEC    serve the control socket (pkttables rules, ct) at SPEC, a path\n"
@@ -71,19 +76,27 @@ int cmd_run(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(argv[i], "--config") && i + 1 < argc) {
 			config = argv[++i];
-		} else if ((!strcmp(argv[i], "--nfqueue") || !strcmp(argv[i], "--queue-maxlen")) &&
+		} else if ((!strcmp(argv[i], "--nfqueue") || !strcmp(argv[i], "--queue-maxlen") ||
+			    !strcmp(argv[i], "--workers")) &&
 			   i + 1 < argc) {
 			char *end;
-			unsigned long n = strtoul(argv[i + 1], &end, 0);
+			unsigned long n = strtoul(argv[i + 1], &end, 0), m = n;
 
-			if (*end || !argv[i + 1][0] ||
-			    n > (argv[i][2] == 'n' ? 65535ul : 1u << 20)) {
+			/* --nfqueue N:M: the kernel's --queue-balance N:M */
+			if (argv[i][2] == 'n' && *end == ':' && end[1])
+				m = strtoul(end + 1, &end, 0);
+			if (*end || !argv[i + 1][0] || m < n ||
+			    n > (argv[i][2] == 'n' ? 65535ul : 1u << 20) || m > 65535 ||
+			    (argv[i][2] == 'w' && (n < 1 || n > 64))) {
 				fprintf(stderr, "run: %s: bad number '%s'\n", argv[i], argv[i + 1]);
 				return 2;
 			}
 			if (argv[i][2] == 'n') {
 				nfq = true;
 				nq.queue.queue_num = (unsigned)n;
+				nq.last_queue = (unsigned)m;
+			} else if (argv[i][2] == 'w') {
+				nq.workers = (unsigned)n;
 			} else {
 				nq.queue.maxlen = (unsigned)n;
 			}
@@ -104,8 +117,8 @@ int cmd_run(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (nfq == !!config ||
-	    (!nfq && (nq.rules || nq.rules6 || nq.queue.maxlen || nq.queue.fail_open))) {
+	if (nfq == !!config || (!nfq && (nq.rules || nq.rules6 || nq.queue.maxlen ||
+					 nq.queue.fail_open || nq.workers))) {
 		fprintf(stderr, "run: give --config FILE, or --nfqueue N with its options\n");
 		usage(stderr);
 		return 2;

@@ -303,3 +303,20 @@ int afpacket_poll(struct afpacket *const *socks, unsigned n, int timeout_ms,
 	}
 	return nready;
 }
+
+int afpacket_fanout(struct afpacket *a, int mode, int *id)
+{
+	/* id in the low 16 bits, mode and flags above */
+	int arg =
+	    *id < 0 ? (mode | PACKET_FANOUT_FLAG_UNIQUEID) << 16 : mode << 16 | (*id & 0xffff);
+	socklen_t len = sizeof(arg);
+
+	if (setsockopt(a->fd, SOL_PACKET, PACKET_FANOUT, &arg, sizeof(arg)) < 0)
+		return -errno;
+	if (*id < 0) { /* the id the kernel chose: the low 16 bits */
+		if (getsockopt(a->fd, SOL_PACKET, PACKET_FANOUT, &arg, &len) < 0)
+			return -errno;
+		*id = arg & 0xffff;
+	}
+	return 0;
+}

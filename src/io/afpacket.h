@@ -52,7 +52,7 @@ const char *afpacket_name(const struct afpacket *a);
 struct afpacket_frame {
 	const uint8_t *data;
 	uint32_t len;
-	int vlan_tci;	   /* the 802.1Q tag the kernel took off the frame, or -1 */
+	int vlan_tci;	    /* the 802.1Q tag the kernel took off the frame, or -1 */
 	uint64_t tstamp_ns; /* when the kernel received it, CLOCK_REALTIME ns (tp_sec/tp_nsec) */
 	bool csum_valid; /* TP_STATUS_CSUM_VALID: the kernel or the NIC verified the L4 checksum */
 	bool csum_partial; /* TP_STATUS_CSUMNOTREADY: the L4 checksum holds only the pseudo-header
@@ -70,6 +70,13 @@ unsigned afpacket_receive(struct afpacket *a, unsigned budget, afpacket_rx_fn fn
  */
 unsigned afpacket_send(struct afpacket *a, struct iovec *const *frames, const unsigned *nvec,
 		       unsigned n);
+
+/*
+ * Join a fanout group of the interface, so several sockets share its frames; `mode` is the
+ * kernel's PACKET_FANOUT_HASH (each flow, by its symmetric hash, to one member), _CPU or _LB.
+ * *id < 0: a new group whose id the kernel picks (written to *id); else that group. 0 or -errno.
+ */
+int afpacket_fanout(struct afpacket *a, int mode, int *id);
 
 /* Counters, with the kernel's ring drops read (and accumulated) now. */
 void afpacket_get_stats(struct afpacket *a, struct afpacket_stats *st);

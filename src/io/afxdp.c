@@ -32,6 +32,7 @@ struct afxdp {
 	uint64_t free_tx[AFXDP_FRAMES - RX_FRAMES]; /* transmit frames not in flight */
 	unsigned nfree, inflight;
 	const char *mode;
+	enum afxdp_attach attach; /* AFXDP_NATIVE or AFXDP_GENERIC: how it was bound */
 	char name[IF_NAMESIZE];
 	struct afpacket_stats st;
 };
@@ -53,7 +54,7 @@ static int quiet_bpf_print(enum libbpf_print_level level, const char *fmt, va_li
 	return 0;
 }
 
-static unsigned rx_queues(const char *ifname)
+unsigned afxdp_rx_queues(const char *ifname)
 {
 	char path[64 + IF_NAMESIZE];
 	struct dirent *e;
@@ -70,7 +71,8 @@ static unsigned rx_queues(const char *ifname)
 	return n ? n : 1;
 }
 
-static int try_bind(struct afxdp *x, const char *ifname, uint32_t xdp_flags, uint16_t bind_flags)
+static int try_bind(struct afxdp *x, const char *ifname, unsigned queue, uint32_t xdp_flags,
+		    uint16_t bind_flags)
 {
 	struct xsk_socket_config cfg;
 
@@ -79,11 +81,11 @@ static int try_bind(struct afxdp *x, const char *ifname, uint32_t xdp_flags, uin
 	cfg.tx_size = RING_SIZE;
 	cfg.xdp_flags = xdp_flags;
 	cfg.bind_flags = bind_flags;
-	return xsk_socket__create(&x->xsk, ifname, 0, x->umem, &x->rx, &x->tx, &cfg);
+	return xsk_socket__create(&x->xsk, ifname, queue, x->umem, &x->rx, &x->tx, &cfg);
 }
 
-int afxdp_open(const char *ifname, enum afxdp_attach attach, struct afxdp **out, char *err,
-	       size_t errlen)
+int afxdp_open(const char *ifname, unsigned queue, enum afxdp_attach attach, struct afxdp **out,
+	       char *err, size_t errlen)
 {
 	static const struct {
 		enum afxdp_attach need;
@@ -96,20 +98,13 @@ int afxdp_open(const char *ifname, enum afxdp_attach attach, struct afxdp **out,
 	    {AFXDP_GENERIC, XDP_FLAGS_SKB_MODE, XDP_COPY, "generic copy"},
 	};
 	struct afxdp *x;
-	unsigned idx, nq;
+	unsigned idx;
 	int r = -EOPNOTSUPP;
 
 	*out = NULL;
 	if (!if_nametoindex(ifname)) {
 		snprintf(err, errlen, "%s: no such interface", ifname);
 		return -ENODEV;
-	}
-	if ((nq = rx_queues(ifname)) > 1) {
-		snprintf(err, errlen,
-			 "%s: %u receive queues; AF_XDP here binds queue 0 only (ethtool -L %s "
-			 "combined 1, or io afpacket)",
-			 ifname, nq, ifname);
-		return -EOPNOTSUPP;
 	}
 	libxdp_set_print(quiet_print);
 	libbpf_set_print(quiet_bpf_print);
@@ -145,9 +140,10 @@ int afxdp_open(const char *ifname, enum afxdp_attach attach, struct afxdp **out,
 	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
 		if (attach != AFXDP_ANY && attach != tries[i].need)
 			continue;
-		r = try_bind(x, ifname, tries[i].xdp, tries[i].bind);
+		r = try_bind(x, ifname, queue, tries[i].xdp, tries[i].bind);
 		if (r == 0) {
 			x->mode = tries[i].mode;
+			x->attach = tries[i].need;
 			break;
 		}
 		x->xsk = NULL;
@@ -196,6 +192,11 @@ int afxdp_fd(const struct afxdp *x)
 const char *afxdp_name(const struct afxdp *x)
 {
 	return x->name;
+}
+
+enum afxdp_attach afxdp_attach_of(const struct afxdp *x)
+{
+	return x->attach;
 }
 
 const char *afxdp_mode(const struct afxdp *x)

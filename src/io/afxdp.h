@@ -9,11 +9,12 @@
  *         frames [RX, N)   transmit: a free list; a frame to send is copied into one, put
  *                          in the tx ring, and returns through the completion ring
  *
- * The XDP program is libxdp's default one: every frame arriving on queue 0 goes to the socket
- * (live mode keeps the kernel's stack out anyway and answers ARP/ND itself). Attach order:
- * native (driver) mode with zero-copy, native with copy, generic (skb) mode with copy; the
- * first that binds wins and afxdp_mode() says which. An interface with more than one receive
- * queue is refused (-EOPNOTSUPP): one socket on queue 0 would miss the other queues' frames.
+ * The XDP program is libxdp's default one: every frame arriving on a queue goes to that queue's
+ * socket (live mode keeps the kernel's stack out anyway and answers ARP/ND itself). Attach
+ * order: native (driver) mode with zero-copy, native with copy, generic (skb) mode with copy;
+ * the first that binds wins and afxdp_mode() says which. The caller opens every receive queue
+ * (io/port.c refuses an interface with more queues than workers: a queue without a socket
+ * would have its frames passed to the kernel).
  * The program leaves with the socket; a process killed outright leaves it attached until the
  * interface goes (`ip link set DEV xdp off` removes it).
  */
@@ -38,11 +39,16 @@ enum afxdp_attach {
 };
 
 /*
- * Open `ifname` on queue 0. 0 and *out, or -errno with err filled (-EPERM without
- * CAP_NET_ADMIN/CAP_BPF, -ENODEV, -EOPNOTSUPP: several receive queues or no AF_XDP).
+ * Open `ifname` on receive queue `queue`. 0 and *out, or -errno with err filled (-EPERM without
+ * CAP_NET_ADMIN/CAP_BPF, -ENODEV, -EOPNOTSUPP: no AF_XDP). The caller opens one socket per
+ * receive queue (afxdp_rx_queues): the XDP program sends each queue's frames to its socket.
  */
-int afxdp_open(const char *ifname, enum afxdp_attach attach, struct afxdp **out, char *err,
-	       size_t errlen);
+int afxdp_open(const char *ifname, unsigned queue, enum afxdp_attach attach, struct afxdp **out,
+	       char *err, size_t errlen);
+/* The interface's receive queues (sysfs), 1 when it cannot tell. */
+unsigned afxdp_rx_queues(const char *ifname);
+/* How x was attached, for the other queues of its interface: AFXDP_NATIVE or AFXDP_GENERIC. */
+enum afxdp_attach afxdp_attach_of(const struct afxdp *x);
 void afxdp_close(struct afxdp *x);
 int afxdp_fd(const struct afxdp *x);
 const char *afxdp_name(const struct afxdp *x);

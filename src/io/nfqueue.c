@@ -77,8 +77,15 @@ struct nfqueue {
 	int cfg_error; /* the answer to the last config request */
 	bool cfg_acked;
 	struct nfqueue_stats st;
+	void (*box_lock)(void *arg, bool take);
+	void *box_lock_arg;
 	FILE *err;
 };
+
+/* sends, overruns and batch messages are counted outside the box lock: one writer (this queue's
+ * thread), read by another thread's dump */
+#define COUNT_UNLOCKED(q, field)                                                                   \
+	__atomic_store_n(&(q)->st.field, (q)->st.field + 1, __ATOMIC_RELAXED)
 
 /* ---- sending ----------------------------------------------------------------------------- */
 
@@ -90,7 +97,7 @@ static int send_flush(struct nfqueue *q)
 		return 0;
 	n = mnl_socket_sendto(q->nl, q->sbuf, q->slen);
 	q->slen = 0;
-	q->st.sends++;
+	COUNT_UNLOCKED(q, sends);
 	return n < 0 ? -errno : 0;
 }
 
@@ -117,7 +124,7 @@ static void run_close(struct nfqueue *q)
 	nfq_nlmsg_verdict_put(nlh, (int)q->run.last_id, (int)q->run.verdict);
 	nfq_nlmsg_verdict_put_mark(nlh, q->run.mark);
 	send_commit(q, nlh);
-	q->st.batch_msgs++;
+	COUNT_UNLOCKED(q, batch_msgs); /* the last run closes after the lock */
 	q->run.open = false;
 }
 
@@ -321,15 +328,19 @@ int nfqueue_drain(struct nfqueue *q)
 				/* The socket overflowed: the kernel dropped (or, fail-open,
 				 * accepted) what it could not hand over. Go on with what is there.
 				 */
-				q->st.overruns++;
+				COUNT_UNLOCKED(q, overruns);
 				continue;
 			}
 			if (errno == EAGAIN || errno == EINTR)
 				break;
 			return -errno;
 		}
+		if (q->box_lock)
+			q->box_lock(q->box_lock_arg, true);
 		for (int i = 0; i < n; i++)
 			dispatch(q, iov[i].iov_base, msgs[i].msg_len);
+		if (q->box_lock)
+			q->box_lock(q->box_lock_arg, false);
 		run_close(q);
 		send_flush(q);
 		if (n < NFQ_RECV_BATCH)
@@ -398,6 +409,8 @@ int nfqueue_open(const struct nfqueue_opts *o, struct box *b, FILE *err, struct 
 	q->err = err;
 	q->queue_num = o->queue_num;
 	q->box = b;
+	q->box_lock = o->box_lock;
+	q->box_lock_arg = o->box_lock_arg;
 	q->rbuf = malloc((size_t)NFQ_RECV_BATCH * NFQ_MSG_MAX);
 	q->sbuf = malloc(NFQ_SEND_MAX);
 	if (!q->rbuf || !q->sbuf) {
@@ -449,9 +462,26 @@ int nfqueue_fd(const struct nfqueue *q)
 	return mnl_socket_get_fd(q->nl);
 }
 
-const struct nfqueue_stats *nfqueue_stats(const struct nfqueue *q)
+void nfqueue_get_stats(const struct nfqueue *q, struct nfqueue_stats *st)
 {
-	return &q->st;
+	const struct nfqueue_stats *s = &q->st;
+
+	/* field by field: those counted outside the lock atomically, the rest is the box lock's */
+	*st = (struct nfqueue_stats){
+	    .packets = s->packets,
+	    .accepted = s->accepted,
+	    .dropped = s->dropped,
+	    .stolen = s->stolen,
+	    .not_ip = s->not_ip,
+	    .rewritten = s->rewritten,
+	    .remarked = s->remarked,
+	    .verdict_msgs = s->verdict_msgs,
+	    .batch_msgs = __atomic_load_n(&s->batch_msgs, __ATOMIC_RELAXED),
+	    .sends = __atomic_load_n(&s->sends, __ATOMIC_RELAXED),
+	    .overruns = __atomic_load_n(&s->overruns, __ATOMIC_RELAXED),
+	    .verdict_errors = s->verdict_errors,
+	    .unnamed = s->unnamed,
+	};
 }
 
 /* The kernel's line for our queue in /proc/net/netfilter/nfnetlink_queue (this namespace). */

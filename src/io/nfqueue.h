@@ -26,6 +26,11 @@ struct nfqueue_opts {
 	unsigned queue_num; /* 0..65535 */
 	unsigned maxlen;    /* packets the kernel keeps waiting for a verdict; 0: 1024 */
 	bool fail_open;	    /* queue full / socket overrun: the kernel accepts, not drops */
+	/* Several queues on several threads around one box: called with true before the
+	 * received messages go through the box and with false after (the netlink receive and
+	 * the verdicts' send are outside it). NULL: one thread, no lock. */
+	void (*box_lock)(void *arg, bool take);
+	void *box_lock_arg;
 };
 
 struct nfqueue_stats {
@@ -54,7 +59,9 @@ int nfqueue_fd(const struct nfqueue *q);
  */
 int nfqueue_drain(struct nfqueue *q);
 
-const struct nfqueue_stats *nfqueue_stats(const struct nfqueue *q);
+/* The counters. Those counted outside the box lock (sends, overruns) are read atomically, so
+ * another thread holding the lock may call it. */
+void nfqueue_get_stats(const struct nfqueue *q, struct nfqueue_stats *st);
 /* The kernel's line for this queue (/proc/net/netfilter/nfnetlink_queue), when it has one. */
 void nfqueue_print_kernel_queue(const struct nfqueue *q, FILE *f);
 

@@ -4,10 +4,13 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <linux/if_packet.h>
 
 #include "io/afxdp.h"
 #include "io/port.h"
@@ -16,7 +19,9 @@ struct io_port {
 	enum io_kind kind; /* IO_AFPACKET or IO_AFXDP */
 	struct afpacket *ap;
 	struct afxdp *xp;
-	char mode[32];
+	char mode[48];
+	unsigned users;		 /* workers holding it: more than one shares it for sending */
+	pthread_mutex_t tx_lock; /* taken for sends and counters while users > 1 */
 };
 
 int io_kind_parse(const char *s)
@@ -30,10 +35,43 @@ int io_kind_parse(const char *s)
 	return -1;
 }
 
-int io_port_open(const char *ifname, enum io_kind want, struct io_port **out, char *err,
-		 size_t errlen)
+int io_spread_parse(const char *s)
+{
+	if (!strcmp(s, "hash"))
+		return IO_SPREAD_HASH;
+	if (!strcmp(s, "cpu"))
+		return IO_SPREAD_CPU;
+	if (!strcmp(s, "rr"))
+		return IO_SPREAD_RR;
+	return -1;
+}
+
+static struct io_port *port_new(void)
 {
 	struct io_port *p = calloc(1, sizeof(*p));
+
+	if (p && pthread_mutex_init(&p->tx_lock, NULL)) {
+		free(p);
+		return NULL;
+	}
+	if (p)
+		p->users = 1;
+	return p;
+}
+
+static void port_free(struct io_port *p)
+{
+	afpacket_close(p->ap);
+	afxdp_close(p->xp);
+	pthread_mutex_destroy(&p->tx_lock);
+	free(p);
+}
+
+/* One port on AF_XDP queue `queue` (attach as given), or AF_PACKET. */
+static int port_open_one(const char *ifname, enum io_kind want, unsigned queue,
+			 enum afxdp_attach attach, struct io_port **out, char *err, size_t errlen)
+{
+	struct io_port *p = port_new();
 	int r;
 
 	*out = NULL;
@@ -42,10 +80,7 @@ int io_port_open(const char *ifname, enum io_kind want, struct io_port **out, ch
 		return -ENOMEM;
 	}
 	if (want != IO_AFPACKET) {
-		/* auto takes AF_XDP only where the driver runs it natively: generic mode is
-		 * AF_PACKET's cost with more set-up */
-		r = afxdp_open(ifname, want == IO_AUTO ? AFXDP_NATIVE : AFXDP_ANY, &p->xp, err,
-			       errlen);
+		r = afxdp_open(ifname, queue, attach, &p->xp, err, errlen);
 		if (r == 0) {
 			p->kind = IO_AFXDP;
 			snprintf(p->mode, sizeof(p->mode), "afxdp %s", afxdp_mode(p->xp));
@@ -53,14 +88,14 @@ int io_port_open(const char *ifname, enum io_kind want, struct io_port **out, ch
 			return 0;
 		}
 		if (want == IO_AFXDP) {
-			free(p);
+			port_free(p);
 			return r;
 		}
 	}
 	r = afpacket_open(ifname, &p->ap);
 	if (r < 0) {
 		snprintf(err, errlen, "cannot open '%s' (AF_PACKET): %s", ifname, strerror(-r));
-		free(p);
+		port_free(p);
 		return r;
 	}
 	p->kind = IO_AFPACKET;
@@ -69,13 +104,91 @@ int io_port_open(const char *ifname, enum io_kind want, struct io_port **out, ch
 	return 0;
 }
 
+int io_port_open(const char *ifname, enum io_kind want, struct io_port **out, char *err,
+		 size_t errlen)
+{
+	bool rx;
+
+	return io_port_open_workers(ifname, want, 1, IO_SPREAD_HASH, out, &rx, err, errlen);
+}
+
+/* AF_XDP for n workers: queue q's socket to worker q; workers past the queues share one. */
+static int open_afxdp_workers(const char *ifname, enum io_kind want, unsigned n,
+			      struct io_port **out, bool *rx, char *err, size_t errlen)
+{
+	unsigned nq = afxdp_rx_queues(ifname);
+	/* auto takes AF_XDP only where the driver runs it natively: generic mode is AF_PACKET's
+	 * cost with more set-up */
+	enum afxdp_attach attach = want == IO_AUTO ? AFXDP_NATIVE : AFXDP_ANY;
+	int r;
+
+	if (nq > n) {
+		snprintf(err, errlen,
+			 "%s: %u receive queues, %u worker%s; AF_XDP needs a worker per queue "
+			 "(workers %u, ethtool -L %s combined %u, or io afpacket)",
+			 ifname, nq, n, n == 1 ? "" : "s", nq, ifname, n);
+		return -EOPNOTSUPP;
+	}
+	for (unsigned q = 0; q < nq; q++) {
+		r = port_open_one(ifname, IO_AFXDP, q, attach, &out[q], err, errlen);
+		if (r < 0) {
+			while (q--)
+				io_port_close(out[q]);
+			return r;
+		}
+		/* the other queues as the first was bound (the program is attached once) */
+		attach = afxdp_attach_of(out[0]->xp);
+		rx[q] = true;
+		if (nq > 1)
+			snprintf(out[q]->mode, sizeof(out[q]->mode), "afxdp %s, queue %u",
+				 afxdp_mode(out[q]->xp), q);
+	}
+	for (unsigned w = nq; w < n; w++) {
+		out[w] = out[w % nq];
+		out[w]->users++;
+		rx[w] = false;
+	}
+	return 0;
+}
+
+int io_port_open_workers(const char *ifname, enum io_kind want, unsigned n, enum io_spread spread,
+			 struct io_port **out, bool *rx, char *err, size_t errlen)
+{
+	static const int fanout[] = {[IO_SPREAD_HASH] = PACKET_FANOUT_HASH,
+				     [IO_SPREAD_CPU] = PACKET_FANOUT_CPU,
+				     [IO_SPREAD_RR] = PACKET_FANOUT_LB};
+	int r, group = -1;
+
+	if (want != IO_AFPACKET) {
+		r = open_afxdp_workers(ifname, want, n, out, rx, err, errlen);
+		if (r == 0 || want == IO_AFXDP)
+			return r;
+	}
+	for (unsigned w = 0; w < n; w++) {
+		r = port_open_one(ifname, IO_AFPACKET, 0, AFXDP_ANY, &out[w], err, errlen);
+		/* one worker: no fanout, the socket sees every frame as it always did */
+		if (r == 0 && n > 1 &&
+		    (r = afpacket_fanout(out[w]->ap, fanout[spread], &group)) < 0)
+			snprintf(err, errlen, "%s: AF_PACKET fanout: %s", ifname, strerror(-r));
+		if (r < 0) {
+			if (out[w])
+				io_port_close(out[w]);
+			while (w--)
+				io_port_close(out[w]);
+			return r;
+		}
+		rx[w] = true;
+	}
+	return 0;
+}
+
 void io_port_close(struct io_port *p)
 {
 	if (!p)
 		return;
-	afpacket_close(p->ap);
-	afxdp_close(p->xp);
-	free(p);
+	/* the workers have stopped: no lock is needed to count down */
+	if (--p->users == 0)
+		port_free(p);
 }
 
 int io_port_fd(const struct io_port *p)
@@ -99,19 +212,34 @@ unsigned io_port_receive(struct io_port *p, unsigned budget, afpacket_rx_fn fn, 
 				   : afpacket_receive(p->ap, budget, fn, arg);
 }
 
+/* users is fixed once the workers run: only io_port_close changes it, after they stopped */
 unsigned io_port_send(struct io_port *p, struct iovec *const *frames, const unsigned *nvec,
 		      unsigned n)
 {
-	return p->kind == IO_AFXDP ? afxdp_send(p->xp, frames, nvec, n)
-				   : afpacket_send(p->ap, frames, nvec, n);
+	bool shared = p->users > 1;
+	unsigned r;
+
+	if (shared)
+		pthread_mutex_lock(&p->tx_lock);
+	r = p->kind == IO_AFXDP ? afxdp_send(p->xp, frames, nvec, n)
+				: afpacket_send(p->ap, frames, nvec, n);
+	if (shared)
+		pthread_mutex_unlock(&p->tx_lock);
+	return r;
 }
 
 void io_port_get_stats(struct io_port *p, struct afpacket_stats *st)
 {
+	bool shared = p->users > 1;
+
+	if (shared)
+		pthread_mutex_lock(&p->tx_lock);
 	if (p->kind == IO_AFXDP)
 		afxdp_get_stats(p->xp, st);
 	else
 		afpacket_get_stats(p->ap, st);
+	if (shared)
+		pthread_mutex_unlock(&p->tx_lock);
 }
 
 int io_port_poll(struct io_port *const *ports, unsigned n, int timeout_ms, const sigset_t *sigmask,

@@ -4,9 +4,14 @@
  * calls (the frame callback, iovec sends, counters and the wait are AF_PACKET's shapes).
  *
  *   io afpacket   TPACKET_V3 receive ring, sendmmsg (io/afpacket.h)
- *   io afxdp      AF_XDP socket on queue 0, native mode where the driver has it, else
- *                 generic (io/afxdp.h)
+ *   io afxdp      AF_XDP socket per receive queue, native mode where the driver has it,
+ *                 else generic (io/afxdp.h)
  *   io auto       AF_XDP in native mode when the interface takes it, else AF_PACKET
+ *
+ * With several workers (io_port_open_workers) each worker has its own port of an interface:
+ * AF_PACKET sockets in one fanout group (the kernel spreads flows by their hash), AF_XDP one
+ * socket per receive queue; a worker beyond the queues shares a queue's socket for sending
+ * only, under the port's transmit lock (the one port call that may be made from two threads).
  */
 #ifndef IO_PORT_H
 #define IO_PORT_H
@@ -25,11 +30,30 @@ enum io_kind {
 
 struct io_port;
 
+/* How the kernel spreads an AF_PACKET interface's frames over the workers' sockets. */
+enum io_spread {
+	IO_SPREAD_HASH, /* by flow (symmetric hash of addresses and ports): PACKET_FANOUT_HASH */
+	IO_SPREAD_CPU,	/* by the CPU that received the frame: PACKET_FANOUT_CPU */
+	IO_SPREAD_RR,	/* frame by frame in turn: PACKET_FANOUT_LB (a flow crosses workers) */
+};
+
+/* "hash", "cpu", "rr" -> spread; -1 for anything else. */
+int io_spread_parse(const char *s);
+
 /* "afpacket", "afxdp", "auto" -> kind; -1 for anything else. */
 int io_kind_parse(const char *s);
 /* Open ifname as `want`. 0 and *out, or -errno with err filled. */
 int io_port_open(const char *ifname, enum io_kind want, struct io_port **out, char *err,
 		 size_t errlen);
+/*
+ * The ports of ifname for n workers: out[w] is worker w's, rx[w] whether w receives on it (a
+ * port is received on by one worker only). n == 1 is io_port_open. 0, or -errno with err
+ * filled and nothing left open (AF_XDP: -EOPNOTSUPP when the interface has more receive
+ * queues than workers).
+ */
+int io_port_open_workers(const char *ifname, enum io_kind want, unsigned n, enum io_spread spread,
+			 struct io_port **out, bool *rx, char *err, size_t errlen);
+/* Drop one user of p (a port shared by workers has one per worker); the last closes it. */
 void io_port_close(struct io_port *p);
 int io_port_fd(const struct io_port *p);
 const char *io_port_name(const struct io_port *p);

@@ -49,8 +49,10 @@ static int resolve_path(char *out, size_t len, const char *dir, const char *p)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-/* iface NAME [mac M] [mtu N]: the kernel's MAC and MTU unless the line says otherwise. */
-static int config_iface(struct live *l, int argc, char **argv, char *msg, size_t mlen)
+/* iface NAME [mac M] [mtu N]: the kernel's MAC and MTU unless the line says otherwise. Its
+ * sockets are opened after the whole file is read (live_open_ports): `workers` may come later. */
+static int config_iface(struct live *l, unsigned lineno, int argc, char **argv, char *msg,
+			size_t mlen)
 {
 	struct afpacket_link link;
 	char macs[18], mtus[12];
@@ -88,18 +90,57 @@ static int config_iface(struct live *l, int argc, char **argv, char *msg, size_t
 		snprintf(msg, mlen, "interface '%s': unexpected index", argv[1]);
 		return -EINVAL;
 	}
-	rc = io_port_open(argv[1], (enum io_kind)l->io_kind, &l->sock[l->nsock], msg, mlen);
-	if (rc < 0)
-		return rc;
+	l->iface_kind[l->nsock] = l->io_kind;
+	l->iface_line[l->nsock] = lineno;
+	memcpy(l->mac[l->nsock], box_iface(l->box, idx)->mac, 6);
 	l->nsock++;
 	return 0;
 }
 
-static int config_line(struct live *l, const char *dir, int argc, char **argv, char *msg,
-		       size_t mlen)
+int live_open_ports(struct live *l)
+{
+	struct io_port *ports[LIVE_MAX_WORKERS];
+	bool rx[LIVE_MAX_WORKERS];
+	char msg[512];
+
+	for (unsigned i = 0; i < l->nsock; i++) {
+		const char *name = box_iface(l->box, (int)i + 1)->name;
+		int rc =
+		    io_port_open_workers(name, (enum io_kind)l->iface_kind[i], l->nworkers,
+					 (enum io_spread)l->spread, ports, rx, msg, sizeof(msg));
+
+		if (rc < 0) {
+			fprintf(l->err, "%s:%u: %s\n", l->config, l->iface_line[i], msg);
+			return rc;
+		}
+		for (unsigned w = 0; w < l->nworkers; w++) {
+			l->w[w]->port[i] = ports[w];
+			l->w[w]->rx[i] = rx[w];
+		}
+	}
+	return 0;
+}
+
+static int config_line(struct live *l, const char *dir, unsigned lineno, int argc, char **argv,
+		       char *msg, size_t mlen)
 {
 	if (!strcmp(argv[0], "iface"))
-		return config_iface(l, argc, argv, msg, mlen);
+		return config_iface(l, lineno, argc, argv, msg, mlen);
+	if (!strcmp(argv[0], "workers")) { /* workers N [hash|cpu|rr]: live/workers.h */
+		char *end = NULL;
+		unsigned long n = argc >= 2 ? strtoul(argv[1], &end, 10) : 0;
+		int spread = argc == 3 ? io_spread_parse(argv[2]) : IO_SPREAD_HASH;
+
+		if (argc < 2 || argc > 3 || !end || *end || n < 1 || n > LIVE_MAX_WORKERS ||
+		    spread < 0) {
+			snprintf(msg, mlen, "usage: workers N [hash|cpu|rr] (N from 1 to %d)",
+				 LIVE_MAX_WORKERS);
+			return -EINVAL;
+		}
+		l->nworkers = (unsigned)n;
+		l->spread = spread;
+		return 0;
+	}
 	if (!strcmp(argv[0], "io")) { /* for the iface lines after it */
 		if (argc != 2 || (l->io_kind = io_kind_parse(argv[1])) < 0) {
 			snprintf(msg, mlen, "usage: io afpacket|afxdp|auto");
@@ -197,10 +238,11 @@ static int config_line(struct live *l, const char *dir, int argc, char **argv, c
 	    !strcmp(argv[0], "forwarding") || !strcmp(argv[0], "conntrack") ||
 	    !strcmp(argv[0], "ct-timeout") || !strcmp(argv[0], "nat") || !strcmp(argv[0], "recent"))
 		return box_setup_command(l->box, argc, argv, msg, mlen) < 0 ? -EINVAL : 0;
-	snprintf(msg, mlen,
-		 "unknown keyword '%s' (iface, addr, route, forwarding, conntrack set, ct-timeout, "
-		 "nat set, recent, rules, rules6, sets, control, sync, classifier, nflog)",
-		 argv[0]);
+	snprintf(
+	    msg, mlen,
+	    "unknown keyword '%s' (iface, io, workers, addr, route, forwarding, conntrack set, "
+	    "ct-timeout, nat set, recent, rules, rules6, sets, control, sync, classifier, nflog)",
+	    argv[0]);
 	return -EINVAL;
 }
 
@@ -216,6 +258,7 @@ int live_read_config(struct live *l, const char *path)
 		return -errno;
 	}
 	snprintf(dir, sizeof(dir), "%s", path);
+	snprintf(l->config, sizeof(l->config), "%s", path);
 	slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
@@ -229,7 +272,7 @@ int live_read_config(struct live *l, const char *path)
 		if (n == 0)
 			continue;
 		msg[0] = '\0';
-		rc = n < 0 ? -E2BIG : config_line(l, dir, n, w, msg, sizeof(msg));
+		rc = n < 0 ? -E2BIG : config_line(l, dir, lineno, n, w, msg, sizeof(msg));
 		if (rc < 0) {
 			fprintf(l->err, "%s:%u: %s\n", path, lineno,
 				msg[0] ? msg : "too many words");

@@ -48,26 +48,28 @@
 
 /* ---- transmit ---------------------------------------------------------------------------- */
 
-static void txq_flush_one(struct live *l, unsigned i);
+static void txq_flush_one(struct live_worker *w, unsigned i);
 
+/* Queue a frame on the transmit queue of the worker holding the box lock. */
 static void txq_push(struct live *l, int ifindex, struct pkt *p)
 {
+	struct live_worker *w = l->cur;
 	struct live_txq *q;
 
 	if (ifindex < 1 || (unsigned)ifindex > l->nsock) {
 		pkt_free(p);
 		return;
 	}
-	q = &l->txq[ifindex - 1];
+	q = &w->txq[ifindex - 1];
 	if (q->n == LIVE_TXQ)
-		txq_flush_one(l, (unsigned)ifindex - 1); /* the batch is full: out with it now */
+		txq_flush_one(w, (unsigned)ifindex - 1); /* the batch is full: out with it now */
 	q->p[q->n++] = p;
 }
 
 /* Every frame queued on one interface out in sendmmsg batches; the segments are the iovecs. */
-static void txq_flush_one(struct live *l, unsigned i)
+static void txq_flush_one(struct live_worker *w, unsigned i)
 {
-	struct live_txq *q = &l->txq[i];
+	struct live_txq *q = &w->txq[i];
 	struct iovec iov[LIVE_TXQ][PKT_MAX_SEGS];
 	struct iovec *frames[LIVE_TXQ];
 	unsigned nvec[LIVE_TXQ];
@@ -84,16 +86,17 @@ static void txq_flush_one(struct live *l, unsigned i)
 		frames[k] = iov[k];
 		nvec[k] = p->nsegs;
 	}
-	io_port_send(l->sock[i], frames, nvec, q->n);
+	io_port_send(w->port[i], frames, nvec, q->n);
 	for (unsigned k = 0; k < q->n; k++)
 		pkt_free(q->p[k]);
 	q->n = 0;
 }
 
-static void txq_flush(struct live *l)
+/* Out of the box lock: the kernel's side of sending runs beside the other workers. */
+static void txq_flush(struct live_worker *w)
 {
-	for (unsigned i = 0; i < l->nsock; i++)
-		txq_flush_one(l, i);
+	for (unsigned i = 0; i < w->l->nsock; i++)
+		txq_flush_one(w, i);
 }
 
 static void send_frame(struct live *l, int ifindex, const uint8_t *frame, size_t len)
@@ -101,7 +104,7 @@ static void send_frame(struct live *l, int ifindex, const uint8_t *frame, size_t
 	struct pkt *p = pkt_from_bytes(frame, (uint32_t)len);
 
 	if (!p) {
-		l->st.nomem++;
+		l->cur->st.nomem++;
 		return;
 	}
 	txq_push(l, ifindex, p);
@@ -173,7 +176,7 @@ static void neigh_drop_cb(void *arg, int ifindex, struct pkt *p, bool unresolved
 {
 	struct live *l = arg;
 
-	l->st.neigh_drops++;
+	l->cur->st.neigh_drops++;
 	pkt_free(p);
 }
 
@@ -316,11 +319,11 @@ static void live_deliver(void *user, struct box *b, struct pkt *p)
 	if (!ans)
 		goto out;
 	if (l->nlocal == LIVE_LOCALQ) {
-		l->st.local_full++;
+		l->cur->st.local_full++;
 		pkt_free(ans);
 	} else {
 		l->localq[l->nlocal++] = ans;
-		l->st.local_answers++;
+		l->cur->st.local_answers++;
 	}
 out:
 	pkt_free(p);
@@ -375,7 +378,7 @@ static void handle_ndisc(struct live *l, int ifindex, const struct ndisc_msg *m)
 	uint8_t buf[NDISC_FRAME_MAX];
 	uint64_t now = box_now(l->box);
 
-	l->st.ndisc_in++;
+	l->cur->st.ndisc_in++;
 	if (m->op == NDISC_REPLY) {
 		/* ARP reply: its sender; NA: its target. Only entries we asked for are updated
 		 * (no creation from unsolicited answers, as the kernel by default). */
@@ -408,11 +411,11 @@ static void handle_ndisc(struct live *l, int ifindex, const struct ndisc_msg *m)
 			    ndisc_build_na(buf, ifc->mac, &m->target, &m->sender, mac, true, true));
 		}
 	}
-	l->st.ndisc_answers++;
+	l->cur->st.ndisc_answers++;
 }
 
 struct rx_ctx {
-	struct live *l;
+	struct live_worker *w;
 	int ifindex;
 };
 
@@ -437,36 +440,70 @@ static struct pkt *frame_to_pkt(const struct afpacket_frame *f)
 	return p;
 }
 
+/*
+ * The staged batch through the box, under the box lock: ARP/ND first (an answer learnt may
+ * release packets waiting for it), then the packets in the order they came. The clock is read
+ * under the lock, so the box's time never goes back whichever worker sets it.
+ */
+static void run_stage(struct live_worker *w)
+{
+	struct live *l = w->l;
+	uint64_t now;
+
+	if (!w->nstage && !w->nnd)
+		return;
+	live_pool_lock(&l->pool);
+	l->cur = w;
+	now = io_monotonic_ns();
+	box_set_time(l->box, now);
+	for (unsigned i = 0; i < w->nnd; i++)
+		handle_ndisc(l, w->nd_if[i], &w->nd[i]);
+	for (unsigned i = 0; i < w->nstage; i++) {
+		struct pkt *p = w->stage[i];
+
+		p->tstamp_ns = now;
+		p->id = ++l->pkt_id;
+		box_receive(l->box, w->stage_if[i], p);
+		run_local(l);
+	}
+	live_pool_unlock(&l->pool);
+	w->nstage = w->nnd = 0;
+}
+
+/* One frame out of a ring, without the box lock: what is not ours is left, the rest copied
+ * into the worker's batch. */
 static void rx_frame(void *arg, const struct afpacket_frame *f)
 {
 	struct rx_ctx *c = arg;
-	struct live *l = c->l;
-	const struct box_iface *ifc = box_iface(l->box, c->ifindex);
-	struct ndisc_msg m;
+	struct live_worker *w = c->w;
+	struct ndisc_msg *m;
 	struct pkt *p;
 	int rc;
 
 	if (f->len < ETH_HLEN)
 		return;
 	/* Promiscuous: unicast frames for other hosts on the link are not ours to route. */
-	if (!(f->data[0] & 1) && memcmp(f->data, ifc->mac, 6)) {
-		l->st.not_for_us++;
+	if (!(f->data[0] & 1) && memcmp(f->data, w->l->mac[c->ifindex - 1], 6)) {
+		w->st.not_for_us++;
 		return;
 	}
 	if (f->vlan_tci < 0) {
-		rc = ndisc_parse(f->data, f->len, &m);
+		if (w->nnd == LIVE_NDISC_BATCH)
+			run_stage(w);
+		m = &w->nd[w->nnd];
+		rc = ndisc_parse(f->data, f->len, m);
 		if (rc == 0) {
-			handle_ndisc(l, c->ifindex, &m);
+			w->nd_if[w->nnd++] = c->ifindex;
 			return;
 		}
 		if (rc == -EBADMSG) {
-			l->st.ndisc_bad++;
+			w->st.ndisc_bad++;
 			return;
 		}
 	}
 	p = frame_to_pkt(f);
 	if (!p) {
-		l->st.nomem++;
+		w->st.nomem++;
 		return;
 	}
 	/* A sender on this machine left the checksum to offload: finish it, or the next hop
@@ -474,10 +511,10 @@ static void rx_frame(void *arg, const struct afpacket_frame *f)
 	if (f->csum_partial && pkt_parse(p, PKT_LINK_ETHERNET, false) == 0)
 		pkt_l4_csum_update(p);
 	p->l4_csum_verified = f->csum_valid; /* conntrack need not sum it again */
-	p->tstamp_ns = box_now(l->box);
-	p->id = ++l->pkt_id;
-	box_receive(l->box, c->ifindex, p);
-	run_local(l);
+	if (w->nstage == LIVE_RX_BUDGET)
+		run_stage(w);
+	w->stage[w->nstage] = p;
+	w->stage_if[w->nstage++] = c->ifindex;
 }
 
 /* ---- rulesets ---------------------------------------------------------------------------- */
@@ -491,6 +528,22 @@ int live_reload(struct live *l)
 	else
 		l->st.reloads++;
 	return rc;
+}
+
+static int workers_new(struct live *l)
+{
+	if (!l->nworkers)
+		l->nworkers = live_workers_default();
+	if (live_pool_init(&l->pool, l->nworkers) < 0)
+		return -ENOMEM;
+	for (unsigned i = 0; i < l->nworkers; i++) {
+		if (!(l->w[i] = calloc(1, sizeof(*l->w[i]))))
+			return -ENOMEM;
+		l->w[i]->l = l;
+		l->w[i]->id = i;
+	}
+	l->cur = l->w[0]; /* until the workers run: the opening thread */
+	return 0;
 }
 
 int live_open(const char *config, int classifier, FILE *err, struct live **out)
@@ -518,6 +571,10 @@ int live_open(const char *config, int classifier, FILE *err, struct live **out)
 	box_set_classifier(l->box, classifier >= 0 ? classifier : CLS_MODE_AUTO, io_monotonic_s);
 	rc = live_read_config(l, config);
 	if (rc == 0)
+		rc = workers_new(l);
+	if (rc == 0)
+		rc = live_open_ports(l);
+	if (rc == 0)
 		rc = live_reload(l);
 	if (rc == 0 && l->sync)
 		rc = live_sync_start(l->sync, l->box, err);
@@ -529,21 +586,33 @@ int live_open(const char *config, int classifier, FILE *err, struct live **out)
 	return 0;
 }
 
+static void worker_free(struct live_worker *w, unsigned nsock)
+{
+	for (unsigned i = 0; i < nsock; i++) {
+		for (unsigned k = 0; k < w->txq[i].n; k++)
+			pkt_free(w->txq[i].p[k]);
+		io_port_close(w->port[i]); /* a shared port: the last user closes it */
+	}
+	for (unsigned i = 0; i < w->nstage; i++)
+		pkt_free(w->stage[i]);
+	free(w);
+}
+
 void live_free(struct live *l)
 {
 	if (!l)
 		return;
-	for (unsigned i = 0; i < l->nsock; i++) {
-		for (unsigned k = 0; k < l->txq[i].n; k++)
-			pkt_free(l->txq[i].p[k]);
-		io_port_close(l->sock[i]);
-	}
 	for (unsigned i = 0; i < l->nlocal; i++)
 		pkt_free(l->localq[i]);
 	for (unsigned i = 0; i < l->nnflog; i++)
 		pcapio_finish(l->nflog[i].w);
 	ctl_server_free(l->ctl); /* unlinks the socket */
 	live_sync_free(l->sync); /* before the box: it watches the box's conntrack table */
+	for (unsigned i = 0; i < LIVE_MAX_WORKERS; i++)
+		if (l->w[i])
+			worker_free(l->w[i], l->nsock);
+	if (l->w[0])
+		live_pool_destroy(&l->pool);
 	neigh_free(l->neigh);
 	box_free(l->box);
 	free(l);
@@ -559,17 +628,20 @@ int live_set_control(struct live *l, const char *spec)
 }
 
 /*
- * The wait with a control socket: the rings and the server's descriptor in one ppoll. Every
- * ring is then looked at (as afpacket_poll does, the ring is the truth: a retired block may
- * be waiting without POLLIN). Returns what ppoll did; *ctl_ready when requests wait.
+ * A worker's wait: the ports it receives on, and for worker 0 the control socket and the sync
+ * link, in one ppoll (waitmask: worker 0's signals; NULL for the others, which keep every
+ * signal blocked). Every ring is then looked at (as afpacket_poll does, the ring is the truth:
+ * a retired block may be waiting without POLLIN). Returns what ppoll did; *ctl_ready when
+ * requests wait.
  */
-static int wait_with_control(struct live *l, const sigset_t *waitmask, bool *ready, bool *ctl_ready,
-			     bool *sync_ready)
+static int worker_wait(struct live_worker *w, const sigset_t *waitmask, bool *ctl_ready,
+		       bool *sync_ready)
 {
+	struct live *l = w->l;
 	struct pollfd pfd[BOX_MAX_IFACES + 2];
 	struct timespec ts = {.tv_sec = 0, .tv_nsec = LIVE_WAIT_MS * 1000000L};
-	uint64_t due = live_sync_next(l->sync), now = io_monotonic_ns();
-	unsigned n = l->nsock;
+	uint64_t due = w->id ? UINT64_MAX : live_sync_next(l->sync), now = io_monotonic_ns();
+	unsigned n = 0;
 	int r;
 
 	/* a sync timer (held events, the 1 s ALIVE) wakes us up earlier than the usual bound */
@@ -577,17 +649,16 @@ static int wait_with_control(struct live *l, const sigset_t *waitmask, bool *rea
 		ts.tv_nsec = due <= now				? 0
 			     : due - now < (uint64_t)ts.tv_nsec ? (long)(due - now)
 								: ts.tv_nsec;
-
-	for (unsigned i = 0; i < n; i++)
-		pfd[i] = (struct pollfd){.fd = io_port_fd(l->sock[i]), .events = POLLIN};
+	for (unsigned i = 0; i < l->nsock; i++)
+		if (w->rx[i])
+			pfd[n++] = (struct pollfd){.fd = io_port_fd(w->port[i]), .events = POLLIN};
 	/* a descriptor of -1 is ignored by poll: no control socket, or no sync link */
-	pfd[n] = (struct pollfd){.fd = l->ctl ? ctl_server_fd(l->ctl) : -1, .events = POLLIN};
-	pfd[n + 1] = (struct pollfd){.fd = live_sync_fd(l->sync), .events = POLLIN};
+	pfd[n] =
+	    (struct pollfd){.fd = !w->id && l->ctl ? ctl_server_fd(l->ctl) : -1, .events = POLLIN};
+	pfd[n + 1] = (struct pollfd){.fd = w->id ? -1 : live_sync_fd(l->sync), .events = POLLIN};
 	r = ppoll(pfd, n + 2, &ts, waitmask);
 	if (r < 0)
 		return -errno;
-	for (unsigned i = 0; i < n; i++)
-		ready[i] = true;
 	*ctl_ready = pfd[n].revents != 0;
 	*sync_ready = pfd[n + 1].revents != 0;
 	return (int)n;
@@ -595,10 +666,106 @@ static int wait_with_control(struct live *l, const sigset_t *waitmask, bool *rea
 
 /* ---- the loop and the counters ----------------------------------------------------------- */
 
+/* The counters this worker keeps outside the lock, copied for the dump. */
+static void worker_snapshot(struct live_worker *w)
+{
+	for (unsigned i = 0; i < w->l->nsock; i++)
+		if (w->rx[i])
+			io_port_get_stats(w->port[i], &w->snap_port[i]);
+	w->snap_st = w->st;
+}
+
+/* Worker 0's share between batches, under the box lock: signals, the control socket, sync and
+ * the neighbours' timers. */
+static void worker0_chores(struct live *l, struct live_flags *flags, bool ctl_ready,
+			   bool sync_ready, uint64_t *last_tick)
+{
+	bool dump = flags->dump;
+	uint64_t now;
+
+	if (dump) {
+		/* the other workers copy their counters when they next wake (bounded) */
+		flags->dump = 0;
+		if (!live_pool_snap_request(&l->pool, 10 * LIVE_WAIT_MS))
+			fprintf(l->err,
+				"pkttables: a worker did not answer: its counters are old\n");
+		worker_snapshot(l->w[0]);
+	}
+	live_pool_lock(&l->pool);
+	l->cur = l->w[0];
+	now = io_monotonic_ns();
+	box_set_time(l->box, now);
+	if (flags->reload) {
+		flags->reload = 0;
+		if (live_reload(l) == 0)
+			fprintf(l->err, "pkttables: ruleset reloaded\n");
+	}
+	/* a ruleset replaced here and a SIGHUP reload both go through box_set_ruleset under the
+	 * lock, one after the other; no worker is inside the box meanwhile */
+	if (ctl_ready)
+		ctl_server_process(l->ctl);
+	/* what the batch changed in the table goes out now, packed */
+	if (sync_ready)
+		live_sync_input(l->sync, now);
+	else
+		live_sync_tick(l->sync, now);
+	if (now - *last_tick >= LIVE_WAIT_MS * 1000000ull) {
+		neigh_tick(l->neigh, now);
+		*last_tick = now;
+	}
+	if (dump)
+		live_dump(l, l->err);
+	live_pool_unlock(&l->pool);
+}
+
+/* One worker's loop until the pool stops (worker 0: until flags->stop). */
+static int worker_loop(struct live_worker *w, struct live_flags *flags, const sigset_t *waitmask)
+{
+	struct live *l = w->l;
+	uint64_t last_tick = 0;
+
+	while (!live_pool_stopping(&l->pool) && !(flags && flags->stop)) {
+		bool ctl_ready = false, sync_ready = false;
+		int r = worker_wait(w, waitmask, &ctl_ready, &sync_ready);
+
+		if (r < 0 && r != -EINTR) {
+			fprintf(l->err, "pkttables: worker %u: poll: %s\n", w->id, strerror(-r));
+			return r;
+		}
+		for (unsigned i = 0; r >= 0 && i < l->nsock; i++) {
+			struct rx_ctx c = {w, (int)i + 1};
+
+			if (!w->rx[i])
+				continue;
+			io_port_receive(w->port[i], LIVE_RX_BUDGET, rx_frame, &c);
+			run_stage(w);
+		}
+		if (flags)
+			worker0_chores(l, flags, ctl_ready, sync_ready, &last_tick);
+		else if (live_pool_snap_due(&l->pool, w->id)) {
+			worker_snapshot(w);
+			live_pool_snap_done(&l->pool, w->id);
+		}
+		txq_flush(w);
+	}
+	return 0;
+}
+
+static void *worker_main(void *arg)
+{
+	struct live_worker *w = arg;
+
+	box_thread_register(); /* liburcu: this thread reads the box's rulesets */
+	w->rc = worker_loop(w, NULL, NULL);
+	if (w->rc < 0)
+		live_pool_fail(&w->l->pool);
+	box_thread_unregister();
+	return NULL;
+}
+
 int live_run(struct live *l, struct live_flags *flags, const sigset_t *waitmask)
 {
-	bool ready[BOX_MAX_IFACES];
-	uint64_t last_tick = 0;
+	int rc;
 
 	if (l->control[0] && !l->ctl && !(l->ctl = live_control_open(l->box, l->control, l->err)))
 		return -EADDRNOTAVAIL;
@@ -606,56 +773,24 @@ int live_run(struct live *l, struct live_flags *flags, const sigset_t *waitmask)
 		ctl_server_set_sync(l->ctl, live_sync_command, l->sync);
 	fprintf(l->err, "pkttables: forwarding on");
 	for (unsigned i = 0; i < l->nsock; i++)
-		fprintf(l->err, " %s (%s)", io_port_name(l->sock[i]), io_port_mode(l->sock[i]));
+		fprintf(l->err, " %s (%s)", box_iface(l->box, (int)i + 1)->name,
+			io_port_mode(l->w[0]->port[i]));
+	if (l->nworkers > 1)
+		fprintf(l->err, ", %u workers", l->nworkers);
 	fprintf(l->err, "\n");
-	while (!flags->stop) {
-		bool ctl_ready = false, sync_ready = false;
-		uint64_t now;
-		int r;
-
-		if (flags->reload) {
-			flags->reload = 0;
-			if (live_reload(l) == 0)
-				fprintf(l->err, "pkttables: ruleset reloaded\n");
-		}
-		if (flags->dump) {
-			flags->dump = 0;
-			live_dump(l, l->err);
-		}
-		if (l->ctl || l->sync)
-			r = wait_with_control(l, waitmask, ready, &ctl_ready, &sync_ready);
-		else
-			r = io_port_poll(l->sock, l->nsock, LIVE_WAIT_MS, waitmask, ready);
-		if (r < 0 && r != -EINTR) {
-			fprintf(l->err, "pkttables: poll: %s\n", strerror(-r));
-			return r;
-		}
-		now = io_monotonic_ns();
-		box_set_time(l->box, now);
-		for (unsigned i = 0; r > 0 && i < l->nsock; i++) {
-			struct rx_ctx c = {l, (int)i + 1};
-
-			if (ready[i])
-				io_port_receive(l->sock[i], LIVE_RX_BUDGET, rx_frame, &c);
-		}
-		/* between batches, on this thread: a ruleset replaced here and a SIGHUP reload
-		 * both go through box_set_ruleset, one after the other */
-		if (ctl_ready)
-			ctl_server_process(l->ctl);
-		/* what the batch changed in the table goes out now, packed */
-		if (sync_ready)
-			live_sync_input(l->sync, now);
-		else
-			live_sync_tick(l->sync, now);
-		if (now - last_tick >= LIVE_WAIT_MS * 1000000ull) {
-			neigh_tick(l->neigh, now);
-			last_tick = now;
-		}
-		txq_flush(l);
+	/* the other workers inherit the caller's blocked signals: worker 0 takes them all */
+	rc = live_pool_start(&l->pool, worker_main, (void *const *)l->w);
+	if (rc < 0) {
+		fprintf(l->err, "pkttables: workers: %s\n", strerror(-rc));
+		return rc;
 	}
-	return 0;
+	rc = worker_loop(l->w[0], flags, waitmask);
+	live_pool_stop(&l->pool);
+	for (unsigned i = 1; rc == 0 && i < l->nworkers; i++)
+		rc = l->w[i]->rc;
+	l->cur = l->w[0];
+	return rc;
 }
-
 static const char *ifname_cb(void *arg, int ifindex)
 {
 	const struct box_iface *ifc = box_iface(arg, ifindex);
@@ -663,10 +798,11 @@ static const char *ifname_cb(void *arg, int ifindex)
 	return ifc ? ifc->name : "?";
 }
 
+/* Summed over the workers' snapshots: per interface, and live mode's own counters. */
 void live_dump(struct live *l, FILE *f)
 {
 	struct neigh_stats ns;
-	const struct live_stats *s = &l->st;
+	struct live_stats s = l->st;
 
 	fprintf(f, "# pkttables live counters\n");
 	for (int fam = AF_INET; fam; fam = fam == AF_INET ? AF_INET6 : 0) {
@@ -682,16 +818,36 @@ void live_dump(struct live *l, FILE *f)
 		ct_dump(ct_box_table(l->box), f, box_now(l->box));
 	}
 	for (unsigned i = 0; i < l->nsock; i++) {
-		struct afpacket_stats st;
+		struct afpacket_stats st = {0};
 
-		io_port_get_stats(l->sock[i], &st);
+		for (unsigned k = 0; k < l->nworkers; k++) {
+			const struct afpacket_stats *x = &l->w[k]->snap_port[i];
+
+			if (!l->w[k]->rx[i])
+				continue;
+			st.rx += x->rx;
+			st.rx_bytes += x->rx_bytes;
+			st.tx += x->tx;
+			st.tx_bytes += x->tx_bytes;
+			st.tx_errors += x->tx_errors;
+			st.kernel_drops += x->kernel_drops;
+		}
 		fprintf(f,
 			"iface %s: rx %llu (%llu bytes) tx %llu (%llu bytes) tx-errors %llu "
 			"ring-drops %llu\n",
-			io_port_name(l->sock[i]), (unsigned long long)st.rx,
+			box_iface(l->box, (int)i + 1)->name, (unsigned long long)st.rx,
 			(unsigned long long)st.rx_bytes, (unsigned long long)st.tx,
 			(unsigned long long)st.tx_bytes, (unsigned long long)st.tx_errors,
 			(unsigned long long)st.kernel_drops);
+	}
+	/* how the kernel spread the frames: what each worker took from its rings */
+	for (unsigned k = 0; l->nworkers > 1 && k < l->nworkers; k++) {
+		uint64_t rx = 0;
+
+		for (unsigned i = 0; i < l->nsock; i++)
+			rx += l->w[k]->rx[i] ? l->w[k]->snap_port[i].rx : 0;
+		fprintf(f, "%s %u rx %llu%s", k ? "," : "workers:", k, (unsigned long long)rx,
+			k + 1 == l->nworkers ? "\n" : "");
 	}
 	neigh_get_stats(l->neigh, &ns);
 	fprintf(f,
@@ -701,13 +857,28 @@ void live_dump(struct live *l, FILE *f)
 		(unsigned long long)ns.failed, (unsigned long long)ns.queued,
 		(unsigned long long)ns.queue_drops, (unsigned long long)ns.table_full);
 	neigh_print(l->neigh, f, box_now(l->box), ifname_cb, l->box);
+	for (unsigned k = 0; k < l->nworkers; k++) {
+		const struct live_stats *x = &l->w[k]->snap_st;
+
+		s.not_for_us += x->not_for_us;
+		s.ndisc_in += x->ndisc_in;
+		s.ndisc_bad += x->ndisc_bad;
+		s.ndisc_answers += x->ndisc_answers;
+		s.local_answers += x->local_answers;
+		s.local_full += x->local_full;
+		s.neigh_drops += x->neigh_drops;
+		s.nomem += x->nomem;
+	}
 	fprintf(f,
 		"live: not-for-us %llu arp/nd %llu (refused %llu, answered %llu) local-answers "
-		"%llu (full %llu) nomem %llu reloads %llu (refused %llu)\n",
-		(unsigned long long)s->not_for_us, (unsigned long long)s->ndisc_in,
-		(unsigned long long)s->ndisc_bad, (unsigned long long)s->ndisc_answers,
-		(unsigned long long)s->local_answers, (unsigned long long)s->local_full,
-		(unsigned long long)s->nomem, (unsigned long long)s->reloads,
-		(unsigned long long)s->reload_errors);
+		"%llu (full %llu) nomem %llu reloads %llu (refused %llu)",
+		(unsigned long long)s.not_for_us, (unsigned long long)s.ndisc_in,
+		(unsigned long long)s.ndisc_bad, (unsigned long long)s.ndisc_answers,
+		(unsigned long long)s.local_answers, (unsigned long long)s.local_full,
+		(unsigned long long)s.nomem, (unsigned long long)s.reloads,
+		(unsigned long long)s.reload_errors);
+	if (l->nworkers > 1)
+		fprintf(f, " workers %u", l->nworkers);
+	fprintf(f, "\n");
 	fflush(f);
 }

@@ -4,7 +4,9 @@
  * packets it queues (src/io/nfqueue.h is the netlink side), with its rulesets loaded from
  * files, reloaded on SIGHUP, and an optional control socket.
  *
- * One thread; signals as in live mode (struct live_flags). Described in docs/live.md.
+ * Queues N..M (--nfqueue N:M, the kernel's --queue-balance N:M), served by `workers` threads
+ * around one box (live/workers.h): queue N+i by worker i % workers. Signals as in live mode
+ * (struct live_flags), taken by worker 0. Described in docs/live.md.
  */
 #ifndef LIVE_NFQUEUE_H
 #define LIVE_NFQUEUE_H
@@ -18,9 +20,11 @@
 struct live_nfqueue;
 
 struct live_nfqueue_opts {
-	struct nfqueue_opts queue;
-	const char *rules;   /* iptables-save file (NULL: none) */
-	const char *rules6;  /* ip6tables-save file (NULL: none) */
+	struct nfqueue_opts queue; /* queue.queue_num: the first queue */
+	unsigned last_queue;	   /* the last queue (N:M); below queue_num: only that one */
+	unsigned workers;	   /* threads; 0: one per queue, at most one per CPU */
+	const char *rules;	   /* iptables-save file (NULL: none) */
+	const char *rules6;	   /* ip6tables-save file (NULL: none) */
 	const char *control; /* control socket: a path or a name (ctl_socket_path); NULL: none */
 	int classifier;	     /* CLS_MODE_* (classify/ruleset.h): 0 is auto */
 };

@@ -141,16 +141,21 @@ PYEOF
 }
 
 # Start `pkttables run --config CONF` in the router namespace $R (stderr to $D/pt.log), with a
-# line `io $PT_LIVE_IO` put first when that is set (a test run through AF_XDP), with a
+# line `io $PT_LIVE_IO` put first when that is set (a test run through AF_XDP) and a line
+# `workers ${PT_LIVE_WORKERS:-1}`, with a
 # 90 s watchdog (not under timeout(1): that would take SIGHUP for itself); wait up to 5 s for
 # "forwarding on" and the end hosts' server ($D/server.log "ready"). Sets PT and DOG; exits the
 # test when pkttables does not start.
 netns_start_live() {
 	_conf=$1
-	if [ -n "${PT_LIVE_IO:-}" ]; then # the same test through another I/O mode
-		{ echo "io $PT_LIVE_IO"; cat "$1"; } >"$1.io"
-		_conf=$1.io
-	fi
+	# the same test through another I/O mode, or with other data-path workers (one unless
+	# PT_LIVE_WORKERS says: the default, one per CPU, is not what the test was written for)
+	{
+		[ -n "${PT_LIVE_IO:-}" ] && echo "io $PT_LIVE_IO"
+		echo "workers ${PT_LIVE_WORKERS:-1}"
+		cat "$1"
+	} >"$1.io"
+	_conf=$1.io
 	ip netns exec $R "$BIN" run --config "$_conf" 2>"$D/pt.log" &
 	PT=$!
 	(sleep 90; kill -KILL $PT 2>/dev/null) >/dev/null 2>&1 &

@@ -14,8 +14,9 @@ for t in run-live.sh run-ctl-live.sh; do
 	[ $r -eq 77 ] && { echo "SKIP: $t with io afxdp skipped"; exit 77; }
 	[ $r -eq 0 ] || rc=1
 done
-# refusals: an unknown io mode (FILE:LINE), and an interface with two receive queues (one
-# AF_XDP socket on queue 0 would miss half the frames)
+# refusals: an unknown io mode (FILE:LINE), and an interface with two receive queues and one
+# worker (a queue without its socket would have its frames passed to the kernel); with two
+# workers each queue has its socket
 D=$(mktemp -d /tmp/pt-afxdp.XXXXXX)
 NS=ptx$$
 trap 'ip netns del $NS 2>/dev/null; rm -rf "$D"' EXIT
@@ -28,10 +29,20 @@ if ip netns add $NS 2>/dev/null &&
 	ip link add q0 netns $NS numrxqueues 2 numtxqueues 2 type veth peer name q1 netns $NS 2>/dev/null; then
 	ip -n $NS link set q0 up
 	ip -n $NS link set q1 up
-	printf 'io afxdp\niface q0\n' >"$D/mq.conf"
+	printf 'io afxdp\nworkers 1\niface q0\n' >"$D/mq.conf"
 	out=$(timeout 10 ip netns exec $NS "$BIN" run --config "$D/mq.conf" 2>&1)
-	case "$out" in *"mq.conf:2: q0: 2 receive queues"*) echo "PASS: two receive queues refused at mq.conf:2" ;;
+	case "$out" in *"mq.conf:3: q0: 2 receive queues, 1 worker"*) echo "PASS: two receive queues, one worker: refused at mq.conf:3" ;;
 	*) echo "FAIL: two queues: $out"; rc=1 ;; esac
+	# two workers: a socket on each queue
+	printf 'io afxdp\nworkers 2\niface q0\n' >"$D/mq2.conf"
+	ip netns exec $NS "$BIN" run --config "$D/mq2.conf" 2>"$D/mq2.log" &
+	pid=$!
+	for i in $(seq 1 30); do grep -q "forwarding on" "$D/mq2.log" && break; sleep 0.1; done
+	kill -TERM $pid 2>/dev/null
+	wait $pid
+	grep -q "forwarding on q0 (afxdp .*, queue 0), 2 workers" "$D/mq2.log" &&
+		echo "PASS: two receive queues, two workers: AF_XDP on both" ||
+		{ echo "FAIL: two queues, two workers: $(cat "$D/mq2.log")"; rc=1; }
 fi
 [ $rc -eq 0 ] && echo "PASS: live tests through AF_XDP"
 exit $rc

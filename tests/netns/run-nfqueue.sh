@@ -18,10 +18,27 @@
 cd "$(dirname "$0")/../.." || exit 2
 . tests/netns/lib.sh
 netns_init pq nfq "network namespaces, nfnetlink" ip iptables ip6tables iptables-save ip6tables-save ping curl sha256sum
-inr iptables -t mangle -A FORWARD -j NFQUEUE --queue-num 0 2>/dev/null ||
-	skip "iptables -j NFQUEUE refused (no nfnetlink_queue / xt_NFQUEUE)"
-[ -r /proc/net/netfilter/nfnetlink_queue ] || skip "no nfnetlink_queue in this kernel"
-inr ip6tables -t mangle -A FORWARD -j NFQUEUE --queue-num 0 || skip "ip6tables -j NFQUEUE refused"
+# PT_NFQ_BALANCE=1: queues 0 and 1 served by two workers of one box (run --nfqueue 0:1
+# --workers 2). ICMP always to queue 0 and UDP to queue 1, so both surely serve packets; TCP
+# through the kernel's --queue-balance 0:1.
+QARGS="--nfqueue 0"
+if [ "${PT_NFQ_BALANCE:-0}" = 1 ]; then
+	QARGS="--nfqueue 0:1 --workers 2"
+	for ipt in iptables ip6tables; do
+		proto=icmp
+		[ $ipt = ip6tables ] && proto=ipv6-icmp
+		inr $ipt -t mangle -A FORWARD -p $proto -j NFQUEUE --queue-num 0 2>/dev/null &&
+			inr $ipt -t mangle -A FORWARD -p udp -j NFQUEUE --queue-num 1 &&
+			inr $ipt -t mangle -A FORWARD -j NFQUEUE --queue-balance 0:1 ||
+			skip "$ipt -j NFQUEUE --queue-balance refused (no nfnetlink_queue / xt_NFQUEUE)"
+	done
+	[ -r /proc/net/netfilter/nfnetlink_queue ] || skip "no nfnetlink_queue in this kernel"
+else
+	inr iptables -t mangle -A FORWARD -j NFQUEUE --queue-num 0 2>/dev/null ||
+		skip "iptables -j NFQUEUE refused (no nfnetlink_queue / xt_NFQUEUE)"
+	[ -r /proc/net/netfilter/nfnetlink_queue ] || skip "no nfnetlink_queue in this kernel"
+	inr ip6tables -t mangle -A FORWARD -j NFQUEUE --queue-num 0 || skip "ip6tables -j NFQUEUE refused"
+fi
 # After the verdict: what did pkttables do to what it accepted?
 inr iptables -A FORWARD -m mark --mark 0x1 -m dscp --dscp 10 -m comment --comment udp-marked
 inr iptables -A FORWARD -m mark --mark 0x2 -m comment --comment icmp-marked
@@ -78,7 +95,8 @@ netns_write_py
 ins $T 40 "$PY" "$D/server.py" "$D" 8083 8084 >"$D/server.log" 2>&1 &
 
 # Not under timeout(1) (it would take the signals for itself): a watchdog bounds it.
-ip netns exec $R "$BIN" run --nfqueue 0 --rules "$D/nfq.rules" --rules6 "$D/nfq6.rules" 2>"$D/pt.log" &
+# shellcheck disable=SC2086
+ip netns exec $R "$BIN" run $QARGS --rules "$D/nfq.rules" --rules6 "$D/nfq6.rules" 2>"$D/pt.log" &
 PT=$!
 (sleep 40; kill -KILL $PT 2>/dev/null) >/dev/null 2>&1 &
 DOG=$!
@@ -152,6 +170,13 @@ grep -q "^nfqueue: packets [1-9]" "$D/pt.log" && grep -q "dropped [1-9]" "$D/pt.
 	grep -q -- "-A FORWARD -p tcp -m tcp --dport 8083 -j DROP" "$D/pt.log" &&
 	grep -q "emitted [1-9][0-9]* (errors 0)" "$D/pt.log" &&
 	ok "SIGUSR1 printed counters" || { bad "SIGUSR1 dump"; tail -20 "$D/pt.log"; }
+if [ "${PT_NFQ_BALANCE:-0}" = 1 ]; then
+	grep -q "^nfqueue 0: packets [1-9][0-9]* (worker 0)" "$D/pt.log" &&
+		grep -q "^nfqueue 1: packets [1-9][0-9]* (worker 1)" "$D/pt.log" &&
+		grep -q "^kernel queue 0:" "$D/pt.log" && grep -q "^kernel queue 1:" "$D/pt.log" &&
+		ok "queues 0 and 1 both served, by workers 0 and 1 of one box" ||
+		{ bad "queue-balance 0:1"; grep -E "^(nfqueue|kernel queue)" "$D/pt.log"; }
+fi
 kill -TERM "$PT"
 i=0
 while kill -0 "$PT" 2>/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
@@ -165,6 +190,6 @@ else
 fi
 PT=""
 echo "--- pkttables log (last lines) ---"
-grep -E "^(nfqueue|kernel queue|received|  dropped)" "$D/pt.log" | tail -n 8
+grep -E "^(nfqueue|kernel queue|received|  dropped)" "$D/pt.log" | tail -n 10
 [ $fails -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
 echo "all nfqueue checks passed"
