@@ -10,7 +10,12 @@
 #   kernel    the kernel forwards, the ruleset loaded with iptables-restore
 #   pkttables pkttables run --config (AF_PACKET; the kernel's stack kept out, docs/live.md)
 #   afxdp     the same with `io afxdp` (AF_XDP sockets, native XDP on the veths)
+#   pkttables2, afxdp2   the same two with `workers 2` (src/live/workers.h)
 #   nfqueue   the kernel forwards, mangle FORWARD -j NFQUEUE, pkttables run --nfqueue 0 decides
+# BENCH_LIVE_STACK=full: every router runs the full stack instead of the filter ruleset
+# (conntrack, mangle MARK, SNAT to the router's address, a 20-rule default-drop filter after
+# an ESTABLISHED rule), as bench/table.sh's full row; the nfqueue router is left out then.
+# BENCH_LIVE_MODES: the routers to run (default all of the above).
 # Offloads (TSO/GSO/GRO, checksum) are off on all four veth ends for every router, as live mode
 # needs them off (docs/live.md), so that the three compare like for like.
 #
@@ -55,7 +60,26 @@ trap 'teardown; rm -rf "$D"' EXIT
 trap 'exit 1' INT TERM HUP
 
 # The ruleset of all three: a default-drop FORWARD with rules the traffic walks past first.
-{
+STACK=${BENCH_LIVE_STACK:-filter}
+if [ "$STACK" = full ]; then
+	printf '*mangle\n:PREROUTING ACCEPT [0:0]\n:INPUT ACCEPT [0:0]\n:FORWARD ACCEPT [0:0]\n'
+	printf ':OUTPUT ACCEPT [0:0]\n:POSTROUTING ACCEPT [0:0]\n'
+	echo "-A PREROUTING -i $L -j MARK --set-xmark 0x1/0xffffffff"
+	echo COMMIT
+	printf '*nat\n:PREROUTING ACCEPT [0:0]\n:INPUT ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n:POSTROUTING ACCEPT [0:0]\n'
+	echo "-A POSTROUTING -o $W -j SNAT --to-source 198.51.100.1"
+	echo COMMIT
+	printf '*filter\n:INPUT ACCEPT [0:0]\n:FORWARD DROP [0:0]\n:OUTPUT ACCEPT [0:0]\n'
+	echo "-A FORWARD -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT"
+	for p in 21 22 23 25 53 80 110 143 443 993 995 3306 5432 6379 8080 9000 9001; do
+		echo "-A FORWARD -s 203.0.113.0/24 -p tcp --dport $p -j ACCEPT"
+	done
+	echo "-A FORWARD -i $L -o $W -p tcp --dport 5201 -j ACCEPT"
+	echo "-A FORWARD -i $L -o $W -p udp --dport 5201 -j ACCEPT"
+	echo "-A FORWARD -p icmp -j ACCEPT"
+	echo "COMMIT"
+fi >"$D/full.rules"
+[ "$STACK" = full ] || {
 	echo "*filter"
 	echo ":INPUT ACCEPT [0:0]"
 	echo ":FORWARD DROP [0:0]"
@@ -70,6 +94,7 @@ trap 'exit 1' INT TERM HUP
 	echo "-A FORWARD -p icmp -j ACCEPT"
 	echo "COMMIT"
 } >"$D/bench.rules"
+[ "$STACK" = full ] && cp "$D/full.rules" "$D/bench.rules"
 
 # topo MODE: build the three namespaces with the router as MODE; 0 when it forwards.
 topo() {
@@ -97,17 +122,19 @@ topo() {
 		ip netns exec $R sysctl -qw net.ipv4.ip_forward=1
 		ip netns exec $R iptables-restore <"$D/bench.rules" || return 1
 		;;
-	pkttables | afxdp)
+	pkttables* | afxdp*)
 		ip netns exec $R sysctl -qw net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
 		for d in $L $W; do
 			ip netns exec $R sysctl -qw net.ipv6.conf.$d.disable_ipv6=1
 			ip -n $R link set $d arp off
 			ip -n $R link set $d up
 		done
-		io=afpacket
-		[ "$1" = afxdp ] && io=afxdp
+		io=afpacket workers=1
+		case $1 in afxdp*) io=afxdp ;; esac
+		case $1 in *2) workers=2 ;; esac
 		cat >"$D/live.conf" <<CONF
 io $io
+workers $workers
 iface $L
 iface $W
 addr $L 192.0.2.1/24
@@ -145,7 +172,10 @@ print(j["bytes"], j["bits_per_second"])'
 }
 
 : >"$TXT"
-for mode in kernel pkttables afxdp nfqueue; do
+MODES=${BENCH_LIVE_MODES:-kernel pkttables afxdp pkttables2 afxdp2 nfqueue}
+[ "$STACK" = full ] && MODES=$(echo "$MODES" | sed 's/nfqueue//')
+echo "bench/live.sh: $STACK ruleset; $(nproc) CPUs, shared by sender, router and receiver" | tee -a "$TXT"
+for mode in $MODES; do
 	if ! topo $mode; then
 		echo "bench/live.sh: $mode: the topology did not forward" | tee -a "$TXT"
 		[ -f "$D/pt.log" ] && tail -3 "$D/pt.log"
@@ -179,7 +209,7 @@ row() {
 {
 	echo "live forwarding, one run, client -> router -> server (veth, offloads off):"
 	printf '  %-10s %12s %8s   %14s %8s\n' router "TCP Gbit/s" ratio "UDP-64 kpps" ratio
-	for mode in kernel pkttables afxdp nfqueue; do
+	for mode in $MODES; do
 		eval "b=\$tcp_bps_$mode by=\$tcp_bytes_$mode p=\$udp_pps_$mode n=\$udp_pkts_$mode"
 		[ -n "$b" ] || continue
 		echo "$b $tcp_bps_kernel $p $udp_pps_kernel $mode" | awk '{
@@ -193,13 +223,15 @@ row() {
 } | tee -a "$TXT"
 # the same figures by configuration, I/O mode and data-path threads
 echo "config,io,workers,udp64_kpps,tcp_gbps" >build/bench-live.csv
-for mode in kernel pkttables afxdp nfqueue; do
+for mode in $MODES; do
 	eval "b=\$tcp_bps_$mode p=\$udp_pps_$mode"
 	[ -n "$b" ] || continue
 	case $mode in
-	kernel) row="kernel-filter,kernel,-" ;;
-	pkttables) row="pkttables-filter,afpacket,1" ;;
-	afxdp) row="pkttables-filter,afxdp,1" ;;
+	kernel) row="kernel-$STACK,kernel,-" ;;
+	pkttables) row="pkttables-$STACK,afpacket,1" ;;
+	afxdp) row="pkttables-$STACK,afxdp,1" ;;
+	pkttables2) row="pkttables-$STACK,afpacket,2" ;;
+	afxdp2) row="pkttables-$STACK,afxdp,2" ;;
 	nfqueue) row="kernel+pkttables-nfqueue,nfqueue,1" ;;
 	esac
 	echo "$row $p $b" | awk '{ printf "%s,%.1f,%.3f\n", $1, $2 / 1e3, $3 / 1e9 }' >>build/bench-live.csv
