@@ -751,16 +751,9 @@ static int worker_loop(struct live_worker *w, struct live_flags *flags, const si
 	return 0;
 }
 
-static void *worker_main(void *arg)
+static int worker_thread(void *arg)
 {
-	struct live_worker *w = arg;
-
-	box_thread_register(); /* liburcu: this thread reads the box's rulesets */
-	w->rc = worker_loop(w, NULL, NULL);
-	if (w->rc < 0)
-		live_pool_fail(&w->l->pool);
-	box_thread_unregister();
-	return NULL;
+	return worker_loop(arg, NULL, NULL);
 }
 
 int live_run(struct live *l, struct live_flags *flags, const sigset_t *waitmask)
@@ -779,15 +772,14 @@ int live_run(struct live *l, struct live_flags *flags, const sigset_t *waitmask)
 		fprintf(l->err, ", %u workers", l->nworkers);
 	fprintf(l->err, "\n");
 	/* the other workers inherit the caller's blocked signals: worker 0 takes them all */
-	rc = live_pool_start(&l->pool, worker_main, (void *const *)l->w);
+	rc = live_pool_start(&l->pool, worker_thread, (void *const *)l->w);
 	if (rc < 0) {
 		fprintf(l->err, "pkttables: workers: %s\n", strerror(-rc));
 		return rc;
 	}
 	rc = worker_loop(l->w[0], flags, waitmask);
-	live_pool_stop(&l->pool);
-	for (unsigned i = 1; rc == 0 && i < l->nworkers; i++)
-		rc = l->w[i]->rc;
+	if (live_pool_stop(&l->pool) < 0 && rc == 0)
+		rc = -EIO; /* a worker failed (said why) */
 	l->cur = l->w[0];
 	return rc;
 }
@@ -820,18 +812,9 @@ void live_dump(struct live *l, FILE *f)
 	for (unsigned i = 0; i < l->nsock; i++) {
 		struct afpacket_stats st = {0};
 
-		for (unsigned k = 0; k < l->nworkers; k++) {
-			const struct afpacket_stats *x = &l->w[k]->snap_port[i];
-
-			if (!l->w[k]->rx[i])
-				continue;
-			st.rx += x->rx;
-			st.rx_bytes += x->rx_bytes;
-			st.tx += x->tx;
-			st.tx_bytes += x->tx_bytes;
-			st.tx_errors += x->tx_errors;
-			st.kernel_drops += x->kernel_drops;
-		}
+		for (unsigned k = 0; k < l->nworkers; k++)
+			if (l->w[k]->rx[i])
+				live_counters_add(&st, &l->w[k]->snap_port[i], sizeof(st));
 		fprintf(f,
 			"iface %s: rx %llu (%llu bytes) tx %llu (%llu bytes) tx-errors %llu "
 			"ring-drops %llu\n",
@@ -857,18 +840,8 @@ void live_dump(struct live *l, FILE *f)
 		(unsigned long long)ns.failed, (unsigned long long)ns.queued,
 		(unsigned long long)ns.queue_drops, (unsigned long long)ns.table_full);
 	neigh_print(l->neigh, f, box_now(l->box), ifname_cb, l->box);
-	for (unsigned k = 0; k < l->nworkers; k++) {
-		const struct live_stats *x = &l->w[k]->snap_st;
-
-		s.not_for_us += x->not_for_us;
-		s.ndisc_in += x->ndisc_in;
-		s.ndisc_bad += x->ndisc_bad;
-		s.ndisc_answers += x->ndisc_answers;
-		s.local_answers += x->local_answers;
-		s.local_full += x->local_full;
-		s.neigh_drops += x->neigh_drops;
-		s.nomem += x->nomem;
-	}
+	for (unsigned k = 0; k < l->nworkers; k++)
+		live_counters_add(&s, &l->w[k]->snap_st, sizeof(s));
 	fprintf(f,
 		"live: not-for-us %llu arp/nd %llu (refused %llu, answered %llu) local-answers "
 		"%llu (full %llu) nomem %llu reloads %llu (refused %llu)",

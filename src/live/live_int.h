@@ -69,7 +69,6 @@ struct live_worker {
 	/* the dump's copy (workers.h: the snapshot) */
 	struct live_stats snap_st;
 	struct afpacket_stats snap_port[BOX_MAX_IFACES];
-	int rc;
 };
 
 struct live {

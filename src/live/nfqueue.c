@@ -29,7 +29,6 @@ struct live_nfqueue;
 struct live_nfq_worker {
 	struct live_nfqueue *q;
 	unsigned id;
-	int rc;
 };
 
 struct live_nfqueue {
@@ -268,16 +267,9 @@ static int worker_loop(struct live_nfq_worker *w, struct live_flags *flags,
 	return 0;
 }
 
-static void *worker_main(void *arg)
+static int worker_thread(void *arg)
 {
-	struct live_nfq_worker *w = arg;
-
-	box_thread_register(); /* liburcu: this thread reads the box's rulesets */
-	w->rc = worker_loop(w, NULL, NULL);
-	if (w->rc < 0)
-		live_pool_fail(&w->q->pool);
-	box_thread_unregister();
-	return NULL;
+	return worker_loop(arg, NULL, NULL);
 }
 
 int live_nfqueue_run(struct live_nfqueue *q, struct live_flags *flags, const sigset_t *waitmask)
@@ -295,14 +287,13 @@ int live_nfqueue_run(struct live_nfqueue *q, struct live_flags *flags, const sig
 	for (unsigned i = 0; i < q->nworkers; i++)
 		args[i] = &q->w[i];
 	/* the other workers inherit the caller's blocked signals: worker 0 takes them all */
-	if ((rc = live_pool_start(&q->pool, worker_main, args)) < 0) {
+	if ((rc = live_pool_start(&q->pool, worker_thread, args)) < 0) {
 		fprintf(q->err, "pkttables: workers: %s\n", strerror(-rc));
 		return rc;
 	}
 	rc = worker_loop(&q->w[0], flags, waitmask);
-	live_pool_stop(&q->pool);
-	for (unsigned i = 1; rc == 0 && i < q->nworkers; i++)
-		rc = q->w[i].rc;
+	if (live_pool_stop(&q->pool) < 0 && rc == 0)
+		rc = -EIO; /* a worker failed (said why) */
 	return rc;
 }
 
@@ -326,19 +317,7 @@ void live_nfqueue_dump(struct live_nfqueue *q, FILE *f)
 		struct nfqueue_stats x;
 
 		nfqueue_get_stats(q->nfq[i], &x);
-		s.packets += x.packets;
-		s.accepted += x.accepted;
-		s.dropped += x.dropped;
-		s.stolen += x.stolen;
-		s.not_ip += x.not_ip;
-		s.rewritten += x.rewritten;
-		s.remarked += x.remarked;
-		s.verdict_msgs += x.verdict_msgs;
-		s.batch_msgs += x.batch_msgs;
-		s.sends += x.sends;
-		s.overruns += x.overruns;
-		s.verdict_errors += x.verdict_errors;
-		s.unnamed += x.unnamed;
+		live_counters_add(&s, &x, sizeof(s));
 		if (q->nq > 1)
 			fprintf(f, "nfqueue %u: packets %llu (worker %u)\n", q->queue_num + i,
 				(unsigned long long)x.packets, i % q->nworkers);

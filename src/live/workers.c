@@ -48,10 +48,28 @@ void live_pool_destroy(struct live_pool *p)
 	pthread_mutex_destroy(&p->box_lock);
 }
 
-int live_pool_start(struct live_pool *p, void *(*fn)(void *), void *const *args)
+static void *worker_main(void *arg)
 {
+	struct live_pool_slot *s = arg;
+	struct live_pool *p = s->pool;
+
+	box_thread_register(); /* liburcu: this thread reads the box's rulesets */
+	p->rc[s->i] = p->fn(p->arg[s->i]);
+	if (p->rc[s->i] < 0)
+		live_pool_fail(p);
+	box_thread_unregister();
+	return NULL;
+}
+
+int live_pool_start(struct live_pool *p, int (*fn)(void *arg), void *const *args)
+{
+	p->fn = fn;
 	for (unsigned i = 1; i < p->n; i++) {
-		int r = pthread_create(&p->thread[i], NULL, fn, args[i]);
+		int r;
+
+		p->arg[i] = args[i];
+		p->slot[i] = (struct live_pool_slot){p, i};
+		r = pthread_create(&p->thread[i], NULL, worker_main, &p->slot[i]);
 
 		if (r) {
 			live_pool_stop(p);
@@ -62,14 +80,19 @@ int live_pool_start(struct live_pool *p, void *(*fn)(void *), void *const *args)
 	return 0;
 }
 
-void live_pool_stop(struct live_pool *p)
+int live_pool_stop(struct live_pool *p)
 {
+	int rc = 0;
+
 	__atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
 	for (unsigned i = 1; i < p->n; i++) {
-		if (p->started[i])
+		if (p->started[i]) {
 			pthread_join(p->thread[i], NULL);
+			rc = rc ? rc : p->rc[i];
+		}
 		p->started[i] = false;
 	}
+	return rc;
 }
 
 bool live_pool_stopping(struct live_pool *p)

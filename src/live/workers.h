@@ -27,14 +27,27 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #define LIVE_MAX_WORKERS 64
+
+struct live_pool;
+
+struct live_pool_slot {
+	struct live_pool *pool;
+	unsigned i;
+};
 
 struct live_pool {
 	pthread_mutex_t box_lock;
 	unsigned n; /* workers, 1..LIVE_MAX_WORKERS */
 	pthread_t thread[LIVE_MAX_WORKERS];
 	bool started[LIVE_MAX_WORKERS];
+	int (*fn)(void *arg);
+	void *arg[LIVE_MAX_WORKERS];
+	int rc[LIVE_MAX_WORKERS];
+	struct live_pool_slot slot[LIVE_MAX_WORKERS];
 	int stop; /* atomic: worker 0 is leaving, or a worker failed */
 	/* the dump's snapshot: generation asked, generation each worker has copied */
 	pthread_mutex_t snap_lock;
@@ -49,11 +62,14 @@ unsigned live_workers_default(void);
 /* 0, or -errno from pthread's initialisers. */
 int live_pool_init(struct live_pool *p, unsigned n);
 void live_pool_destroy(struct live_pool *p);
-/* Start workers 1..n-1 as threads running fn(args[i]); worker 0 is the caller. 0 or -errno
- * (then the ones started are stopped and joined). */
-int live_pool_start(struct live_pool *p, void *(*fn)(void *), void *const *args);
-/* Tell every worker to stop and wait for the threads. */
-void live_pool_stop(struct live_pool *p);
+/*
+ * Start workers 1..n-1 as threads running fn(args[i]) (registered with liburcu for the box's
+ * rulesets); worker 0 is the caller. A worker whose fn returns an error stops them all. 0 or
+ * -errno (then the ones started are stopped and joined).
+ */
+int live_pool_start(struct live_pool *p, int (*fn)(void *arg), void *const *args);
+/* Tell every worker to stop and wait for the threads: 0, or the first worker's error. */
+int live_pool_stop(struct live_pool *p);
 bool live_pool_stopping(struct live_pool *p);
 void live_pool_fail(struct live_pool *p); /* a worker failed for good: all stop */
 
@@ -67,5 +83,15 @@ void live_pool_snap_done(struct live_pool *p, unsigned w);
 /* Worker 0: ask every worker for a snapshot (worker 0's own is the caller's to make) and wait
  * up to timeout_ms for the others. true when all answered. */
 bool live_pool_snap_request(struct live_pool *p, unsigned timeout_ms);
+
+/* sum[k] += x[k] for a struct of counters, all uint64_t: n = sizeof(struct) / 8. */
+static inline void live_counters_add(void *sum, const void *x, size_t size)
+{
+	uint64_t *d = sum;
+	const uint64_t *s = x;
+
+	for (size_t k = 0; k < size / sizeof(uint64_t); k++)
+		d[k] += s[k];
+}
 
 #endif

@@ -14,6 +14,10 @@
 #                                     no DAD, no router solicitations
 # netns_end_hosts                     client and server addresses and default routes via the
 #                                     router; their stacks quiet (netns_quiet)
+# netns_live_router                   the router namespace's own stack out of pkttables' way (no
+#                                     forwarding, IPv6, ARP on L and W; offloads off on all four
+#                                     veth ends; docs/live.md), then netns_end_hosts
+# netns_stop_live                     SIGTERM to $PT, up to 3 s to stop; 0 when it exited with 0
 # netns_write_py                      $D/server.py DIR PORT... (HTTP on 8080 serving DIR, TCP
 #                                     listeners on the PORTs, UDP echo on 7777) and
 #                                     $D/client.py udp | connect PORT
@@ -94,6 +98,32 @@ netns_end_hosts() {
 	ip -n $S addr add 2001:db8:2::2/64 dev eth0 nodad
 	ip -n $S route add default via 198.51.100.1
 	ip -n $S -6 route add default via 2001:db8:2::1
+}
+
+netns_live_router() {
+	nsysctl $R net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
+	for _d in $L $W; do
+		nsysctl $R net.ipv6.conf.$_d.disable_ipv6=1
+		ip -n $R link set $_d arp off
+		ip netns exec $R ethtool -K $_d rx off tx off gso off tso off gro off >/dev/null 2>&1
+		ip -n $R link set $_d up
+	done
+	ip -n $R link set lo up
+	for _n in $C $S; do
+		ip netns exec $_n ethtool -K eth0 rx off tx off gso off tso off gro off >/dev/null 2>&1
+	done
+	netns_end_hosts
+}
+
+netns_stop_live() {
+	kill -TERM "$PT"
+	_i=0
+	while kill -0 "$PT" 2>/dev/null && [ $_i -lt 30 ]; do sleep 0.1; _i=$((_i + 1)); done
+	kill -0 "$PT" 2>/dev/null && return 1
+	wait "$PT"
+	_rc=$?
+	PT=""
+	return $_rc
 }
 
 netns_write_py() {

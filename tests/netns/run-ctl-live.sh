@@ -20,18 +20,7 @@ cd "$(dirname "$0")/../.." || exit 2
 . tests/netns/lib.sh
 netns_init pq ctllive "network namespaces, AF_PACKET" ip curl ethtool sha256sum
 
-nsysctl $R net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
-for d in $L $W; do
-	nsysctl $R net.ipv6.conf.$d.disable_ipv6=1
-	ip -n $R link set $d arp off
-	ip netns exec $R ethtool -K $d rx off tx off gso off tso off gro off >/dev/null 2>&1
-	ip -n $R link set $d up
-done
-ip -n $R link set lo up
-for n in $C $S; do
-	ip netns exec $n ethtool -K eth0 rx off tx off gso off tso off gro off >/dev/null 2>&1
-done
-netns_end_hosts
+netns_live_router
 
 cat >"$D/live.conf" <<CONF
 iface $L

@@ -20,18 +20,7 @@ cd "$(dirname "$0")/../.." || exit 2
 . tests/netns/lib.sh
 netns_init ptn livenat "network namespaces, AF_PACKET" ip ping curl ethtool sha256sum
 
-nsysctl $R net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
-for d in $L $W; do
-	nsysctl $R net.ipv6.conf.$d.disable_ipv6=1
-	ip -n $R link set $d arp off
-	ip netns exec $R ethtool -K $d rx off tx off gso off tso off gro off >/dev/null 2>&1
-	ip -n $R link set $d up
-done
-ip -n $R link set lo up
-for n in $C $S; do
-	ip netns exec $n ethtool -K eth0 rx off tx off gso off tso off gro off >/dev/null 2>&1
-done
-netns_end_hosts
+netns_live_router
 
 CTL=$D/live.ctl
 cat >"$D/live.conf" <<CONF
@@ -149,16 +138,7 @@ $T 10 "$BIN" rules --socket "$CTL" restore "$D/torn.rules" || bad "restore of th
 inc $T 5 ping -c 2 -i 0.2 -W 1 198.51.100.2 >/dev/null 2>&1 && bad "ping passed a torn ruleset"
 $T 10 "$BIN" rules --socket "$CTL" restore "$D/a.rules" || bad "restore after the torn ruleset"
 
-kill -TERM "$PT"
-i=0
-while kill -0 "$PT" 2>/dev/null && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
-if kill -0 "$PT" 2>/dev/null; then
-	bad "pkttables did not stop on SIGTERM"
-else
-	wait "$PT"
-	[ $? -eq 0 ] && ok "SIGTERM: clean stop" || bad "exit status after SIGTERM"
-fi
-PT=""
+netns_stop_live && ok "SIGTERM: clean stop" || bad "no clean stop on SIGTERM"
 # pcap records: after the 24-byte file header, a 16-byte record header with the length
 count='import struct,sys
 d=open(sys.argv[1],"rb").read(); o=24; n=0
