@@ -10,7 +10,8 @@
 #   kernel    the kernel forwards, the ruleset loaded with iptables-restore
 #   pkttables pkttables run --config (AF_PACKET; the kernel's stack kept out, docs/live.md)
 #   afxdp     the same with `io afxdp` (AF_XDP sockets, native XDP on the veths)
-#   pkttables2, afxdp2   the same two with `workers 2` (src/live/workers.h)
+#   pkttables2, afxdp2   the same two with `workers 2` (src/live/workers.h); afxdp2's veths
+#             have two queues each, so each worker reads its own AF_XDP socket
 #   nfqueue   the kernel forwards, mangle FORWARD -j NFQUEUE, pkttables run --nfqueue 0 decides
 # BENCH_LIVE_STACK=full: every router runs the full stack instead of the filter ruleset
 # (conntrack, mangle MARK, SNAT to the router's address, a 20-rule default-drop filter after
@@ -99,8 +100,13 @@ fi >"$D/full.rules"
 # topo MODE: build the three namespaces with the router as MODE; 0 when it forwards.
 topo() {
 	ip netns add $C && ip netns add $R && ip netns add $S || return 1
-	ip link add $L netns $R type veth peer name eth0 netns $C || return 1
-	ip link add $W netns $R type veth peer name eth0 netns $S || return 1
+	# afxdp2: two queues on every veth end, an AF_XDP socket (and a worker) for each
+	q=""
+	[ "$1" = afxdp2 ] && q="numrxqueues 2 numtxqueues 2"
+	# shellcheck disable=SC2086
+	ip link add $L netns $R $q type veth peer name eth0 netns $C $q || return 1
+	# shellcheck disable=SC2086
+	ip link add $W netns $R $q type veth peer name eth0 netns $S $q || return 1
 	for n in $C $R $S; do ip -n $n link set lo up; done
 	for n in $C $S; do
 		ip netns exec $n ethtool -K eth0 rx off tx off gso off tso off gro off >/dev/null 2>&1
