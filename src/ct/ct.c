@@ -111,7 +111,7 @@ void ct_pkt_set_zone(struct pkt *p, uint16_t zone)
 }
 
 /* A new unconfirmed entry for the packet's tuple, or NULL (errno ENOMEM: table full). */
-static struct ct_entry *entry_new(struct ct_table *t, const struct ct_tuple *orig,
+static struct ct_entry *entry_new(struct ct_table *t, const struct ct_tuple *orig, uint32_t hash,
 				  const struct ct_proto_ops *ops)
 {
 	struct ct_entry *e;
@@ -124,6 +124,7 @@ static struct ct_entry *entry_new(struct ct_table *t, const struct ct_tuple *ori
 	if (!e)
 		return NULL;
 	e->th[0].tuple = *orig;
+	e->th[0].hash = hash; /* the lookup's: ct_confirm links with it */
 	e->th[0].dir = CT_DIR_ORIGINAL;
 	e->th[1].dir = CT_DIR_REPLY;
 	if (ct_tuple_invert(orig, &e->th[1].tuple) < 0) {
@@ -193,6 +194,7 @@ int ct_in(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone, u
 	struct ct_entry *e;
 	enum ct_dir dir = CT_DIR_ORIGINAL;
 	unsigned ctinfo;
+	uint32_t hash;
 	int r, tries = 0;
 
 	if (p->ct || (p->ctinfo & CT_INFO_MASK) == CT_UNTRACKED)
@@ -218,10 +220,11 @@ int ct_in(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone, u
 		set_invalid(t, p);
 		return 0;
 	}
+	hash = (uint32_t)ct_hash_tuple(t, &tuple);
 again:
-	e = ct_find_expiring(t, &tuple, now, &dir);
+	e = ct_find_hashed(t, &tuple, hash, now, &dir);
 	if (!e) {
-		e = entry_new(t, &tuple, ops);
+		e = entry_new(t, &tuple, hash, ops);
 		if (!e) {
 			if (errno == ENOMEM) {
 				t->stats.drop++;
@@ -301,9 +304,11 @@ int ct_confirm(struct ct_table *t, struct pkt *p, uint64_t now)
 	}
 	/* A packet of the same connection confirmed first (a queued packet reinjected late):
 	 * keep that one, as the kernel's clash resolution does for UDP. */
-	other = ct_find_expiring(t, &e->th[0].tuple, now, NULL);
+	/* th[0].hash is the lookup's (entry_new); the reply tuple may have changed since (NAT) */
+	e->th[1].hash = (uint32_t)ct_hash_tuple(t, &e->th[1].tuple);
+	other = ct_find_hashed(t, &e->th[0].tuple, e->th[0].hash, now, NULL);
 	if (!other)
-		other = ct_find_expiring(t, &e->th[1].tuple, now, NULL);
+		other = ct_find_hashed(t, &e->th[1].tuple, e->th[1].hash, now, NULL);
 	if (other) {
 		unsigned ctinfo = p->ctinfo & CT_INFO_MASK;
 
@@ -320,7 +325,7 @@ int ct_confirm(struct ct_table *t, struct pkt *p, uint64_t now)
 		return -ENOMEM;
 	}
 	ct_list_del(t, e);
-	ct_hash_insert(t, e);
+	ct_hash_link(t, e);
 	ct_list_add_tail(t, e, (e->status & CT_S_ASSURED) ? CT_LIST_ASSURED : CT_LIST_UNASSURED);
 	e->status |= CT_S_CONFIRMED;
 	ct_tstamp_start(e, now);

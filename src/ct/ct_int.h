@@ -285,12 +285,19 @@ void ct_kill_reason(struct ct_table *t, struct ct_entry *e, enum ct_destroy_reas
  * reference taken. */
 struct ct_entry *ct_find_expiring(struct ct_table *t, const struct ct_tuple *tuple, uint64_t now,
 				  enum ct_dir *dir);
+/* ct_find_expiring with the tuple's hash already computed (ct_hash_tuple's low 32 bits): one
+ * hash per packet however often it is looked up. */
+struct ct_entry *ct_find_hashed(struct ct_table *t, const struct ct_tuple *tuple, uint32_t hash,
+				uint64_t now, enum ct_dir *dir);
 /* Attach e to the packet with ctinfo, taking a reference. */
 void ct_pkt_attach(struct pkt *p, struct ct_entry *e, unsigned ctinfo);
 
 /* table.c */
 uint64_t ct_hash_tuple(const struct ct_table *t, const struct ct_tuple *tuple);
+/* Hash both tuples (th[d].hash) and link them into their chains. */
 void ct_hash_insert(struct ct_table *t, struct ct_entry *e);
+/* Link with th[d].hash as they are (the caller computed them). */
+void ct_hash_link(struct ct_table *t, struct ct_entry *e);
 void ct_hash_remove(struct ct_table *t, struct ct_entry *e);
 void ct_list_add_tail(struct ct_table *t, struct ct_entry *e, enum ct_list_id id);
 void ct_list_del(struct ct_table *t, struct ct_entry *e);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The conntrack table: a chained hash of both directions' tuples, keyed by SipHash-2-4 with a
+ * The conntrack table: a chained hash of both directions' tuples, keyed by SipHash-1-3 with a
  * per-table key (so flows cannot be steered into one bucket by someone who knows the code),
  * the entry lists, reference counting, expiry and eviction.
  *
@@ -19,18 +19,38 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "ct/ct_int.h"
 #include "ct/tstamp.h"
 #include "ct/helper.h"
 #include "pkt/hash.h"
 
-/* ---- the tuple's hash: pkt_hash (SipHash-2-4) under the table's key --------------------- */
+/* ---- the tuple's hash: pkt_hash13 (SipHash-1-3) under the table's key ------------------- */
 
+/*
+ * An IPv4 tuple is hashed as two words (the addresses, then ports, zone, family and protocol):
+ * its other 24 address bytes are zero in every tuple (ct_tuple_zero), so they add rounds and
+ * no information. Equal tuples give equal words; the family byte keeps IPv4 and IPv6 apart.
+ * Two 8-byte blocks take 1 + 1 + 1 + 3 SipHash rounds where the whole 40-byte tuple under
+ * SipHash-2-4 took 16 (docs/performance.md, "Conntrack").
+ */
 uint64_t ct_hash_tuple(const struct ct_table *t, const struct ct_tuple *tuple)
 {
-	return pkt_hash(t->cfg.seed, tuple, sizeof(*tuple));
+	uint64_t w[5];
+
+	if (tuple->family == AF_INET) {
+		w[0] = (uint64_t)tuple->src.w[0] | (uint64_t)tuple->dst.w[0] << 32;
+		memcpy(&w[1], &tuple->s, sizeof(w[1]));
+		return pkt_hash13_words(t->cfg.seed, w, 2);
+	}
+	memcpy(w, tuple, sizeof(w));
+	return pkt_hash13_words(t->cfg.seed, w, 5);
 }
+
+_Static_assert(sizeof(struct ct_tuple) == 5 * sizeof(uint64_t), "a tuple is five words");
+_Static_assert(offsetof(struct ct_tuple, l4proto) - offsetof(struct ct_tuple, s) == 7,
+	       "ports, zone, family and protocol fill the second word of an IPv4 tuple's hash");
 
 /* ---- hash chains ------------------------------------------------------------------------- */
 
@@ -78,13 +98,17 @@ static inline struct ct_entry *thash_entry(struct ct_thash *h)
 
 void ct_hash_insert(struct ct_table *t, struct ct_entry *e)
 {
+	for (int d = 0; d < 2; d++)
+		e->th[d].hash = (uint32_t)ct_hash_tuple(t, &e->th[d].tuple);
+	ct_hash_link(t, e);
+}
+
+void ct_hash_link(struct ct_table *t, struct ct_entry *e)
+{
 	if (t->old_bucket && !t->walking)
 		rehash_step(t, CT_REHASH_INSERT_BUCKETS, CT_REHASH_INSERT_NODES);
 	for (int d = 0; d < 2; d++) {
-		struct ct_thash **b;
-
-		e->th[d].hash = (uint32_t)ct_hash_tuple(t, &e->th[d].tuple);
-		b = chain_of(t, e->th[d].hash);
+		struct ct_thash **b = chain_of(t, e->th[d].hash);
 
 		e->th[d].next = *b;
 		*b = &e->th[d];
@@ -189,10 +213,14 @@ static inline bool expired(const struct ct_entry *e, uint64_t now)
 }
 
 struct ct_entry *ct_find_expiring(struct ct_table *t, const struct ct_tuple *tuple, uint64_t now,
-			 enum ct_dir *dir)
+				  enum ct_dir *dir)
 {
-	uint32_t hash = (uint32_t)ct_hash_tuple(t, tuple);
+	return ct_find_hashed(t, tuple, (uint32_t)ct_hash_tuple(t, tuple), now, dir);
+}
 
+struct ct_entry *ct_find_hashed(struct ct_table *t, const struct ct_tuple *tuple, uint32_t hash,
+				uint64_t now, enum ct_dir *dir)
+{
 	t->clock = now;
 	for (struct ct_thash *h = *chain_of(t, hash); h; h = h->next) {
 		struct ct_entry *e;
@@ -384,7 +412,8 @@ int ct_table_set_config(struct ct_table *t, const struct ct_config *c)
 	if (c->max_entries)
 		t->cfg.max_entries = c->max_entries;
 	if (c->buckets_set)
-		t->cfg.buckets_set = true; /* the admin's choice from now on, even an unchanged size */
+		t->cfg.buckets_set =
+		    true; /* the admin's choice from now on, even an unchanged size */
 	if (c->buckets && c->buckets != t->cfg.buckets) {
 		t->cfg.buckets_set = true;
 		return ct_table_resize(t, c->buckets);

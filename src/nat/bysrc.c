@@ -36,7 +36,7 @@ static uint32_t src_bucket(const struct nat_table *n, const struct ct_tuple *t)
 	k.zone = t->zone;
 	k.family = t->family;
 	k.l4proto = t->l4proto;
-	return (uint32_t)nat_hash(n, &k, sizeof(k), 6) & n->hmask;
+	return (uint32_t)nat_hash_bucket(n, &k, sizeof(k), 6) & n->hmask;
 }
 
 static bool node_is(const struct nat_srcnode *s, const struct ct_tuple *t)

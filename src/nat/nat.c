@@ -40,6 +40,15 @@ uint64_t nat_hash(const struct nat_table *n, const void *data, size_t len, uint6
 	return pkt_hash(key, data, len);
 }
 
+/* The same for a bucket index, with SipHash-1-3 (pkt_hash13): a bucket never leaves the box,
+ * as conntrack's (ct/table.c); port offsets that a peer sees keep nat_hash. */
+uint64_t nat_hash_bucket(const struct nat_table *n, const void *data, size_t len, uint64_t salt)
+{
+	const uint64_t key[2] = {n->secret[0] ^ salt, n->secret[1]};
+
+	return pkt_hash13(key, data, len);
+}
+
 static void ct_event(void *priv, uint32_t events, const struct ct_entry *e,
 		     enum ct_destroy_reason why);
 
@@ -142,7 +151,8 @@ uint64_t nat_timeout(const struct nat_table *n, uint8_t l4proto)
 static uint32_t pool_bucket(const struct nat_table *n, const union pt_addr *a, uint8_t l4proto,
 			    uint16_t zone)
 {
-	return (uint32_t)nat_hash(n, a, sizeof(*a), (uint64_t)l4proto << 16 | zone) & n->pmask;
+	return (uint32_t)nat_hash_bucket(n, a, sizeof(*a), (uint64_t)l4proto << 16 | zone) &
+	       n->pmask;
 }
 
 struct nat_pool *nat_pool_get(struct nat_table *n, int family, const union pt_addr *a,
@@ -240,8 +250,7 @@ static uint64_t word_free(const struct nat_pool *pl, unsigned w, uint16_t lo, ui
  * words): at most 16 + 3 word reads. With a parity preference at most 64 non-full words are
  * tried before the caller falls back to any parity: worst case 16 + 64 + 16 + 3 = 99.
  */
-int nat_pool_find(const struct nat_pool *pl, uint16_t lo, uint16_t hi, uint16_t start,
-		  int parity)
+int nat_pool_find(const struct nat_pool *pl, uint16_t lo, uint16_t hi, uint16_t start, int parity)
 {
 	unsigned wlo = lo >> 6, whi = hi >> 6, ws, nw, tried = 0, i = 0;
 
@@ -309,7 +318,7 @@ static uint32_t int_bucket(const struct nat_table *n, int family, const union pt
 	k.zone = zone;
 	k.family = (uint8_t)family;
 	k.l4proto = l4proto;
-	return (uint32_t)nat_hash(n, &k, sizeof(k), 1) & n->hmask;
+	return (uint32_t)nat_hash_bucket(n, &k, sizeof(k), 1) & n->hmask;
 }
 
 static uint32_t ext_bucket(const struct nat_table *n, int family, const union pt_addr *a,
@@ -323,7 +332,7 @@ static uint32_t ext_bucket(const struct nat_table *n, int family, const union pt
 	k.zone = zone;
 	k.family = (uint8_t)family;
 	k.l4proto = l4proto;
-	return (uint32_t)nat_hash(n, &k, sizeof(k), 2) & n->hmask;
+	return (uint32_t)nat_hash_bucket(n, &k, sizeof(k), 2) & n->hmask;
 }
 
 static void age_del(struct nat_table *n, struct nat_mapping *m)
@@ -398,9 +407,9 @@ bool nat_mapping_reap(struct nat_table *n, struct nat_mapping *m, uint64_t now)
 }
 
 /* Expired mappings met on the way are removed. */
-struct nat_mapping *nat_mapping_find_int(struct nat_table *n, int family,
-					 const union pt_addr *a, uint16_t port, uint8_t l4proto,
-					 uint16_t zone, const union pt_addr *remote, uint64_t now)
+struct nat_mapping *nat_mapping_find_int(struct nat_table *n, int family, const union pt_addr *a,
+					 uint16_t port, uint8_t l4proto, uint16_t zone,
+					 const union pt_addr *remote, uint64_t now)
 {
 	uint32_t b = int_bucket(n, family, a, port, l4proto, zone, remote);
 
@@ -421,9 +430,9 @@ struct nat_mapping *nat_mapping_find_int(struct nat_table *n, int family,
 	return NULL;
 }
 
-struct nat_mapping *nat_mapping_find_ext(struct nat_table *n, int family,
-					 const union pt_addr *a, uint16_t port, uint8_t l4proto,
-					 uint16_t zone, uint64_t now)
+struct nat_mapping *nat_mapping_find_ext(struct nat_table *n, int family, const union pt_addr *a,
+					 uint16_t port, uint8_t l4proto, uint16_t zone,
+					 uint64_t now)
 {
 	uint32_t b = ext_bucket(n, family, a, port, l4proto, zone);
 
@@ -504,8 +513,7 @@ void nat_mapping_refresh(struct nat_table *n, struct nat_mapping *m, uint64_t no
 	}
 }
 
-void nat_mapping_peer(struct nat_mapping *m, const union pt_addr *a, uint16_t port,
-		      uint64_t now)
+void nat_mapping_peer(struct nat_mapping *m, const union pt_addr *a, uint16_t port, uint64_t now)
 {
 	unsigned i, oldest = 0;
 

@@ -81,13 +81,13 @@ struct nat_binding {
 	struct nat_mapping *map;   /* source mapping (EI/AD), NULL for per-tuple bindings */
 	struct nat_mapping *inmap; /* inbound connection admitted to this mapping */
 	struct nat_range pending[2];
-	uint8_t pending_mask; /* 1 << manip: a request is stored */
-	uint8_t done_mask;    /* 1 << manip: decided (maybe as null) */
-	uint8_t status;	      /* NAT_ST_*: the translation changes something */
-	bool counted;	      /* the mappings' conns include this entry */
-	bool syn_refused;     /* a TCP SYN a mapping's filtering refused (RFC 5382 REQ-4) */
-	int masq_if;	      /* MASQUERADE: the interface whose address the source took */
-	struct ct_entry *entry;		  /* the entry this binding belongs to */
+	uint8_t pending_mask;	/* 1 << manip: a request is stored */
+	uint8_t done_mask;	/* 1 << manip: decided (maybe as null) */
+	uint8_t status;		/* NAT_ST_*: the translation changes something */
+	bool counted;		/* the mappings' conns include this entry */
+	bool syn_refused;	/* a TCP SYN a mapping's filtering refused (RFC 5382 REQ-4) */
+	int masq_if;		/* MASQUERADE: the interface whose address the source took */
+	struct ct_entry *entry; /* the entry this binding belongs to */
 	struct ct_entry *conn_link[2][2]; /* [map, inmap][prev, next] in the mapping's list */
 	struct nat_srcnode *src;	  /* in the by-source index (NULL: not) */
 	struct ct_entry *src_link[2];	  /* [prev, next] in src's list */
@@ -115,20 +115,20 @@ struct nat_table {
 
 /* nat.c */
 uint64_t nat_hash(const struct nat_table *n, const void *data, size_t len, uint64_t salt);
+uint64_t nat_hash_bucket(const struct nat_table *n, const void *data, size_t len, uint64_t salt);
 struct nat_pool *nat_pool_get(struct nat_table *n, int family, const union pt_addr *a,
 			      uint8_t l4proto, uint16_t zone, bool create);
 /* Free the pool if no mapping uses it. */
 void nat_pool_put(struct nat_table *n, struct nat_pool *pl);
 bool nat_pool_test(const struct nat_pool *pl, uint16_t port);
 /* A free port in [lo, hi], from `start` on (wrapping); parity -1 any, else 0/1 preferred. */
-int nat_pool_find(const struct nat_pool *pl, uint16_t lo, uint16_t hi, uint16_t start,
-		  int parity);
-struct nat_mapping *nat_mapping_find_int(struct nat_table *n, int family,
-					 const union pt_addr *a, uint16_t port, uint8_t l4proto,
-					 uint16_t zone, const union pt_addr *remote, uint64_t now);
-struct nat_mapping *nat_mapping_find_ext(struct nat_table *n, int family,
-					 const union pt_addr *a, uint16_t port, uint8_t l4proto,
-					 uint16_t zone, uint64_t now);
+int nat_pool_find(const struct nat_pool *pl, uint16_t lo, uint16_t hi, uint16_t start, int parity);
+struct nat_mapping *nat_mapping_find_int(struct nat_table *n, int family, const union pt_addr *a,
+					 uint16_t port, uint8_t l4proto, uint16_t zone,
+					 const union pt_addr *remote, uint64_t now);
+struct nat_mapping *nat_mapping_find_ext(struct nat_table *n, int family, const union pt_addr *a,
+					 uint16_t port, uint8_t l4proto, uint16_t zone,
+					 uint64_t now);
 /* Make a mapping owning ext port `port` of pool pl. NULL when the table is full. */
 struct nat_mapping *nat_mapping_new(struct nat_table *n, struct nat_pool *pl, uint16_t port,
 				    const struct ct_tuple *orig, const struct nat_range *r,
@@ -140,8 +140,7 @@ void nat_mapping_refresh(struct nat_table *n, struct nat_mapping *m, uint64_t no
 bool nat_mapping_reap(struct nat_table *n, struct nat_mapping *m, uint64_t now);
 /* Remove a mapping (after nat_mapping_reap said yes, or when its address went away). */
 void nat_mapping_free(struct nat_table *n, struct nat_mapping *m);
-void nat_mapping_peer(struct nat_mapping *m, const union pt_addr *a, uint16_t port,
-		      uint64_t now);
+void nat_mapping_peer(struct nat_mapping *m, const union pt_addr *a, uint16_t port, uint64_t now);
 uint64_t nat_timeout(const struct nat_table *n, uint8_t l4proto);
 
 /* synhold.c */

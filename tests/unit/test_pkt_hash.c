@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * pkt_hash: SipHash-2-4's published answers (the paper's key 00..0f, messages 00.. of length
- * 0 and 15), and the box's hash key: two boxes with different seeds place
- * the same keys in different buckets (so nobody can precompute addresses that all land in one
- * chain of hashlimit or connlimit), the same seed places them the same way (the simulator stays
- * deterministic), and the key is what extensions get through the box's ext_env.
+ * 0 and 15), SipHash-1-3's (pkt_hash13) and its word form, and the box's hash key: two boxes with
+ * different seeds place the same keys in different buckets (so nobody can precompute addresses that
+ * all land in one chain of hashlimit or connlimit), the same seed places them the same way (the
+ * simulator stays deterministic), and the key is what extensions get through the box's ext_env.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -44,6 +44,33 @@ static void test_reference_vectors(void **state)
 	key[1] = le64(kb + 8);
 	assert_int_equal(pkt_hash(key, msg, 0), le64(want[0]));
 	assert_int_equal(pkt_hash(key, msg, 15), le64(want[15]));
+}
+
+/*
+ * pkt_hash13 (SipHash-1-3): answers published with an independent implementation (the
+ * digest-sip_hash crate's tests: zero key, the 64-bit value), and pkt_hash13_words, the
+ * unrolled form conntrack uses, agrees with it on whole words of every length it is used at.
+ */
+static void test_siphash13(void **state)
+{
+	const uint64_t zero[2] = {0, 0};
+	uint64_t key[2] = {0x0706050403020100ull, 0x0f0e0d0c0b0a0908ull}, w[5];
+
+	(void)state;
+	assert_int_equal(pkt_hash13(zero, "", 0), 0xd1fba762150c532cull);
+	assert_int_equal(pkt_hash13(zero, "siphash", 7), 0x8264ceeccb16bcbeull);
+	/* not 2-4 under another name */
+	assert_int_not_equal(pkt_hash13(key, "siphash", 7), pkt_hash(key, "siphash", 7));
+	for (unsigned i = 0; i < 5; i++)
+		w[i] = 0x0123456789abcdefull * (i + 1) ^ (uint64_t)i << 60;
+	for (unsigned n = 0; n <= 5; n++) {
+		uint8_t bytes[40];
+
+		for (unsigned i = 0; i < n; i++)
+			for (unsigned b = 0; b < 8; b++)
+				bytes[8 * i + b] = (uint8_t)(w[i] >> (8 * b)); /* little-endian */
+		assert_int_equal(pkt_hash13_words(key, w, n), pkt_hash13(key, bytes, 8 * n));
+	}
 }
 
 /* The bucket of each of n source addresses (a hashlimit/connlimit-like key) under key. */
@@ -108,6 +135,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_reference_vectors),
+	    cmocka_unit_test(test_siphash13),
 	    cmocka_unit_test(test_seeds_place_differently),
 	};
 
