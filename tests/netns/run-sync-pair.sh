@@ -13,43 +13,15 @@
 # `sync resync` from B brings everything again; `sync flush` empties B's cache.
 # Exit 77 (skipped) when not root or without namespaces. Every wait is bounded.
 cd "$(dirname "$0")/../.." || exit 2
-BIN=${PT_BIN:-$PWD/build/pkttables}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-T="timeout -k 2"
-fails=0
-ok() { echo "PASS: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-skip() { echo "SKIP: $*"; exit 77; }
-
-[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces)"
-[ -x "$BIN" ] || { echo "FAIL: $BIN missing"; exit 1; }
-command -v ip >/dev/null 2>&1 || skip "ip not installed"
+. tests/netns/lib.sh
+. tests/netns/sync-lib.sh
+sync_init syncpair "network namespaces"
 A=spa$$ B=spb$$
-D=$(mktemp -d /tmp/pt-syncpair.XXXXXX)
-PA="" PB="" PC=""
-cleanup() {
-	for p in $PA $PB $PC; do kill "$p" 2>/dev/null; done
-	sleep 0.2
-	ip netns del $A 2>/dev/null
-	ip netns del $B 2>/dev/null
-	rm -rf "$D"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-ip netns add $A 2>/dev/null || skip "cannot create network namespaces"
-ip netns add $B || exit 1
-ip link add sA netns $A type veth peer name sB netns $B || skip "cannot create veth pairs"
-ip -n $A addr add 192.168.78.1/24 dev sA
-ip -n $B addr add 192.168.78.2/24 dev sB
+sync_ns $A $B
+sync_link $A sA 192.168.78.1/24 $B sB 192.168.78.2/24
 ip -n $A addr add 192.168.78.3/24 dev sA # the third sender's
-for n in $A $B; do
-	ip -n $n link set lo up
-	ip -n $n link add fwd0 type veth peer name fwd1
-	ip -n $n link set fwd0 up
-	ip -n $n link set fwd1 up
-done
-ip -n $A link set sA up
-ip -n $B link set sB up
+sync_fwd $A
+sync_fwd $B
 head -c 32 /dev/urandom >"$D/sync.key"
 head -c 32 /dev/urandom >"$D/other.key"
 conf() { # NAME LOCAL PEER KEY
@@ -65,29 +37,10 @@ CONF
 }
 conf a 192.168.78.1 192.168.78.2 sync.key >"$D/a.conf"
 conf b 192.168.78.2 192.168.78.1 sync.key >"$D/b.conf"
-ip netns exec $A $BIN run --config "$D/a.conf" >"$D/a.out" 2>&1 &
-PA=$!
-ip netns exec $B $BIN run --config "$D/b.conf" >"$D/b.out" 2>&1 &
-PB=$!
-for i in $(seq 50); do [ -S "$D/a.ctl" ] && [ -S "$D/b.ctl" ] && break; sleep 0.1; done
-[ -S "$D/a.ctl" ] && [ -S "$D/b.ctl" ] || { cat "$D/a.out" "$D/b.out"; echo "FAIL: boxes did not start"; exit 1; }
+pt_start $A a "$D/a.conf"
+pt_start $B b "$D/b.conf"
 
-psync() { _s=$1; shift; $T 10 "$BIN" sync --socket "$D/$_s.ctl" "$@"; }
-pct() { _s=$1; shift; $T 10 "$BIN" ct --socket "$D/$_s.ctl" "$@"; }
-wait_for() {
-	_n=$(($1 * 10))
-	shift
-	while [ $_n -gt 0 ]; do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.1
-		_n=$((_n - 1))
-	done
-	return 1
-}
-has() { _f=$1; shift; "$@" 2>/dev/null | grep -q -- "$_f"; }
-
-wait_for 5 has "rx_hello [1-9]" psync b stats || bad "no HELLO reached B"
-sleep 1.2
+sync_hello b
 pct a -I -s 10.7.0.1 -d 10.8.0.1 -p tcp --sport 5000 --dport 22 --state ESTABLISHED -t 900 \
 	-u SEEN_REPLY,ASSURED -m 7 >/dev/null || bad "ct -I tcp on A"
 pct a -I -s 10.7.0.2 -d 10.8.0.2 -p udp --sport 5353 --dport 53 -t 120 \
@@ -115,9 +68,8 @@ wait_for 5 has "src=10.9.0.1" psync a external && ok "B -> A" || bad "B -> A mis
 # a third sender with another key: refused, counted, nothing applied
 conf c 192.168.78.3 192.168.78.2 other.key | sed 's/fwd0/fwd1/g; s/10.99.0.1/10.99.1.1/' >"$D/c.conf"
 f0=$(psync b stats | awk '$1 == "rx_auth_fail" {print $2}')
-ip netns exec $A $BIN run --config "$D/c.conf" >"$D/c.out" 2>&1 &
-PC=$!
-wait_for 5 test -S "$D/c.ctl" || { bad "third box did not start"; cat "$D/c.out"; }
+pt_start $A c "$D/c.conf"
+PC=$PT_PID
 pct c -I -s 10.66.0.1 -d 10.66.0.2 -p udp --sport 1 --dport 2 -t 60 >/dev/null
 sleep 1.5
 f1=$(psync b stats | awk '$1 == "rx_auth_fail" {print $2}')
@@ -135,5 +87,5 @@ wait_for 5 has "src=10.7.0.2" psync b external && ok "resync: A's table back in 
 	bad "resync brought nothing"
 psync b stats | grep -E "^(rx_malformed|rx_auth_fail|seq_lost|tx_ack|rx_ack) " | tr '\n' ' '
 echo
-[ $fails -eq 0 ] || { echo "--- a"; cat "$D/a.out"; echo "--- b"; cat "$D/b.out"; }
+sync_report a b
 exit $((fails > 0))
