@@ -16,7 +16,9 @@
  *                  (the box's default classifier: compiled)
  *
  * NAME is 64-byte IPv4 frames; NAME-v6 64-byte IPv6 (as small as the headers allow: 74 bytes
- * for TCP); NAME-1500 1500-byte IPv4 frames.
+ * for TCP); NAME-1500 1500-byte IPv4 frames. NAME-burst (also NAME-v6-burst, ...) sends the
+ * same traffic through box_receive_burst, 32 flows' packets out of lan0 in one burst, then
+ * their 32 replies into wan0 in another.
  *
  * Usage: bench_stack CONFIG [--packets N] [--seconds S]
  * Prints: CONFIG PACKETS NS_PER_PACKET MPPS
@@ -32,6 +34,7 @@
 struct stack_bench {
 	struct box *box;
 	int lan, wan;
+	bool bursts;		  /* packets come back by their id (p->id: the flow) */
 	struct bench_set out, in; /* flow i's packet and its reply */
 };
 
@@ -41,7 +44,10 @@ struct stack_config {
 	unsigned after;	 /* non-matching rules after it (full: 19, so the chain has 20) */
 	bool v6;
 	unsigned frame;
+	unsigned burst; /* packets per box_receive_burst; 0: box_receive */
 };
+
+#define STACK_BURST 32
 
 /* ---- rules ------------------------------------------------------------------------------- */
 
@@ -58,9 +64,9 @@ static int filler_rule(char *buf, size_t len, unsigned i, bool v6)
 					"ACCEPT\n",
 					i, 1000 + i % 5000);
 		case 1:
-			return snprintf(buf, len,
-					"-A FORWARD -s fd00::/64 -p tcp -m tcp --dport %u -j DROP\n",
-					2000 + i % 20000);
+			return snprintf(
+			    buf, len, "-A FORWARD -s fd00::/64 -p tcp -m tcp --dport %u -j DROP\n",
+			    2000 + i % 20000);
 		default:
 			return snprintf(buf, len, "-A FORWARD -d 2001:db8:ffff:%x::/64 -j DROP\n",
 					i);
@@ -72,7 +78,8 @@ static int filler_rule(char *buf, size_t len, unsigned i, bool v6)
 				"--dport %u -j ACCEPT\n",
 				b, a, a, 1000 + i % 5000);
 	case 1:
-		return snprintf(buf, len, "-A FORWARD -s 10.0.0.0/8 -p tcp -m tcp --dport %u -j DROP\n",
+		return snprintf(buf, len,
+				"-A FORWARD -s 10.0.0.0/8 -p tcp -m tcp --dport %u -j DROP\n",
 				2000 + i % 20000);
 	case 2:
 		return snprintf(buf, len,
@@ -129,12 +136,21 @@ static char *stack_rules(const struct stack_config *cfg, int family)
 
 static int parse_config(const char *name, struct stack_config *cfg)
 {
-	char base[64];
+	char base[64], unburst[64];
 	const char *dash;
 	size_t n;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->frame = 64;
+	n = strlen(name);
+	if (n > 6 && !strcmp(name + n - 6, "-burst")) {
+		cfg->burst = STACK_BURST;
+		if (n - 6 >= sizeof(unburst))
+			return -EINVAL;
+		memcpy(unburst, name, n - 6);
+		unburst[n - 6] = 0;
+		name = unburst;
+	}
 	dash = strstr(name, "-v6");
 	if (!dash)
 		dash = strstr(name, "-1500");
@@ -173,8 +189,14 @@ static int parse_config(const char *name, struct stack_config *cfg)
 static void stack_xmit(void *user, struct box *b, int oif, struct pkt *p)
 {
 	struct stack_bench *sb = user;
+	struct bench_set *s = oif == sb->lan ? &sb->in : &sb->out;
 
-	bench_set_xmit(oif == sb->lan ? &sb->in : &sb->out, b, oif, p);
+	if (sb->bursts) { /* the packet's number is its flow */
+		s->xmit++;
+		s->pkt[p->id] = p;
+		return;
+	}
+	bench_set_xmit(s, b, oif, p);
 }
 
 static void stack_deliver(void *user, struct box *b, struct pkt *p)
@@ -313,6 +335,59 @@ __attribute__((noinline)) static uint64_t stack_loop(struct stack_bench *sb, uin
 	return sent;
 }
 
+/* Flows i..i+n-1 (mod FLOWS) of set s into ifindex as one burst; false if one did not come
+ * back. */
+static bool burst_send(struct bench_set *s, struct box *b, int ifindex, unsigned i, unsigned n)
+{
+	struct pkt *v[STACK_BURST] = {NULL};
+
+	for (unsigned k = 0; k < n; k++) {
+		unsigned f = (i + k) % FLOWS;
+		struct pkt *p = s->pkt[f];
+
+		pkt_store(p, 0, s->hdr[f], s->hlen[f]);
+		p->mark = 0;
+		p->priority = 0;
+		p->trace = false;
+		p->ct = NULL;
+		p->ctinfo = 0;
+		p->l4_csum_verified = false;
+		p->id = f;
+		s->pkt[f] = NULL;
+		v[k] = p;
+	}
+	box_receive_burst(b, ifindex, v, n, NULL);
+	for (unsigned k = 0; k < n; k++)
+		if (!s->pkt[(i + k) % FLOWS])
+			return false;
+	return true;
+}
+
+/* stack_loop with bursts of cfg->burst flows: their packets out, then their replies in. */
+__attribute__((noinline)) static uint64_t stack_loop_burst(struct stack_bench *sb, uint64_t limit,
+							   double seconds, unsigned *flow,
+							   uint64_t *lost, unsigned burst)
+{
+	double t0 = bench_now_s();
+	uint64_t sent = 0;
+	unsigned i = *flow;
+
+	while (sent < limit) {
+		unsigned n = limit - sent < 2u * burst ? (unsigned)(limit - sent + 1) / 2 : burst;
+
+		*lost += !burst_send(&sb->out, sb->box, sb->lan, i, n);
+		*lost += !burst_send(&sb->in, sb->box, sb->wan, i, n);
+		if (*lost)
+			break;
+		sent += 2 * n;
+		i = (i + n) % FLOWS;
+		if (seconds > 0 && (sent & 1023) < 2 * burst && bench_now_s() - t0 >= seconds)
+			break;
+	}
+	*flow = i;
+	return sent;
+}
+
 static int run(struct stack_bench *sb, const char *name, const struct stack_config *cfg,
 	       uint64_t max, double seconds)
 {
@@ -347,10 +422,16 @@ static int run(struct stack_bench *sb, const char *name, const struct stack_conf
 	}
 	free(s);
 	t0 = bench_now_s();
-	sent = stack_loop(sb, limit, max ? 0 : seconds, &i, &lost);
+	if (cfg->burst) {
+		sb->bursts = true;
+		sent = stack_loop_burst(sb, limit, max ? 0 : seconds, &i, &lost, cfg->burst);
+	} else {
+		sent = stack_loop(sb, limit, max ? 0 : seconds, &i, &lost);
+	}
 	t1 = bench_now_s();
 	if (lost) {
-		fprintf(stderr, "bench_stack: %s: a packet of flow %u was not forwarded\n", name, i);
+		fprintf(stderr, "bench_stack: %s: a packet of flow %u was not forwarded\n", name,
+			i);
 		return -EIO;
 	}
 	printf("%s %llu %.1f %.3f\n", name, (unsigned long long)sent, (t1 - t0) * 1e9 / sent,
@@ -368,7 +449,7 @@ int main(int argc, char **argv)
 
 	if (argc < 2 || parse_config(argv[1], &cfg)) {
 		fprintf(stderr, "usage: bench_stack forward|conntrack|empty|full|full-rules1000"
-				"[-v6|-1500] [--packets N] [--seconds S]\n");
+				"[-v6|-1500][-burst] [--packets N] [--seconds S]\n");
 		return 2;
 	}
 	for (int i = 2; i + 1 < argc; i += 2) {

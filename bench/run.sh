@@ -48,14 +48,15 @@ echo "wrote $OUT"
 # in, through forward (no tables), conntrack (one ESTABLISHED rule), empty (raw, mangle, nat,
 # filter without rules), full (conntrack, SNAT, a MARK rule, 20 filter rules, ESTABLISHED first),
 # full-rules1000 (1000 rules before it, compiled classifier); 64-byte IPv4, then -v6 (64-byte
-# IPv6) and -1500 (1500-byte IPv4). ratio: to forward of the same traffic (forward-v6, ...).
+# IPv6), -1500 (1500-byte IPv4) and -burst (64-byte IPv4 through box_receive_burst, 32 packets
+# a burst). ratio: to forward of the same traffic (forward-v6, ...).
 # Instructions per packet: callgrind on the measured loop only (stack_loop), so set-up and
 # warm-up (each flow's first packet and reply) do not count.
 S=build/bench/bench_stack
 if [ -x "$S" ]; then
 	echo
 	echo "workshop rows (bench_stack, one run):"
-	for v in "" -v6 -1500; do
+	for v in "" -v6 -1500 -burst; do
 		sbase=""
 		for c in forward conntrack empty full full-rules1000; do
 			set -- $("$S" "$c$v" --seconds "$SECONDS_PER")

@@ -319,6 +319,19 @@ const uint64_t *box_hash_key(const struct box *b);
  * Takes ownership. Returns the final verdict (EXT_ACCEPT if it went out or was delivered,
  * EXT_DROP, EXT_STOLEN when queued). */
 int box_receive(struct box *b, int ifindex, struct pkt *p);
+
+#define BOX_BURST_MAX 256
+/*
+ * Up to BOX_BURST_MAX packets that arrived on interface `ifindex`, in order: the same as
+ * box_receive of each in turn (same verdicts, same callbacks in the same order), with the work
+ * around the packets done once (parsing all first, one ruleset snapshot for the burst: a
+ * ruleset installed during it applies from the next burst). Takes ownership of every packet.
+ * verdicts (NULL: not wanted) gets box_receive's answer per packet. Returns the number of
+ * EXT_ACCEPT verdicts, -EINVAL (n too large, a NULL packet: nothing taken) or -ENODEV (the
+ * interface is unknown or down: all freed).
+ */
+int box_receive_burst(struct box *b, int ifindex, struct pkt *const *pkts, unsigned n,
+		      int *verdicts);
 /* A packet made by the box itself (a local socket): OUTPUT, POSTROUTING, xmit. The packet
  * starts at its IP header (a socket writes no link header); the box adds the Ethernet header
  * when the route's interface is Ethernet. To one of the box's own addresses: OUTPUT,

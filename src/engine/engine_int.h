@@ -93,6 +93,12 @@ struct box {
 	struct box_hook_list hooks[2][HOOK_MAX];
 	uint64_t hook_gen; /* changes with every (un)registration in hooks[][] */
 	struct box_hook_vec hook_vec[2][HOOK_MAX];
+	/* Per family, bit HOOK_x set: nothing to run there (box_hooks_idle), for hook_gen and
+	 * the ruleset serial it was found for. */
+	struct {
+		uint64_t gen, rs_serial;
+		unsigned mask;
+	} idle[2];
 	atomic_uint_fast64_t rs_serial; /* the last rules_ruleset.serial given out */
 
 	uint64_t now;
@@ -221,6 +227,19 @@ static inline bool box_hook_idle(const struct box *b, unsigned f, unsigned hook)
 	const struct rules_ruleset *rs = b->cur[f];
 
 	return v->n == 0 && v->gen == b->hook_gen && v->rs_serial == (rs ? rs->serial : 0);
+}
+
+/* box_hooks_idle when the mask is stale: every hook's vector brought up to date. */
+unsigned box_hooks_idle_find(struct box *b, unsigned f);
+
+/* Bit HOOK_x set: nothing to run at that hook for family index f and the packet's ruleset. */
+static inline unsigned box_hooks_idle(struct box *b, unsigned f)
+{
+	const struct rules_ruleset *rs = b->cur[f];
+
+	if (b->idle[f].gen == b->hook_gen && b->idle[f].rs_serial == (rs ? rs->serial : 0))
+		return b->idle[f].mask;
+	return box_hooks_idle_find(b, f);
 }
 
 /* Run every hook function at (family, hook). EXT_ACCEPT, EXT_DROP (st->drop filled) or

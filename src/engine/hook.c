@@ -147,6 +147,20 @@ static const struct box_hook_vec *hook_vec(struct box *b, unsigned f, unsigned h
 	return v;
 }
 
+unsigned box_hooks_idle_find(struct box *b, unsigned f)
+{
+	const struct rules_ruleset *rs = b->cur[f];
+	unsigned mask = 0;
+
+	for (unsigned h = 0; h < HOOK_MAX; h++)
+		if (hook_vec(b, f, h)->n == 0)
+			mask |= 1u << h;
+	b->idle[f].gen = b->hook_gen;
+	b->idle[f].rs_serial = rs ? rs->serial : 0;
+	b->idle[f].mask = mask;
+	return mask;
+}
+
 /* What a hook function may write, as the next one must find it: the hook's own drop record,
  * no queue, no replacement. */
 static inline void state_reset(struct box_hook_state *st)

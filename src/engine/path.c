@@ -202,10 +202,28 @@ static void deliver(struct box *b, struct pkt *p)
 		pkt_free(p);
 }
 
-static int local_in(struct box *b, struct pkt *p, int fam, int iif)
+/*
+ * What a received packet's path knows of its hooks from the start: bit HOOK_x of mask set,
+ * nothing to run there for the packet's family and ruleset, as long as no function was
+ * registered since (gen: the box's hook_gen then; a plug-in turned on during the packet).
+ */
+struct hooks_known {
+	unsigned mask;
+	uint64_t gen;
+};
+
+static inline int run_hook(struct box *b, const struct hooks_known *k, int fam, unsigned hook,
+			   int in, int out, struct pkt **pp, struct box_drop *drop)
+{
+	if (k && (k->mask & 1u << hook) && k->gen == b->hook_gen)
+		return EXT_ACCEPT;
+	return box_run_hook(b, fam, hook, in, out, pp, drop);
+}
+
+static int local_in(struct box *b, struct pkt *p, int fam, int iif, const struct hooks_known *known)
 {
 	struct box_drop drop;
-	int v = box_run_hook(b, fam, HOOK_INPUT, iif, 0, &p, &drop);
+	int v = run_hook(b, known, fam, HOOK_INPUT, iif, 0, &p, &drop);
 
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
@@ -213,10 +231,11 @@ static int local_in(struct box *b, struct pkt *p, int fam, int iif)
 	return EXT_ACCEPT;
 }
 
-static int post_and_xmit(struct box *b, struct pkt *p, int fam, int iif, int oif, uint32_t mtu)
+static int post_and_xmit(struct box *b, struct pkt *p, int fam, int iif, int oif, uint32_t mtu,
+			 const struct hooks_known *known)
 {
 	struct box_drop drop;
-	int v = box_run_hook(b, fam, HOOK_POSTROUTING, iif, oif, &p, &drop);
+	int v = run_hook(b, known, fam, HOOK_POSTROUTING, iif, oif, &p, &drop);
 
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
@@ -301,7 +320,8 @@ static void refuse_icmp(struct box *b, struct pkt *p, int fam, int rt)
 		box_send_icmp_error(b, p, 1, rt == BOX_RT_PROHIBIT ? 1 : 0);
 }
 
-static int route_input(struct box *b, struct pkt *p, int fam, int iif)
+static int route_input(struct box *b, struct pkt *p, int fam, int iif,
+		       const struct hooks_known *known)
 {
 	const struct box_route *r;
 	struct box_drop drop;
@@ -310,7 +330,7 @@ static int route_input(struct box *b, struct pkt *p, int fam, int iif)
 
 	r = box_route_input(b, fam, &p->info.dst, &kind); /* once: local or forwarded */
 	if (input_is_local(fam, &p->info.dst, r, kind))
-		return local_in(b, p, fam, iif);
+		return local_in(b, p, fam, iif, known);
 	if (!b->forwarding[box_fam_index(fam)])
 		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_PREROUTING);
 	if (!r || r->type != BOX_RT_UNICAST) {
@@ -330,11 +350,11 @@ static int route_input(struct box *b, struct pkt *p, int fam, int iif)
 	}
 	decrease_ttl(p);
 	p->oif = r->oif;
-	v = box_run_hook(b, fam, HOOK_FORWARD, iif, r->oif, &p, &drop);
+	v = run_hook(b, known, fam, HOOK_FORWARD, iif, r->oif, &p, &drop);
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
 	b->stats.forwarded++;
-	return post_and_xmit(b, p, fam, iif, r->oif, route_mtu(b, r, false));
+	return post_and_xmit(b, p, fam, iif, r->oif, route_mtu(b, r, false), known);
 }
 
 /* The IPv6 header says hop-by-hop follows and not even that one parsed. */
@@ -361,12 +381,14 @@ static bool dropped_before_hooks(const struct pkt *p)
 	}
 }
 
-static int receive(struct box *b, const struct box_iface *ifc, struct pkt *p)
+/* p arrived on ifc and was parsed (parse_rc: pkt_parse's answer). */
+static int receive(struct box *b, const struct box_iface *ifc, struct pkt *p, int parse_rc,
+		   const struct hooks_known *known)
 {
 	struct box_drop drop;
 	int fam, v;
 
-	if (pkt_parse(p, ifc->link, true)) {
+	if (parse_rc) {
 		if (p->info.bad == PKT_BAD_L2_PROTO)
 			return box_drop_simple(b, p, BOX_DROP_NOT_IP, HOOK_PREROUTING);
 		if (dropped_before_hooks(p))
@@ -375,32 +397,82 @@ static int receive(struct box *b, const struct box_iface *ifc, struct pkt *p)
 	fam = p->info.family;
 	if (p->info.l3len && p->info.l3off + p->info.l3len < p->len)
 		pkt_trim(p, p->info.l3off + p->info.l3len);
-	v = box_run_hook(b, fam, HOOK_PREROUTING, ifc->index, 0, &p, &drop);
+	v = run_hook(b, known, fam, HOOK_PREROUTING, ifc->index, 0, &p, &drop);
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
 	if (p->info.bad == PKT_BAD_IP_OPTIONS)
 		return box_drop_simple(b, p, BOX_DROP_MALFORMED, HOOK_PREROUTING);
-	return route_input(b, p, fam, ifc->index);
+	return route_input(b, p, fam, ifc->index, known);
 }
 
-int box_receive(struct box *b, int ifindex, struct pkt *p)
+/*
+ * A burst: every packet parsed first (the headers of the next packets are read while none of
+ * them has gone anywhere yet), then each one, in order, through the path of a single packet.
+ * Whatever a packet meets (hooks, conntrack, an ICMP error, a queue, a drop) happens in the
+ * order one packet after the other would make it; what is shared is the work around the
+ * packets: one read-side section and one ruleset snapshot for the burst, one interface lookup,
+ * plug-ins applied before it, and which hooks have nothing to run, found once per family.
+ * box_receive is a burst of one.
+ */
+static inline __attribute__((always_inline)) int
+receive_burst(struct box *b, int ifindex, struct pkt *const *pkts, unsigned n, int *verdicts)
 {
 	const struct box_iface *ifc = box_iface_at(b, ifindex);
 	struct rules_ruleset *saved[2];
-	int v;
+	int8_t parsed[BOX_BURST_MAX];
+	unsigned sent = 0;
 
-	if (!p)
+	if (n > BOX_BURST_MAX || (n && !pkts))
 		return -EINVAL;
+	for (unsigned i = 0; i < n; i++)
+		if (!pkts[i])
+			return -EINVAL;
 	if (!ifc || !ifc->up) {
-		box_pkt_free(b, p);
+		for (unsigned i = 0; i < n; i++) {
+			box_pkt_free(b, pkts[i]);
+			if (verdicts)
+				verdicts[i] = -ENODEV;
+		}
 		return -ENODEV;
 	}
-	b->stats.received++;
-	p->iif = ifindex;
-	p->oif = 0;
+	b->stats.received += n;
+	for (unsigned i = 0; i < n; i++) {
+		struct pkt *p = pkts[i];
+
+		p->iif = ifindex;
+		p->oif = 0;
+		parsed[i] = (int8_t)(pkt_parse(p, ifc->link, true) != 0);
+	}
 	box_pkt_begin(b, saved);
-	v = receive(b, ifc, p);
+	for (unsigned i = 0; i < n; i++) {
+		struct pkt *p = pkts[i];
+		struct hooks_known k = {
+		    .mask = box_hooks_idle(b, (unsigned)box_fam_index(p->info.family)),
+		    .gen = b->hook_gen,
+		};
+		int v = receive(b, ifc, p, parsed[i] ? -EBADMSG : 0, &k);
+
+		sent += v == EXT_ACCEPT;
+		if (verdicts)
+			verdicts[i] = v;
+	}
 	box_pkt_end(b, saved);
+	return (int)sent;
+}
+
+int box_receive_burst(struct box *b, int ifindex, struct pkt *const *pkts, unsigned n,
+		      int *verdicts)
+{
+	return receive_burst(b, ifindex, pkts, n, verdicts);
+}
+
+/* A burst of one (the same code, its loops unrolled by the compiler). */
+int box_receive(struct box *b, int ifindex, struct pkt *p)
+{
+	int v = -EINVAL;
+
+	if (p)
+		receive_burst(b, ifindex, &p, 1, &v);
 	return v;
 }
 
@@ -448,7 +520,7 @@ static int output(struct box *b, struct pkt *p)
 		p->oif = oif;
 	}
 	if (oif != BOX_IFINDEX_LO)
-		return post_and_xmit(b, p, fam, 0, oif, route_mtu(b, r, false));
+		return post_and_xmit(b, p, fam, 0, oif, route_mtu(b, r, false), NULL);
 	/* Loopback: out through POSTROUTING, back in through PREROUTING and INPUT. */
 	v = box_run_hook(b, fam, HOOK_POSTROUTING, 0, oif, &p, &drop);
 	if (v != EXT_ACCEPT)
@@ -458,7 +530,7 @@ static int output(struct box *b, struct pkt *p)
 	v = box_run_hook(b, fam, HOOK_PREROUTING, BOX_IFINDEX_LO, 0, &p, &drop);
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
-	return local_in(b, p, fam, BOX_IFINDEX_LO);
+	return local_in(b, p, fam, BOX_IFINDEX_LO, NULL);
 }
 
 int box_output(struct box *b, struct pkt *p)
