@@ -52,28 +52,37 @@ def longest_gap(stamps, after):
     return best
 
 
+def paced_send(s, blob, n, chunk, ms):
+    for off in range(0, n, chunk):
+        s.sendall(blob[off:min(n, off + chunk)])
+        time.sleep(ms / 1000.0)
+
+
+def receive_all(read):
+    """reads to the end: (sha256 hex digest, bytes, the time of each read)."""
+    h, n, stamps = hashlib.sha256(), 0, []
+    while True:
+        d = read(65536)
+        if not d:
+            return h.hexdigest(), n, stamps
+        stamps.append(time.time())
+        h.update(d)
+        n += len(d)
+
+
 def serve_tcp(c, blob):
     c.settimeout(30)
     f = c.makefile("rb")
     words = f.readline().split()
     if words[:1] == [b"down"]:
-        n, chunk, ms = int(words[1]), int(words[2]), int(words[3]) / 1000.0
-        for off in range(0, n, chunk):
-            c.sendall(blob[off:min(n, off + chunk)])
-            time.sleep(ms)
+        paced_send(c, blob, int(words[1]), int(words[2]), int(words[3]))
     elif words[:1] == [b"up"]:
-        h, stamps = hashlib.sha256(), []
-        while True:
-            d = f.read1(65536)
-            if not d:
-                break
-            stamps.append(time.time())
-            h.update(d)
+        digest, _, stamps = receive_all(f.read1)
         gap, end = 0.0, 0.0
         for a, b in zip(stamps, stamps[1:]):
             if b - a > gap:
                 gap, end = b - a, b
-        c.sendall(b"%s %.1f %.6f\n" % (h.hexdigest().encode(), gap * 1000, end))
+        c.sendall(b"%s %.1f %.6f\n" % (digest.encode(), gap * 1000, end))
     c.close()
 
 
@@ -122,9 +131,7 @@ def tcp_flow(fam, up, idx, blob, o, res):
         o["connected"].release()
         if up:
             s.sendall(b"up\n")
-            for off in range(0, o["bytes"], o["chunk"]):
-                s.sendall(blob[off:min(o["bytes"], off + o["chunk"])])
-                time.sleep(o["ms"] / 1000.0)
+            paced_send(s, blob, o["bytes"], o["chunk"], o["ms"])
             s.shutdown(socket.SHUT_WR)
             ans = b""
             while not ans.endswith(b"\n"):
@@ -138,15 +145,8 @@ def tcp_flow(fam, up, idx, blob, o, res):
                 gap_end = (float(w[1]) / 1000.0, float(w[2]))
         else:
             s.sendall(b"down %d %d %d\n" % (o["bytes"], o["chunk"], o["ms"]))
-            h, n = hashlib.sha256(), 0
-            while True:
-                d = s.recv(65536)
-                if not d:
-                    break
-                stamps.append(time.time())
-                h.update(d)
-                n += len(d)
-            ok = n == o["bytes"] and h.hexdigest() == want
+            digest, n, stamps = receive_all(s.recv)
+            ok = n == o["bytes"] and digest == want
     except OSError:
         ok = False
     s.close()
