@@ -6,6 +6,7 @@
 #   make bench      benchmarks (build/bench.csv, build/bench.png, build/bench-classify.csv)
 #   make bench-table  the workshop's cost table: kernel (legacy, nft), pkttables live and in memory
 #   make classify-sweep  the compiled classifier == the linear scan on every ClassBench set
+#   make bench-failover  issue 19's failover figures, 3 rounds per pairing (build/failover.csv)
 #   make SAN=1      build with AddressSanitizer + UndefinedBehaviorSanitizer into build-san/
 #   make fuzz       libFuzzer targets (clang) into build-fuzz/, each run FUZZ_SECONDS (120)
 
@@ -63,7 +64,7 @@ else
 Q := @
 endif
 
-.PHONY: all tests deps demo check check-fast bench bench-acl bench-table clean fmt classify-sweep
+.PHONY: all tests deps demo check check-fast bench bench-acl bench-table bench-failover clean fmt classify-sweep
 .DEFAULT_GOAL := all
 
 all: $(BIN)
@@ -134,6 +135,11 @@ bench-table: deps
 	@$(MAKE) --no-print-directory all $(B)/bench/bench_stack
 	@sh bench/table.sh
 	@sh bench/gen-vs-trafgen.sh
+
+# The failover figures (docs/sync.md): pkttables and kernel+conntrackd pairs in netns, root.
+bench-failover: deps
+	@$(MAKE) --no-print-directory all
+	@sh bench/failover.sh
 
 # The compiled classifier against the linear scan on every ClassBench set (10k whole traces,
 # 100k on a uniform trace); make check runs the 1k sets and a 10k sample only.
