@@ -30,7 +30,9 @@
  *   node n: [d1] -> ...                                  up to 4 levels (IPv4), 16 (IPv6)
  *
  * One load per level finds the longest prefix's group; its first route, when its interface is
- * up, is the answer (the common case). A group whose first route is down is the per-length
+ * up, is the answer (the common case). IPv4's local and broadcast addresses are /32 leaves of
+ * their own (the covering prefix's route and the address's kind), so the input path learns both
+ * from one walk. A group whose first route is down is the per-length
  * tables' business (they fall back to shorter prefixes), and so is a family whose trie would
  * need more than FIB_TRIE_MAX_NODES nodes.
  */
@@ -55,8 +57,11 @@ struct fib_len {
 #define FIB_TRIE_MAX_NODES 1024 /* 1 MB per family at most */
 
 struct fib_group {
-	const struct box_route *r; /* the group's first route (routes[order[first]]) */
+	const struct box_route *r; /* the group's first route (routes[order[first]]); NULL: none */
+	uint8_t kind;		   /* an IPv4 address's leaf: BOX_ADDR_* of that address */
 };
+
+static const struct fib_group no_route; /* what the trie says of a destination nothing covers */
 
 struct fib_family {
 	struct fib_len *lens;
@@ -65,6 +70,7 @@ struct fib_family {
 	uint32_t ntrie, trie_cap;
 	struct fib_group *groups;
 	uint32_t ngroups;
+	bool kinds; /* the box's addresses are leaves of the trie (IPv4): no hash probe */
 };
 
 struct fib_addr {
@@ -294,14 +300,69 @@ static int trie_put(struct fib_family *ff, const union pt_addr *net, int plen, u
 	return 0;
 }
 
+/* IPv4 address a (kind: BOX_ADDR_*) as a /32 leaf, after every route is in. */
+static int trie_put_addr(struct fib_family *ff, const union pt_addr *a, uint8_t kind)
+{
+	uint32_t node = 0, *e;
+
+	for (unsigned d = 0; d < 3; d++) {
+		e = &ff->trie[node][a->b[d]];
+		if (!*e || (*e & 1)) {
+			uint32_t n = trie_node(ff, *e);
+
+			if (!n)
+				return -ENOMEM;
+			e = &ff->trie[node][a->b[d]];
+			*e = n << 1;
+		}
+		node = *e >> 1;
+	}
+	e = &ff->trie[node][a->b[3]];
+	if ((*e & 1) && ff->groups[*e >> 1].kind) { /* the same address again, or a broadcast */
+		ff->groups[*e >> 1].kind |= kind;
+		return 0;
+	}
+	ff->groups[ff->ngroups] = (struct fib_group){
+	    .r = (*e & 1) ? ff->groups[*e >> 1].r : NULL,
+	    .kind = kind,
+	};
+	*e = ff->ngroups++ << 1 | 1;
+	return 0;
+}
+
+/* The box's IPv4 addresses and their networks' broadcasts into the trie (as build_addrs). */
+static int trie_addrs(struct fib_family *ff, const struct box *b)
+{
+	for (unsigned i = 0; i < b->naddrs; i++) {
+		const struct box_addr *x = &b->addrs[i];
+
+		if (x->family != AF_INET)
+			continue;
+		if (trie_put_addr(ff, &x->addr, BOX_ADDR_LOCAL))
+			return -ENOMEM;
+		if (x->plen < 31) {
+			union pt_addr m, bc = x->addr;
+
+			pt_mask_from_len(AF_INET, x->plen, &m);
+			bc.w[0] |= ~m.w[0];
+			if (trie_put_addr(ff, &bc, BOX_ADDR_BCAST))
+				return -ENOMEM;
+		}
+	}
+	ff->kinds = true;
+	return 0;
+}
+
 /* The trie of family ff from its per-length tables (shortest first); none when too big. */
-static int trie_build(struct fib_family *ff, const struct box *b, const uint32_t *order)
+static int trie_build(struct fib_family *ff, const struct box *b, const uint32_t *order, int family)
 {
 	uint32_t total = 0;
 
 	for (unsigned i = 0; i < ff->nlens; i++)
 		for (uint32_t h = 0; h <= ff->lens[i].slot_mask; h++)
 			total += ff->lens[i].slots[h].n != 0;
+	if (family == AF_INET)
+		total += 2 * b->naddrs;
 	if (!total)
 		return 0;
 	ff->groups = malloc(total * sizeof(*ff->groups));
@@ -321,6 +382,8 @@ static int trie_build(struct fib_family *ff, const struct box *b, const uint32_t
 				goto none;
 		}
 	}
+	if (family == AF_INET && trie_addrs(ff, b))
+		goto none;
 	return 0;
 none: /* the per-length tables answer alone */
 	free(ff->trie);
@@ -328,6 +391,7 @@ none: /* the per-length tables answer alone */
 	ff->trie = NULL;
 	ff->groups = NULL;
 	ff->ntrie = ff->trie_cap = ff->ngroups = 0;
+	ff->kinds = false;
 	return 0;
 }
 
@@ -361,7 +425,7 @@ static int fib_build(struct box_fib *f, const struct box *b)
 		k = e;
 	}
 	for (int x = 0; x < 2; x++)
-		trie_build(&f->fam[x], b, f->order);
+		trie_build(&f->fam[x], b, f->order, x ? AF_INET6 : AF_INET);
 	return 0;
 }
 
@@ -400,43 +464,46 @@ static const struct box_route *group_route(const struct box *b, const struct fib
 	return NULL;
 }
 
-/* The trie's answer: true when it has one (*out: the route, NULL for none); false when the
- * per-length tables must answer (no trie, or the group's first route is down). */
-static inline bool trie_route(const struct box *b, const struct fib_family *ff, int family,
-			      const union pt_addr *dst, const struct box_route **out)
+/* The trie's leaf for dst (&no_route: nothing covers it); NULL when the per-length tables must
+ * answer (no trie, or the group's first route is down). */
+static inline const struct fib_group *trie_find(const struct box *b, const struct fib_family *ff,
+						int family, const union pt_addr *dst)
 {
 	unsigned d = 0, last = family == AF_INET ? 3 : 15;
-	const struct box_route *r;
-	const struct box_iface *ifc;
+	const struct fib_group *g;
 	uint32_t e;
 
 	if (!ff->trie)
-		return false;
+		return NULL;
 	e = ff->trie[0][dst->b[0]];
 	while (e && !(e & 1) && d < last)
 		e = ff->trie[e >> 1][dst->b[++d]];
-	if (!(e & 1)) {
-		*out = NULL; /* no prefix covers dst */
-		return true;
+	if (!(e & 1))
+		return &no_route;
+	g = &ff->groups[e >> 1];
+	if (g->r && g->r->oif) {
+		const struct box_iface *ifc = box_iface_at(b, g->r->oif);
+
+		if (ifc && !ifc->up)
+			return NULL;
 	}
-	r = ff->groups[e >> 1].r;
-	ifc = r->oif ? box_iface_at(b, r->oif) : NULL;
-	if (ifc && !ifc->up)
-		return false;
-	*out = r;
-	return true;
+	return g;
 }
 
 int box_fib_route(const struct box *b, int family, const union pt_addr *dst,
 		  const struct box_route **out)
 {
 	const struct fib_family *ff;
+	const struct fib_group *g;
 
 	if (!fib_ready(b))
 		return -ENOMEM;
 	ff = &b->fib->fam[box_fam_index(family)];
-	if (trie_route(b, ff, family, dst, out))
+	g = trie_find(b, ff, family, dst);
+	if (g) {
+		*out = g->r;
 		return 0;
+	}
 	*out = NULL;
 	for (unsigned i = 0; i < ff->nlens; i++) {
 		const struct fib_len *L = &ff->lens[i];
@@ -485,11 +552,16 @@ int box_fib_addr_kind(const struct box *b, int family, const union pt_addr *a)
 const struct box_route *box_route_input(const struct box *b, int family, const union pt_addr *dst,
 					int *kind)
 {
-	const struct box_route *r;
+	const struct fib_family *ff;
+	const struct fib_group *g;
 
-	if (fib_ready(b) && trie_route(b, &b->fib->fam[box_fam_index(family)], family, dst, &r)) {
-		*kind = addr_kind(b->fib, family, dst);
-		return r;
+	if (fib_ready(b)) {
+		ff = &b->fib->fam[box_fam_index(family)];
+		g = trie_find(b, ff, family, dst);
+		if (g) {
+			*kind = ff->kinds ? g->kind : addr_kind(b->fib, family, dst);
+			return g->r;
+		}
 	}
 	*kind = box_addr_kind(b, family, dst);
 	return box_route_lookup(b, family, dst);

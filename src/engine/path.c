@@ -297,11 +297,19 @@ static void decrease_ttl(struct pkt *p)
 		old = (uint16_t)(h[8] << 8 | h[9]);
 		new_ = (uint16_t)(old - 0x0100);
 		sum = pkt_csum_replace2((uint16_t)(h[10] << 8 | h[11]), old, new_);
-		w[0] = (uint8_t)(new_ >> 8);
-		w[1] = (uint8_t)(sum >> 8);
-		w[2] = (uint8_t)sum;
-		pkt_store(p, off + 8, &w[0], 1);
-		pkt_store(p, off + 10, &w[1], 2);
+		if (pkt_in_seg0(p, off, 12)) { /* written where it was read */
+			uint8_t *wh = p->seg[0].data + off;
+
+			wh[8] = (uint8_t)(new_ >> 8);
+			wh[10] = (uint8_t)(sum >> 8);
+			wh[11] = (uint8_t)sum;
+		} else {
+			w[0] = (uint8_t)(new_ >> 8);
+			w[1] = (uint8_t)(sum >> 8);
+			w[2] = (uint8_t)sum;
+			pkt_store(p, off + 8, &w[0], 1);
+			pkt_store(p, off + 10, &w[1], 2);
+		}
 	}
 	p->info.ttl--;
 }

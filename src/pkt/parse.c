@@ -509,10 +509,16 @@ static bool ip4_hdr20_sum_ok(const uint8_t *h)
 	uint64_t s = 0;
 	uint32_t w;
 
-	for (unsigned i = 0; i < 20; i += 4) {
-		memcpy(&w, h + i, 4);
-		s += w;
-	}
+	memcpy(&w, h, 4);
+	s += w;
+	memcpy(&w, h + 4, 4);
+	s += w;
+	memcpy(&w, h + 8, 4);
+	s += w;
+	memcpy(&w, h + 12, 4);
+	s += w;
+	memcpy(&w, h + 16, 4);
+	s += w;
 	s = (s & 0xffffffffu) + (s >> 32);
 	s = (s & 0xffffffffu) + (s >> 32);
 	s = (s & 0xffff) + (s >> 16);
@@ -580,7 +586,9 @@ static int parse_common(const struct pkt *p, struct pkt_info *in, bool verify_cs
 	return 0;
 }
 
-int pkt_parse(struct pkt *p, enum pkt_link link, bool verify_csum)
+/* Every frame the common path does not take. */
+static __attribute__((noinline)) int parse_general(struct pkt *p, enum pkt_link link,
+						   bool verify_csum)
 {
 	struct pkt_info *in = &p->info;
 	uint32_t off = 0;
@@ -588,8 +596,6 @@ int pkt_parse(struct pkt *p, enum pkt_link link, bool verify_csum)
 	const uint8_t *v;
 	int ret;
 
-	if (link == PKT_LINK_ETHERNET && p->nsegs && parse_common(p, in, verify_csum) == 0)
-		return 0;
 	memset(in, 0, sizeof(*in));
 	in->vlan = 0xffff;
 	if (link == PKT_LINK_ETHERNET) {
@@ -609,4 +615,11 @@ int pkt_parse(struct pkt *p, enum pkt_link link, bool verify_csum)
 	if (in->l2proto == ETH_P_IP)
 		return parse_ipv4(p, in, off, verify_csum);
 	return parse_ipv6(p, in, off);
+}
+
+int pkt_parse(struct pkt *p, enum pkt_link link, bool verify_csum)
+{
+	if (link == PKT_LINK_ETHERNET && p->nsegs && parse_common(p, &p->info, verify_csum) == 0)
+		return 0;
+	return parse_general(p, link, verify_csum);
 }

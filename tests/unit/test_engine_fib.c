@@ -66,8 +66,13 @@ static int kind_by_scan(struct box *b, int family, const union pt_addr *a)
 
 static void check_dst(struct box *b, int family, const union pt_addr *d)
 {
+	int kind = -1;
+
 	assert_ptr_equal(box_route_lookup(b, family, d), box_route_scan(b, family, d));
 	assert_int_equal(box_addr_kind(b, family, d), kind_by_scan(b, family, d));
+	/* the input path's lookup of both at once */
+	assert_ptr_equal(box_route_input(b, family, d, &kind), box_route_scan(b, family, d));
+	assert_int_equal(kind, kind_by_scan(b, family, d));
 }
 
 /* Destinations around route r's prefix: its network, its last address, one beyond. */
@@ -91,8 +96,17 @@ static void check_all(struct box *b)
 {
 	for (unsigned i = 0; box_route_at(b, i); i++)
 		check_around(b, box_route_at(b, i));
-	for (unsigned i = 0; box_addr_at(b, i); i++)
-		check_dst(b, box_addr_at(b, i)->family, &box_addr_at(b, i)->addr);
+	for (unsigned i = 0; box_addr_at(b, i); i++) {
+		const struct box_addr *x = box_addr_at(b, i);
+		union pt_addr m, bc = x->addr;
+
+		check_dst(b, x->family, &x->addr);
+		if (x->family == AF_INET) { /* its network's broadcast */
+			pt_mask_from_len(AF_INET, x->plen, &m);
+			bc.w[0] |= ~m.w[0];
+			check_dst(b, AF_INET, &bc);
+		}
+	}
 	for (int n = 0; n < 2000; n++) {
 		int family = n & 1 ? AF_INET6 : AF_INET;
 		union pt_addr d;
