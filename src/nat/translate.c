@@ -67,6 +67,9 @@ static int manip(struct pkt *p, int family, uint32_t l3, uint32_t l4, uint32_t l
 						: (m == NAT_MANIP_SRC ? IP6_SRC_OFF : IP6_DST_OFF));
 	int cso = addr_only ? -1 : csum_offset(pr);
 	bool have_csum = cso >= 0 && l4avail >= (uint32_t)cso + 2;
+	/* CHECKSUM_PARTIAL (a GSO packet): the field holds the pseudo-header sum itself, which
+	 * follows the addresses; the ports are summed by whoever completes it */
+	bool partial = have_csum && p->csum_partial && l4 == p->info.l4off;
 	uint16_t check = 0, oldcheck = 0;
 
 	memset(&old, 0, sizeof(old));
@@ -75,6 +78,8 @@ static int manip(struct pkt *p, int family, uint32_t l3, uint32_t l4, uint32_t l
 	if (have_csum && pkt_load_be16(p, l4 + (uint32_t)cso, &check))
 		return -EINVAL;
 	oldcheck = check;
+	if (partial)
+		check = (uint16_t)~check; /* updated as a checksum, then back to a sum */
 	if (have_csum && pr->csum_pseudo) {
 		if (family == AF_INET)
 			check = pkt_csum_replace4(check, __builtin_bswap32(old.w[0]),
@@ -82,6 +87,8 @@ static int manip(struct pkt *p, int family, uint32_t l3, uint32_t l4, uint32_t l
 		else
 			check = pkt_csum_replace16(check, &old, &nw);
 	}
+	if (partial)
+		check = (uint16_t)~check;
 	if (!addr_only && pr->ports && l4avail >= 4) {
 		uint32_t poff = l4 + (m == NAT_MANIP_SRC ? 0 : 2);
 		uint16_t op, np = m == NAT_MANIP_SRC ? t->s.port : t->d.port;
@@ -89,7 +96,8 @@ static int manip(struct pkt *p, int family, uint32_t l3, uint32_t l4, uint32_t l
 		if (pkt_load_be16(p, poff, &op))
 			return -EINVAL;
 		if (op != np) {
-			check = pkt_csum_replace2(check, op, np);
+			if (!partial)
+				check = pkt_csum_replace2(check, op, np);
 			pkt_store_be16(p, poff, np);
 		}
 	} else if (!addr_only && pr->icmp && pkt_icmp_has_id(proto, icmp_type) &&
@@ -104,7 +112,9 @@ static int manip(struct pkt *p, int family, uint32_t l3, uint32_t l4, uint32_t l
 			pkt_store_be16(p, l4 + PKT_ICMP_ID_OFF, t->s.icmp_id);
 		}
 	}
-	if (have_csum && !(pr->csum_none4 && family == AF_INET && oldcheck == 0)) {
+	if (partial) {
+		pkt_store_be16(p, l4 + (uint32_t)cso, check);
+	} else if (have_csum && !(pr->csum_none4 && family == AF_INET && oldcheck == 0)) {
 		if (pr->csum_nonzero && check == 0)
 			check = 0xffff; /* 0 means "no checksum" to UDP */
 		pkt_store_be16(p, l4 + (uint32_t)cso, check);

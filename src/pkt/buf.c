@@ -172,6 +172,9 @@ struct pkt *pkt_clone(const struct pkt *p)
 	/* Everything but the buffer description. */
 	c->info = p->info;
 	c->meta = p->meta;
+	c->gso_size = p->gso_size;
+	c->gso_type = p->gso_type;
+	c->csum_partial = p->csum_partial;
 	return c;
 }
 
@@ -204,6 +207,9 @@ struct pkt *pkt_reframe(const struct pkt *p, enum pkt_link have, enum pkt_link w
 		d[13] = v == 6 ? 0xdd : 0x00;
 	}
 	n->meta = p->meta;
+	n->gso_size = p->gso_size;
+	n->gso_type = p->gso_type;
+	n->csum_partial = p->csum_partial;
 	pkt_parse(n, want, false);
 	return n;
 }

@@ -309,14 +309,17 @@ void pkt_l4_csum_update(struct pkt *p)
 	}
 	if (!cover)
 		return;
-	if (pr->csum_none4 && in->family == AF_INET && read16(p, in->l4off + pr->csum_off) == 0)
-		return; /* "no checksum" stays so */
+	/* "no checksum" stays so; a partial checksum's field holds a sum, never "none" */
+	if (pr->csum_none4 && in->family == AF_INET && !p->csum_partial &&
+	    read16(p, in->l4off + pr->csum_off) == 0)
+		return;
 	c = l4_sum(p, pr, cover);
 	if (c < 0)
 		return;
 	if (c == 0 && pr->csum_nonzero)
 		c = 0xffff;
 	store16(p, in->l4off + pr->csum_off, (uint16_t)c);
+	p->csum_partial = false; /* complete now */
 }
 
 bool pkt_l4_csum_check(struct pkt *p)

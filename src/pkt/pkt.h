@@ -161,6 +161,15 @@ struct pkt {
 	 * pkt_l4_csum_check did. Whoever rewrites the packet keeps the checksum right. Not part of
 	 * the metadata a copy takes over: a new packet's bytes are verified on their own. */
 	bool l4_csum_verified;
+	/* Offload state, as an skb carries it (src/pkt/gso.h; AF_PACKET's virtio_net_hdr):
+	 * gso_size != 0: a GSO packet, one packet for rules and conntrack standing for segments of
+	 * gso_size payload bytes each, cut by the kernel on output or by pkt_gso_segment;
+	 * csum_partial: CHECKSUM_PARTIAL, the TCP/UDP checksum field holds only the pseudo-header
+	 * sum (folded, not complemented), the rest is the device's or pkt_l4_csum_update's.
+	 * Byte copies of the packet (pkt_clone, pkt_reframe) keep them; fragments never have them. */
+	uint16_t gso_size;
+	uint8_t gso_type; /* PKT_GSO_TCP or PKT_GSO_UDP_L4, | PKT_GSO_ECN */
+	bool csum_partial;
 };
 
 /* ---- buffer ------------------------------------------------------------------------------ */
@@ -363,7 +372,7 @@ void pkt_ip_csum_update(struct pkt *p);
  * Recompute the TCP/UDP/UDP-Lite/ICMP/ICMPv6/SCTP(crc32c)/DCCP/GRE(when C is set) checksum of
  * the transport header in place, from a parsed p->info. No-op for fragments (the checksum covers
  * the whole datagram) and packets without a transport header; a UDP-over-IPv4 zero checksum
- * ("none") stays zero.
+ * ("none") stays zero. A partial checksum (csum_partial) is completed and the flag cleared.
  */
 void pkt_l4_csum_update(struct pkt *p);
 /*
