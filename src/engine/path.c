@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "engine/engine_int.h"
+#include "pkt/gso.h"
 #include "pkt/reply.h"
 
 #define ETH_HLEN 14
@@ -164,6 +165,36 @@ static int xmit_fragment(struct box *b, struct pkt *p, int oif, uint32_t mtu,
 	return EXT_ACCEPT;
 }
 
+static int xmit_sized(struct box *b, struct pkt *p, int oif, uint32_t mtu);
+
+/*
+ * A GSO packet larger than the link: whole when its segments fit (the kernel or the device cuts
+ * it), else cut here and each segment sent as any packet (ip_finish_output_gso: an IPv4 segment
+ * still too big is fragmented, or refused with DF).
+ */
+static int xmit_gso(struct box *b, struct pkt *p, int oif, uint32_t mtu)
+{
+	unsigned max = pkt_gso_nsegs(p);
+	struct pkt **segs;
+	int n;
+
+	if (pkt_gso_seg_l3len(p) <= mtu)
+		return xmit_one(b, p, oif);
+	segs = calloc(max, sizeof(*segs));
+	n = segs ? pkt_gso_segment(p, segs, max) : -ENOMEM;
+	if (n < 0) {
+		free(segs);
+		return box_drop_simple(b, p, BOX_DROP_HOOK, HOOK_POSTROUTING);
+	}
+	for (int i = 0; i < n; i++) {
+		segs[i]->oif = oif;
+		xmit_sized(b, segs[i], oif, mtu);
+	}
+	free(segs);
+	box_pkt_free(b, p);
+	return EXT_ACCEPT;
+}
+
 /*
  * Out of `oif` toward a link of `mtu` IP bytes: the transmit stage first (conntrack sends an
  * IPv6 datagram it reassembled as its original fragments), then IPv4 is fragmented to fit (DF:
@@ -179,10 +210,18 @@ static int xmit(struct box *b, struct pkt *p, int oif, uint32_t mtu)
 		if (v != EXT_ACCEPT)
 			return v == EXT_DROP ? box_drop_pkt(b, p, &drop) : v;
 	}
+	return xmit_sized(b, p, oif, mtu);
+}
+
+/* After the transmit stage: whole, cut (GSO), fragmented or refused for the link's mtu. */
+static int xmit_sized(struct box *b, struct pkt *p, int oif, uint32_t mtu)
+{
 	if (p->info.family == AF_INET && p->frag_max_size)
 		return xmit_fragment(b, p, oif, mtu, p->frag_max_size);
 	if (p->info.l3len <= mtu)
 		return xmit_one(b, p, oif);
+	if (p->gso_size)
+		return xmit_gso(b, p, oif, mtu);
 	if (p->info.family == AF_INET)
 		return xmit_fragment(b, p, oif, mtu, 0);
 	if (p->iif)
@@ -271,6 +310,8 @@ static bool forward_too_big(const struct pkt *p, uint32_t mtu)
 {
 	if (p->info.l3len <= mtu)
 		return false;
+	if (p->gso_size && pkt_gso_seg_l3len(p) <= mtu)
+		return false; /* GSO: its segments fit (skb_gso_validate_network_len) */
 	if (p->info.family == AF_INET && !p->info.dont_frag)
 		return false;
 	return !p->frag_max_size || p->frag_max_size > mtu;

@@ -114,6 +114,8 @@ static struct pkt *one_segment(const struct pkt *p, uint32_t hdr, uint32_t off, 
 		put16(l4 + UDP_LEN_OFF, (uint16_t)(hdr - in->l4off + len));
 	}
 	q->meta = p->meta;
+	q->ct = NULL; /* plug-ins' references stay with p */
+	q->ctinfo = 0;
 	if (pkt_parse(q, link, false)) {
 		pkt_free(q);
 		return NULL;

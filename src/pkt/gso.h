@@ -34,8 +34,8 @@ unsigned pkt_gso_nsegs(const struct pkt *p);
 /* The IP length of its largest segment: what must fit an MTU (skb_gso_validate_network_len). */
 uint32_t pkt_gso_seg_l3len(const struct pkt *p);
 /*
- * Cut a valid GSO packet into pkt_gso_nsegs(p) new linear packets in out[] (metadata copied,
- * parsed, full checksums, not GSO). p is left as it is. The count, or -EINVAL (not a valid GSO
+ * Cut a valid GSO packet into pkt_gso_nsegs(p) new linear packets in out[] (metadata copied
+ * but the conntrack reference, which stays with p; parsed, full checksums, not GSO). p is left as it is. The count, or -EINVAL (not a valid GSO
  * packet), -E2BIG (more than max), -ENOMEM (nothing is left allocated).
  */
 int pkt_gso_segment(const struct pkt *p, struct pkt **out, unsigned max);

@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 
 #include "engine_test.h"
+#include "pkt/gso.h"
 
 #define LAN 1
 #define WAN 2
@@ -225,6 +226,59 @@ static void test_own_packets(void **state)
 	box_free(b);
 }
 
+/* A GSO packet (10000 payload bytes, DF) standing for segments of gso_size bytes. */
+static struct pkt *mk_gso(const char *spec, uint16_t gso_size)
+{
+	struct pkt *p = mk(spec);
+
+	p->gso_size = gso_size;
+	p->gso_type = PKT_GSO_TCP;
+	pkt_l4_csum_set_partial(p);
+	return p;
+}
+
+/*
+ * GSO packets are one packet for the rules, and the MTU check is the segments' (the kernel's
+ * skb_gso_validate_network_len): whole when they fit; with DF and segments too big,
+ * "fragmentation needed"; without DF, cut into segments and each fragmented.
+ */
+static void test_gso(void **state)
+{
+	struct rec r = {0};
+	struct box *b = mtu_box(&r, 1280);
+	struct rules_rule *rule = counting_forward(b);
+	const char *df = "tcp 10.0.0.2:1000 > 198.51.100.7:80 ack len=10000 df eth";
+
+	/* 20 + 20 + 1000 fits: forwarded whole, still GSO, the rules saw one packet */
+	assert_int_equal(box_receive(b, LAN, mk_gso(df, 1000)), EXT_ACCEPT);
+	assert_int_equal(r.nxmit, 1);
+	assert_int_equal(r.xmit[0]->info.l3len, 10040);
+	assert_int_equal(r.xmit[0]->gso_size, 1000);
+	assert_true(r.xmit[0]->csum_partial);
+	assert_int_equal(rule->pkts, 1);
+	/* 20 + 20 + 1448 does not: refused with the MTU, before FORWARD */
+	assert_int_equal(box_receive(b, LAN, mk_gso(df, 1448)), EXT_DROP);
+	assert_int_equal(r.drop[0].kind, BOX_DROP_MTU);
+	assert_int_equal(r.nxmit, 2);
+	assert_error(&r, 1, IPPROTO_ICMP, 3, 4, 1280);
+	assert_int_equal(rule->pkts, 1);
+	/* without DF: 7 segments of 1488 bytes or less, each in 2 fragments, checksums whole */
+	assert_int_equal(
+	    box_receive(b, LAN,
+			mk_gso("tcp 10.0.0.2:1000 > 198.51.100.7:80 ack len=10000 eth", 1448)),
+	    EXT_ACCEPT);
+	assert_int_equal(rule->pkts, 2);
+	assert_int_equal(r.nxmit, 2 + 14);
+	for (unsigned i = 2; i < r.nxmit; i++) {
+		pkt_parse(r.xmit[i], PKT_LINK_ETHERNET, true);
+		assert_true(r.xmit[i]->info.l3len <= 1280);
+		assert_int_equal(r.xmit[i]->gso_size, 0);
+		assert_ip_csum_ok(r.xmit[i]);
+	}
+	rec_free(&r);
+	box_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -233,6 +287,7 @@ int main(void)
 	    cmocka_unit_test(test_v6_packet_too_big),
 	    cmocka_unit_test(test_route_mtu),
 	    cmocka_unit_test(test_own_packets),
+	    cmocka_unit_test(test_gso),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -136,6 +136,7 @@ static void check_segments(int v6, uint8_t proto, uint32_t pl, uint16_t gso_size
 	assert_int_equal(pkt_gso_seg_l3len(p), ipl + l4h + (pl < gso_size ? pl : gso_size));
 	assert_int_equal(pkt_gso_segment(p, seg, want - 1 ? want - 1 : 0), -E2BIG);
 	p->mark = 0x42;
+	p->ct = p; /* any pointer: a reference the segments must not copy */
 	n = pkt_gso_segment(p, seg, max);
 	assert_int_equal(n, (int)want);
 	for (int i = 0; i < n; i++) {
@@ -148,6 +149,7 @@ static void check_segments(int v6, uint8_t proto, uint32_t pl, uint16_t gso_size
 		assert_int_equal(q->gso_size, 0);
 		assert_false(q->csum_partial);
 		assert_int_equal(q->mark, 0x42);
+		assert_null(q->ct);
 		if (v6) {
 			assert_int_equal(ip[4] << 8 | ip[5], l4h + len);
 		} else {
