@@ -48,6 +48,18 @@ void afpacket_close(struct afpacket *a);
 int afpacket_fd(const struct afpacket *a);
 const char *afpacket_name(const struct afpacket *a);
 
+/*
+ * A frame's offloads, as the kernel's struct virtio_net_hdr says them (PACKET_VNET_HDR; host
+ * order here): gso_type VIRTIO_NET_HDR_GSO_* (0: none), needs_csum with where the checksum
+ * field is (csum_start from the frame's first byte, csum_offset from there).
+ */
+struct afpacket_offload {
+	uint8_t gso_type;
+	bool needs_csum;
+	uint16_t hdr_len, gso_size;
+	uint16_t csum_start, csum_offset;
+};
+
 /* One received frame; `data` points into the ring and is valid only during the callback. */
 struct afpacket_frame {
 	const uint8_t *data;
@@ -57,6 +69,7 @@ struct afpacket_frame {
 	bool csum_valid; /* TP_STATUS_CSUM_VALID: the kernel or the NIC verified the L4 checksum */
 	bool csum_partial; /* TP_STATUS_CSUMNOTREADY: the L4 checksum holds only the pseudo-header
 			    * sum (offload by a local sender); fix it before forwarding */
+	struct afpacket_offload off; /* GSO and where the partial checksum is (zero without) */
 };
 
 /* Hand every frame waiting in the ring to fn, at most `budget`; returns how many. */
@@ -64,12 +77,19 @@ typedef void (*afpacket_rx_fn)(void *arg, const struct afpacket_frame *f);
 unsigned afpacket_receive(struct afpacket *a, unsigned budget, afpacket_rx_fn fn, void *arg);
 
 /*
- * Send n frames, each given as an iovec array (frames[i], nvec[i] entries), with one
- * sendmmsg() where possible. Returns how many were sent; the rest are counted as tx_errors
- * (a full queue is not waited for: a router drops rather than stalls).
+ * Send n frames, each given as an iovec array (frames[i], nvec[i] entries, at most
+ * AFPACKET_MAX_IOV), with one sendmmsg() where possible. off: each frame's offloads (NULL: none;
+ * only where afpacket_offloads says yes). Returns how many were sent; the rest are counted as
+ * tx_errors (a full queue is not waited for: a router drops rather than stalls).
  */
+#define AFPACKET_MAX_IOV 16
 unsigned afpacket_send(struct afpacket *a, struct iovec *const *frames, const unsigned *nvec,
-		       unsigned n);
+		       const struct afpacket_offload *off, unsigned n);
+/*
+ * The socket speaks virtio_net_hdr (PACKET_VNET_HDR, asked for at open): frames may be GSO
+ * packets and carry partial checksums both ways. False on a kernel without it.
+ */
+bool afpacket_offloads(const struct afpacket *a);
 
 /*
  * Join a fanout group of the interface, so several sockets share its frames; `mode` is the

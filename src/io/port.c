@@ -214,7 +214,7 @@ unsigned io_port_receive(struct io_port *p, unsigned budget, afpacket_rx_fn fn, 
 
 /* users is fixed once the workers run: only io_port_close changes it, after they stopped */
 unsigned io_port_send(struct io_port *p, struct iovec *const *frames, const unsigned *nvec,
-		      unsigned n)
+		      const struct afpacket_offload *off, unsigned n)
 {
 	bool shared = p->users > 1;
 	unsigned r;
@@ -222,10 +222,15 @@ unsigned io_port_send(struct io_port *p, struct iovec *const *frames, const unsi
 	if (shared)
 		pthread_mutex_lock(&p->tx_lock);
 	r = p->kind == IO_AFXDP ? afxdp_send(p->xp, frames, nvec, n)
-				: afpacket_send(p->ap, frames, nvec, n);
+				: afpacket_send(p->ap, frames, nvec, off, n);
 	if (shared)
 		pthread_mutex_unlock(&p->tx_lock);
 	return r;
+}
+
+bool io_port_offloads(const struct io_port *p)
+{
+	return p->kind == IO_AFPACKET && afpacket_offloads(p->ap);
 }
 
 void io_port_get_stats(struct io_port *p, struct afpacket_stats *st)

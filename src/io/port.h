@@ -60,8 +60,11 @@ const char *io_port_name(const struct io_port *p);
 /* What the port is: "afpacket", "afxdp native copy", ... */
 const char *io_port_mode(const struct io_port *p);
 unsigned io_port_receive(struct io_port *p, unsigned budget, afpacket_rx_fn fn, void *arg);
+/* off: each frame's offloads, or NULL; only for a port io_port_offloads says yes to. */
 unsigned io_port_send(struct io_port *p, struct iovec *const *frames, const unsigned *nvec,
-		      unsigned n);
+		      const struct afpacket_offload *off, unsigned n);
+/* The port carries GSO packets and partial checksums (AF_PACKET with PACKET_VNET_HDR). */
+bool io_port_offloads(const struct io_port *p);
 void io_port_get_stats(struct io_port *p, struct afpacket_stats *st);
 /*
  * Wait until one of the ports has frames or timeout_ms passes, sigmask installed while

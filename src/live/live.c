@@ -38,9 +38,11 @@
 #include "io/clock.h"
 #include "io/ndisc.h"
 #include "io/neigh.h"
+#include "io/offload.h"
 #include "io/pcapio.h"
 #include "live/live.h"
 #include "live/sync.h"
+#include "pkt/gso.h"
 #include "pkt/reply.h"
 #include "rules/rules.h"
 
@@ -48,7 +50,14 @@
 
 /* ---- transmit ---------------------------------------------------------------------------- */
 
+/* A worker and an interface of the box, for the frame and segment callbacks. */
+struct rx_ctx {
+	struct live_worker *w;
+	int ifindex;
+};
+
 static void txq_flush_one(struct live_worker *w, unsigned i);
+static void txq_push_segment(void *arg, struct pkt *p);
 
 /* Queue a frame on the transmit queue of the worker holding the box lock. */
 static void txq_push(struct live *l, int ifindex, struct pkt *p)
@@ -58,6 +67,13 @@ static void txq_push(struct live *l, int ifindex, struct pkt *p)
 
 	if (ifindex < 1 || (unsigned)ifindex > l->nsock) {
 		pkt_free(p);
+		return;
+	}
+	if ((p->gso_size || p->csum_partial) && !io_port_offloads(w->port[ifindex - 1])) {
+		/* AF_XDP: the segments a GSO packet stands for, whole checksums */
+		struct rx_ctx c = {w, ifindex};
+
+		io_offload_fit(p, txq_push_segment, &c);
 		return;
 	}
 	q = &w->txq[ifindex - 1];
@@ -73,11 +89,16 @@ static void txq_flush_one(struct live_worker *w, unsigned i)
 	struct iovec iov[LIVE_TXQ][PKT_MAX_SEGS];
 	struct iovec *frames[LIVE_TXQ];
 	unsigned nvec[LIVE_TXQ];
+	struct afpacket_offload off[LIVE_TXQ];
+	bool offloads = io_port_offloads(w->port[i]);
 
 	if (!q->n)
 		return;
 	for (unsigned k = 0; k < q->n; k++) {
-		const struct pkt *p = q->p[k];
+		struct pkt *p = q->p[k];
+
+		if (offloads)
+			io_offload_tx(p, &off[k]);
 
 		for (unsigned s = 0; s < p->nsegs; s++) {
 			iov[k][s].iov_base = p->seg[s].data;
@@ -86,7 +107,7 @@ static void txq_flush_one(struct live_worker *w, unsigned i)
 		frames[k] = iov[k];
 		nvec[k] = p->nsegs;
 	}
-	io_port_send(w->port[i], frames, nvec, q->n);
+	io_port_send(w->port[i], frames, nvec, offloads ? off : NULL, q->n);
 	for (unsigned k = 0; k < q->n; k++)
 		pkt_free(q->p[k]);
 	q->n = 0;
@@ -344,6 +365,19 @@ static void live_nflog(void *user, struct box *b, unsigned group, const char *pr
 	uint32_t n = p->info.l3len;
 
 	(void)prefix;
+	if (p->gso_size) {
+		/* the capture shows what goes on the wire: the segments, whole checksums */
+		unsigned max = pkt_gso_nsegs(p);
+		struct pkt **segs = calloc(max, sizeof(*segs));
+		int k = segs ? pkt_gso_segment(p, segs, max) : -ENOMEM;
+
+		for (int i = 0; i < k; i++) {
+			live_nflog(user, b, group, prefix, segs[i]);
+			pkt_free(segs[i]);
+		}
+		free(segs);
+		return;
+	}
 	if (n > sizeof(buf) || pkt_copy_out(p, p->info.l3off, buf, n) < 0)
 		return;
 	for (unsigned i = 0; i < l->nnflog; i++)
@@ -414,11 +448,6 @@ static void handle_ndisc(struct live *l, int ifindex, const struct ndisc_msg *m)
 	l->cur->st.ndisc_answers++;
 }
 
-struct rx_ctx {
-	struct live_worker *w;
-	int ifindex;
-};
-
 /* A frame with the tag the kernel took off put back (802.1Q), as the box expects VLANs. */
 static struct pkt *frame_to_pkt(const struct afpacket_frame *f)
 {
@@ -470,6 +499,14 @@ static void run_stage(struct live_worker *w)
 	w->nstage = w->nnd = 0;
 }
 
+/* io_offload_fit's emit: one segment onto the interface's queue. */
+static void txq_push_segment(void *arg, struct pkt *p)
+{
+	struct rx_ctx *c = arg;
+
+	txq_push(c->w->l, c->ifindex, p);
+}
+
 /* One frame out of a ring, without the box lock: what is not ours is left, the rest copied
  * into the worker's batch. */
 static void rx_frame(void *arg, const struct afpacket_frame *f)
@@ -506,11 +543,14 @@ static void rx_frame(void *arg, const struct afpacket_frame *f)
 		w->st.nomem++;
 		return;
 	}
-	/* A sender on this machine left the checksum to offload: finish it, or the next hop
-	 * drops the segment. */
-	if (f->csum_partial && pkt_parse(p, PKT_LINK_ETHERNET, false) == 0)
-		pkt_l4_csum_update(p);
-	p->l4_csum_verified = f->csum_valid; /* conntrack need not sum it again */
+	/* A GSO frame stays one packet (as netfilter sees the kernel's), with its partial
+	 * checksum; one frame's partial checksum is finished now; the verified flag is kept so
+	 * conntrack need not sum it again */
+	if (io_offload_rx(p, f)) {
+		w->st.bad_offload++;
+		pkt_free(p);
+		return;
+	}
 	if (w->nstage == LIVE_RX_BUDGET)
 		run_stage(w);
 	w->stage[w->nstage] = p;
@@ -844,11 +884,12 @@ void live_dump(struct live *l, FILE *f)
 		live_counters_add(&s, &l->w[k]->snap_st, sizeof(s));
 	fprintf(f,
 		"live: not-for-us %llu arp/nd %llu (refused %llu, answered %llu) local-answers "
-		"%llu (full %llu) nomem %llu reloads %llu (refused %llu)",
+		"%llu (full %llu) nomem %llu bad-offload %llu reloads %llu (refused %llu)",
 		(unsigned long long)s.not_for_us, (unsigned long long)s.ndisc_in,
 		(unsigned long long)s.ndisc_bad, (unsigned long long)s.ndisc_answers,
 		(unsigned long long)s.local_answers, (unsigned long long)s.local_full,
-		(unsigned long long)s.nomem, (unsigned long long)s.reloads,
+		(unsigned long long)s.nomem, (unsigned long long)s.bad_offload,
+		(unsigned long long)s.reloads,
 		(unsigned long long)s.reload_errors);
 	if (l->nworkers > 1)
 		fprintf(f, " workers %u", l->nworkers);
