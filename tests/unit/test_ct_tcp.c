@@ -205,6 +205,37 @@ static void test_window_scale(void **state)
 	window_scale_case(false, CT_STATE_INVALID);
 }
 
+/*
+ * A GSO packet (a local sender's TSO segment or a GRO'd one, forwarded whole) is one segment of
+ * up to 64 KiB for window tracking, as the kernel's conntrack sees the GSO skb: in window when
+ * the receiver's scaled window takes it, and its acknowledgement moves the window on.
+ */
+static void test_gso_sized_segments(void **state)
+{
+	struct ct_table *t = ct_test_table(64);
+
+	assert_int_equal(ct_test_feed(t, OUT "syn seq=1000 win=64240 wscale=7", 0), CT_STATE_NEW);
+	assert_int_equal(ct_test_feed(t, IN "syn,ack seq=5000 ack=1001 win=65160 wscale=7", 0),
+			 CT_STATE_ESTABLISHED);
+	assert_int_equal(ct_test_feed(t, OUT "ack seq=1001 ack=5001 win=502", 0),
+			 CT_STATE_ESTABLISHED);
+	assert_int_equal(ct_test_feed(t, IN "ack seq=5001 ack=1001 win=1000", 0),
+			 CT_STATE_ESTABLISHED);
+	/* 128000 bytes of window: two segments of 60000 in flight */
+	assert_int_equal(ct_test_feed(t, OUT "ack seq=1001 ack=5001 win=502 len=60000", S(1)),
+			 CT_STATE_ESTABLISHED);
+	assert_int_equal(ct_test_feed(t, OUT "psh,ack seq=61001 ack=5001 win=502 len=60000", S(1)),
+			 CT_STATE_ESTABLISHED);
+	assert_int_equal(ct_test_feed(t, IN "ack seq=5001 ack=121001 win=1000", S(1)),
+			 CT_STATE_ESTABLISHED);
+	assert_int_equal(ct_test_feed(t, OUT "ack seq=121001 ack=5001 win=502 len=65000", S(2)),
+			 CT_STATE_ESTABLISHED);
+	/* the other way, 64 KiB from the start of the client's window (502 << 7) */
+	assert_int_equal(ct_test_feed(t, IN "ack seq=5001 ack=186001 win=1000 len=65000", S(2)),
+			 CT_STATE_ESTABLISHED);
+	ct_table_free(t);
+}
+
 /* A SYN crossing a SYN; then either side's SYN-ACK and the final ACK. */
 static void test_simultaneous_open(void **state)
 {
@@ -487,6 +518,7 @@ int main(void)
 	    cmocka_unit_test(test_out_of_window),
 	    cmocka_unit_test(test_out_of_window_global_liberal),
 	    cmocka_unit_test(test_window_scale),
+	    cmocka_unit_test(test_gso_sized_segments),
 	    cmocka_unit_test(test_simultaneous_open),
 	    cmocka_unit_test(test_syn_retransmission),
 	    cmocka_unit_test(test_rst_on_closing_unchecked),
