@@ -61,8 +61,13 @@ netns_init() {
 	trap 'exit 1' INT TERM HUP
 	ip netns add $C 2>/dev/null || skip "cannot create network namespaces"
 	ip netns add $R && ip netns add $S || exit 1
-	ip link add $L netns $R type veth peer name eth0 netns $C || skip "cannot create veth pairs"
-	ip link add $W netns $R type veth peer name eth0 netns $S || exit 1
+	# PT_LIVE_QUEUES=N: veths with N queues each (AF_XDP: a socket per queue, a worker each)
+	_q=""
+	[ -n "${PT_LIVE_QUEUES:-}" ] && _q="numrxqueues $PT_LIVE_QUEUES numtxqueues $PT_LIVE_QUEUES"
+	# shellcheck disable=SC2086
+	ip link add $L netns $R $_q type veth peer name eth0 netns $C $_q || skip "cannot create veth pairs"
+	# shellcheck disable=SC2086
+	ip link add $W netns $R $_q type veth peer name eth0 netns $S $_q || exit 1
 }
 
 nsysctl() {

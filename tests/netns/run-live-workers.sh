@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/netns/run-live-workers.sh - the live tests again with two data-path workers around one
 # box: run-live.sh and run-ctl-live.sh with `workers 2` (AF_PACKET fanout by flow hash, and
-# again through AF_XDP, where a one-queue veth is read by worker 0 and written by both), and
+# run-live.sh again through AF_XDP: on one-queue veths, read by worker 0 and written by both,
+# and on two-queue veths, a socket and a worker per queue), and
 # run-nfqueue.sh with queues 0 and 1 served by two workers (--queue-balance 0:1). Everything
 # they check must hold the same. Skipped (77) when not root or without namespaces.
 # pt-timeout-factor: 3
@@ -21,7 +22,8 @@ run() {
 run PT_LIVE_WORKERS=2 sh tests/netns/run-live.sh
 run PT_LIVE_WORKERS=2 sh tests/netns/run-ctl-live.sh
 run PT_LIVE_WORKERS=2 PT_LIVE_IO=afxdp sh tests/netns/run-live.sh
+run PT_LIVE_WORKERS=2 PT_LIVE_IO=afxdp PT_LIVE_QUEUES=2 sh tests/netns/run-live.sh
 run PT_NFQ_BALANCE=1 sh tests/netns/run-nfqueue.sh
 [ $ran -eq 0 ] && { echo "SKIP: every part skipped"; exit 77; }
-[ $rc -eq 0 ] && echo "PASS: live tests with two workers ($ran of 4 parts ran)"
+[ $rc -eq 0 ] && echo "PASS: live tests with two workers ($ran of 5 parts ran)"
 exit $rc
