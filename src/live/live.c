@@ -469,6 +469,8 @@ static struct pkt *frame_to_pkt(const struct afpacket_frame *f)
 	return p;
 }
 
+_Static_assert(LIVE_RX_BUDGET <= BOX_BURST_MAX, "a staged batch is one burst at most");
+
 /*
  * The staged batch through the box, under the box lock: ARP/ND first (an answer learnt may
  * release packets waiting for it), then the packets in the order they came. The clock is read
@@ -487,12 +489,14 @@ static void run_stage(struct live_worker *w)
 	box_set_time(l->box, now);
 	for (unsigned i = 0; i < w->nnd; i++)
 		handle_ndisc(l, w->nd_if[i], &w->nd[i]);
-	for (unsigned i = 0; i < w->nstage; i++) {
-		struct pkt *p = w->stage[i];
-
-		p->tstamp_ns = now;
-		p->id = ++l->pkt_id;
-		box_receive(l->box, w->stage_if[i], p);
+	/* each run of packets from one interface as one burst; the local stack's answers
+	 * (at most one per packet: LIVE_LOCALQ) after it */
+	for (unsigned i = 0, j; i < w->nstage; i = j) {
+		for (j = i; j < w->nstage && w->stage_if[j] == w->stage_if[i]; j++) {
+			w->stage[j]->tstamp_ns = now;
+			w->stage[j]->id = ++l->pkt_id;
+		}
+		box_receive_burst(l->box, w->stage_if[i], &w->stage[i], j - i, NULL);
 		run_local(l);
 	}
 	live_pool_unlock(&l->pool);

@@ -24,8 +24,8 @@
 
 #define LIVE_WAIT_MS	 100
 #define LIVE_RX_BUDGET	 256
-#define LIVE_TXQ	 256 /* frames per interface before a flush */
-#define LIVE_LOCALQ	 64  /* local answers made while handling one batch */
+#define LIVE_TXQ	 256		/* frames per interface before a flush */
+#define LIVE_LOCALQ	 LIVE_RX_BUDGET /* local answers of one burst: one per packet at most */
 #define LIVE_MAX_WORDS	 32
 #define LIVE_NDISC_BATCH 32 /* ARP / NS / NA frames staged with a batch */
 #define ETH_HLEN	 14
