@@ -98,8 +98,24 @@ void box_free(struct box *b)
 	free(b->addrs);
 	free(b->routes);
 	box_fib_free(b->fib);
+	pkt_pool_free(b->pool); /* packets still out free themselves, and the pool last */
 	free(b);
 	box_thread_unregister();
+}
+
+struct pkt *box_pkt_get(struct box *b, const void *data, uint32_t len)
+{
+	if (!b->pool)
+		b->pool = pkt_pool_new(BOX_POOL_IDLE, BOX_POOL_BUF);
+	return pkt_pool_get(b->pool, data, len); /* without a pool: a packet of its own */
+}
+
+void box_pool_stats(const struct box *b, struct pkt_pool_stats *st)
+{
+	if (b->pool)
+		pkt_pool_stats(b->pool, st);
+	else
+		memset(st, 0, sizeof(*st));
 }
 
 const char *box_name(const struct box *b)

@@ -320,6 +320,19 @@ const uint64_t *box_hash_key(const struct box *b);
  * EXT_DROP, EXT_STOLEN when queued). */
 int box_receive(struct box *b, int ifindex, struct pkt *p);
 
+/*
+ * A packet holding a copy of `len` bytes for the box to receive, from the box's pool: a receive
+ * loop that copies frames in (a capture, a socket) then allocates nothing per packet; pkt_free
+ * (by whoever ends the packet: ops.xmit's sender, the box on a drop) gives it back. For the
+ * box's data-path thread. At most BOX_POOL_IDLE packets are kept idle, each with a buffer of
+ * BOX_POOL_BUF bytes; a longer frame gets a packet of its own. NULL on ENOMEM.
+ */
+#define BOX_POOL_IDLE 1024
+#define BOX_POOL_BUF  2048
+struct pkt *box_pkt_get(struct box *b, const void *data, uint32_t len);
+/* The pool's counters (all zero before the first box_pkt_get). */
+void box_pool_stats(const struct box *b, struct pkt_pool_stats *st);
+
 #define BOX_BURST_MAX 256
 /*
  * Up to BOX_BURST_MAX packets that arrived on interface `ifindex`, in order: the same as

@@ -122,6 +122,7 @@ struct box {
 	unsigned nrelease;
 	struct box_hook_list tx_hooks[2]; /* the transmit stage (box_register_tx_hook) */
 
+	struct pkt_pool *pool;	   /* box_pkt_get's packets; made at the first */
 	int cls_mode;		   /* CLS_MODE_* for rulesets loaded from now on */
 	double (*cls_clock)(void); /* times builds; NULL in the simulator */
 };

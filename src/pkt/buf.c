@@ -155,6 +155,10 @@ void pkt_release(struct pkt *p)
 
 void pkt_free(struct pkt *p)
 {
+	if (p && p->pool) {
+		pkt_pool_put(p);
+		return;
+	}
 	pkt_release(p);
 	free(p);
 }

@@ -170,6 +170,8 @@ struct pkt {
 	uint16_t gso_size;
 	uint8_t gso_type; /* PKT_GSO_TCP or PKT_GSO_UDP_L4, | PKT_GSO_ECN */
 	bool csum_partial;
+	/* The pool the packet came from (pkt_pool_get): pkt_free gives it back. NULL: malloc. */
+	struct pkt_pool *pool;
 };
 
 /* ---- buffer ------------------------------------------------------------------------------ */
@@ -207,8 +209,32 @@ int pkt_init_segs(struct pkt *p, const struct pkt_seg *segs, unsigned nsegs);
  * NULL on ENOMEM.
  */
 struct pkt *pkt_clone(const struct pkt *p);
-/* Free the owned buffers and the struct itself (packets from pkt_alloc/from_bytes/clone/build). */
+/* Free the owned buffers and the struct itself (packets from pkt_alloc/from_bytes/clone/build);
+ * a packet of a pool goes back to it. */
 void pkt_free(struct pkt *p);
+
+/*
+ * A pool of packets with one linear buffer of `bufsize` bytes each, at most `max` kept idle
+ * (more are freed as they come back). For one thread. NULL on ENOMEM or a bad size.
+ */
+struct pkt_pool *pkt_pool_new(unsigned max, uint32_t bufsize);
+/* Free the idle packets now and the pool when its last packet out comes back (pkt_free). */
+void pkt_pool_free(struct pkt_pool *pp);
+/* pkt_from_bytes from the pool: an idle packet, or a new one kept when it comes back. A frame
+ * longer than the pool's buffers (or pp NULL) gets a packet of its own. NULL on ENOMEM. */
+struct pkt *pkt_pool_get(struct pkt_pool *pp, const void *data, uint32_t len);
+/* What pkt_free does with a pool's packet. */
+void pkt_pool_put(struct pkt *p);
+
+struct pkt_pool_stats {
+	uint64_t gets;	 /* packets handed out */
+	uint64_t reused; /* ... of them idle ones (no allocation) */
+	uint64_t made;	 /* blocks allocated */
+	uint64_t freed;	 /* blocks freed on return (more than max idle, or the pool closing) */
+	uint64_t out;	 /* handed out and not back yet */
+	unsigned idle;
+};
+void pkt_pool_stats(const struct pkt_pool *pp, struct pkt_pool_stats *st);
 /* Free only the owned buffers (linearize/splice may have made some) of a pkt_init_segs packet. */
 void pkt_release(struct pkt *p);
 

@@ -168,6 +168,8 @@ static struct pkt *send_one(struct box *b, struct flows *f, int ifindex, struct 
 	return f->back;
 }
 
+static void pool_rounds(struct box *b, struct flows *f);
+
 static void test_no_allocation_per_established_packet(void **state)
 {
 	struct rules_ruleset *rs = NULL;
@@ -251,6 +253,72 @@ static void test_no_allocation_per_established_packet(void **state)
 		pkt_free(f.out[i]);
 		pkt_free(f.in[i]);
 	}
+	/* A driver that copies each frame in (a capture, a socket) takes its packet from the
+	 * box's pool and frees what comes out: after one round that fills the pool, nothing is
+	 * allocated per packet, the packet itself included. */
+	pool_rounds(b, &f);
+	box_free(b);
+}
+
+/* 8 rounds of every flow's packet and reply copied into packets of the box's pool, the
+ * forwarded ones freed (back to the pool); the first round not counted. */
+static void pool_rounds(struct box *b, struct flows *f)
+{
+	struct pkt_pool_stats st;
+
+	n_alloc = n_free = 0;
+	for (unsigned round = 0; round < 9; round++)
+		for (unsigned i = 0; i < FLOWS; i++) {
+			struct pkt *p;
+
+			counting = round > 0;
+			p = send_one(b, f, f->lan, box_pkt_get(b, f->out_bytes[i], 64));
+			assert_non_null(p);
+			pkt_free(p);
+			p = send_one(b, f, f->wan, box_pkt_get(b, f->in_bytes[i], 64));
+			assert_non_null(p);
+			pkt_free(p);
+			counting = 0;
+		}
+	printf("from the pool: allocations %lu, frees %lu for %u forwarded packets\n", n_alloc,
+	       n_free, 2 * 8 * FLOWS);
+	assert_int_equal(n_alloc, 0);
+	assert_int_equal(n_free, 0);
+	box_pool_stats(b, &st);
+	assert_int_equal(st.gets, 2 * 9 * FLOWS);
+	assert_int_equal(st.made, 1); /* one packet at a time: one block serves them all */
+	assert_int_equal(st.out, 0);
+	assert_int_equal(f->other, 0);
+}
+
+/* The forward row: no tables, no conntrack. */
+static void test_no_allocation_forwarding_from_pool(void **state)
+{
+	struct flows f = {0};
+	struct box *b;
+
+	(void)state;
+	if (!ALLOC_COUNTING)
+		skip();
+	b = box_new("alloc", &ops, &f);
+	assert_non_null(b);
+	assert_int_equal(box_setup_default_gateway(b), 0);
+	f.lan = box_iface_index(b, "lan0");
+	f.wan = box_iface_index(b, "wan0");
+	for (unsigned i = 0; i < FLOWS; i++) {
+		union pt_addr src = {0}, dst = {0};
+		struct pkt *o;
+
+		src.w[0] = htonl(0x0a000001u + i);
+		dst.w[0] = htonl(0xcb007100u + i);
+		o = flow_packet(i, &src, &dst, (uint16_t)(1024 + i), 443);
+		pkt_copy_out(o, 0, f.out_bytes[i], 64);
+		pkt_free(o);
+		o = flow_packet(i, &dst, &src, 443, (uint16_t)(1024 + i));
+		pkt_copy_out(o, 0, f.in_bytes[i], 64);
+		pkt_free(o);
+	}
+	pool_rounds(b, &f);
 	box_free(b);
 }
 
@@ -258,6 +326,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_no_allocation_per_established_packet),
+	    cmocka_unit_test(test_no_allocation_forwarding_from_pool),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
