@@ -18,6 +18,11 @@
  *
  * Lock order: box_lock, then a port's transmit lock (io/port.c); never the other way.
  *
+ * Packets are allocated outside the lock (each worker copies its frames into new packets) and
+ * freed by the worker that sends them, which need not be the one that made them: whatever
+ * allocates struct pkt (malloc today; a packet pool later) must be safe across threads, or be
+ * per worker with frees returned to their owner.
+ *
  * Counters a worker keeps outside the lock are read by the dump through a snapshot: worker 0
  * asks (live_pool_snap_request), each worker copies its own counters when it next wakes (at
  * most LIVE_WAIT_MS later) and says so, worker 0 waits for all of them (bounded) and prints.
