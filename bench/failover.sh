@@ -1,16 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/failover.sh - make bench-failover: issue 19's failover figures, three rounds of each
-# pairing (pkttables pair, kernel+conntrackd -> pkttables, pkttables -> kernel+conntrackd, and
-# the pkttables pair without sync), IPv4 and IPv6, the active box killed at t = 5 s of 10 s
-# transfers, with the replication latency on the wire (tests/netns/run-sync-failover.sh says
+# pairing (pkttables pair, the same with window-tracking, kernel+conntrackd -> pkttables,
+# pkttables -> kernel+conntrackd, and the pkttables pair without sync), IPv4 and IPv6, the
+# active box killed at t = 5 s of 10 s transfers, with the replication latency on the wire (tests/netns/run-sync-failover.sh says
 # how each figure is taken).
 #
 # Writes build/failover.csv (one row per pairing, round and family) and build/failover.txt
 # (the test's lines, then per pairing and family: survivors over the rounds, the median of the
 # rounds' median outages and their range, the commit's median, the latency). Root only; the
 # heavy part runs under flock /work/coord/check.lock when that exists (a shared machine).
-# Environment: BENCH_FAILOVER_ROUNDS (3), BENCH_FAILOVER_PAIRS ("pt-pt ctd-pt pt-ctd nosync").
+# Environment: BENCH_FAILOVER_ROUNDS (3), BENCH_FAILOVER_PAIRS ("pt-pt pt-wt ctd-pt pt-ctd nosync").
 cd "$(dirname "$0")/.." || exit 2
 CSV=build/failover.csv
 TXT=build/failover.txt
@@ -19,7 +19,7 @@ rm -f "$CSV"
 lock=""
 [ -e /work/coord/check.lock ] && command -v flock >/dev/null 2>&1 && lock="flock /work/coord/check.lock"
 echo "bench-failover: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -r), $(conntrackd -v 2>/dev/null | head -n 1)" >"$TXT"
-FO_PAIRS=${BENCH_FAILOVER_PAIRS:-pt-pt ctd-pt pt-ctd nosync} FO_ROUNDS=${BENCH_FAILOVER_ROUNDS:-3} \
+FO_PAIRS=${BENCH_FAILOVER_PAIRS:-pt-pt pt-wt ctd-pt pt-ctd nosync} FO_ROUNDS=${BENCH_FAILOVER_ROUNDS:-3} \
 	FO_CUT=5 FO_BYTES=2000000 FO_STALL=10 FO_LATENCY=1 FO_CSV=$PWD/$CSV \
 	$lock sh tests/netns/run-sync-failover.sh >>"$TXT" 2>&1
 rc=$?

@@ -30,14 +30,15 @@
 # and on B's sync link: 50 single UDP requests 20 ms apart per family before the flows, "idle",
 # and the flows' own connections, all opened at once, "burst").
 #
-# Pairings (FO_PAIRS, A->B): pt-pt (pkttables pair), ctd-pt (kernel + conntrackd active,
-# pkttables standby), pt-ctd (pkttables active, kernel + conntrackd standby), nosync (pkttables
-# pair without sync: the control, which must lose every TCP transfer, or the test proves
-# nothing). Asserted: with sync every TCP transfer and UDP flow survives and no UDP binding
+# Pairings (FO_PAIRS, A->B): pt-pt (pkttables pair), pt-wt (the same with `sync
+# window-tracking`: strict window checks once both directions passed), ctd-pt (kernel +
+# conntrackd active, pkttables standby), pt-ctd (pkttables active, kernel + conntrackd
+# standby), nosync (pkttables pair without sync: the control, which must lose every TCP
+# transfer, or the test proves nothing). Asserted: with sync every TCP transfer and UDP flow survives and no UDP binding
 # changes; without sync no TCP transfer survives.
 #
 # Environment (defaults: the compact form make check runs; bench/failover.sh runs the rest):
-#   FO_PAIRS "pt-pt ctd-pt nosync"   FO_ROUNDS 1   FO_CUT 2 (s)   FO_BYTES 1000000 (per
+#   FO_PAIRS "pt-pt pt-wt ctd-pt nosync"   FO_ROUNDS 1   FO_CUT 2 (s)   FO_BYTES 1000000 (per
 #   transfer: 2048 bytes each 10 ms, about 5 s)   FO_STALL 6 (s a flow may stall before it is
 #   counted lost)   FO_CSV FILE (append one row per pairing, round and family)   FO_LATENCY 0|1
 # Exit 77 (skipped) when not root or without namespaces, bridges, python3 (or tcpdump for
@@ -48,7 +49,7 @@
 cd "$(dirname "$0")/../.." || exit 2
 . tests/netns/lib.sh
 . tests/netns/sync-lib.sh
-PAIRS=${FO_PAIRS:-pt-pt ctd-pt nosync}
+PAIRS=${FO_PAIRS:-pt-pt pt-wt ctd-pt nosync}
 ROUNDS=${FO_ROUNDS:-1}
 CUT=${FO_CUT:-2}
 BYTES=${FO_BYTES:-1000000}
@@ -153,6 +154,7 @@ sync udp local $_me peer $_peer port 3780
 sync peer-kind $PEERKIND
 sync ignore-addr 192.168.79.0/24
 CONF
+		[ $_sync = yes ] && [ "$WT" = yes ] && echo "sync window-tracking" >>"$D/$_n.conf"
 		rm -f "$D/$_n.ctl"
 		pt_start $_ns $_n "$D/$_n.conf"
 	else
@@ -210,6 +212,7 @@ round() {
 	_o=$D/$_p.$_r
 	case $_p in
 	pt-pt) ka=pt kb=pt sy=yes ;;
+	pt-wt) ka=pt kb=pt sy=yes ;;
 	ctd-pt) ka=ctd kb=pt sy=yes ;;
 	pt-ctd) ka=pt kb=ctd sy=yes ;;
 	nosync) ka=pt kb=pt sy=no ;;
@@ -217,8 +220,9 @@ round() {
 	A=sfa$$ B=sfb$$
 	sync_ns $A $B
 	ip link add sync0 netns $A type veth peer name sync0 netns $B || exit 1
-	PEERKIND=pkttables
-	[ $_p != pt-pt ] && PEERKIND=conntrackd
+	PEERKIND=conntrackd WT=no
+	case $_p in pt-pt | pt-wt | nosync) PEERKIND=pkttables ;; esac
+	[ $_p = pt-wt ] && WT=yes
 	box $A a $ka $sy 192.168.79.1 192.168.79.2 yes
 	box $B b $kb $sy 192.168.79.2 192.168.79.1 no
 	_gw=a
@@ -283,7 +287,7 @@ round() {
 	echo "pairing,round,family,tcp_ok,tcp_n,up_ok,down_ok,udp_alive,udp_n,udp_changed,udp_gap_med_ms,udp_gap_max_ms,tcp_stall_med_ms,tcp_stall_max_ms,commit_ms,idle_n,idle_p50_us,idle_p99_us,idle_max_us,burst_n,burst_p50_us,burst_p99_us,burst_max_us" >"$FO_CSV"
 for p in $PAIRS; do
 	case $p in
-	pt-pt | nosync) ;;
+	pt-pt | pt-wt | nosync) ;;
 	ctd-pt | pt-ctd)
 		if [ -n "$kernel_ok" ]; then
 			echo "SKIP: pairing $p: $kernel_ok"
