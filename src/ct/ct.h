@@ -229,6 +229,17 @@ void ct_pkt_release(struct ct_table *t, struct pkt *p);
 /* Expire entries in at most `buckets` hash buckets, resuming where the last call stopped.
  * Returns the number of entries removed. */
 unsigned ct_sweep(struct ct_table *t, uint64_t now, unsigned buckets);
+/*
+ * Housekeeping by elapsed time (the box's clock hook): ct_sweep over the share of the buckets
+ * the time since the last slice is worth, the whole table once per CT_SWEEP_PERIOD of box
+ * clock, never more than CT_SWEEP_SLICE_MAX buckets per call (a clock move at every packet
+ * costs a bucket now and then, a jump of an hour no full pass). Expiry itself does not wait for
+ * it: a lookup or a listing treats an entry past its timeout as gone. Returns the buckets
+ * visited.
+ */
+#define CT_SWEEP_PERIOD	   (1 * CT_SEC)
+#define CT_SWEEP_SLICE_MAX 256u
+unsigned ct_sweep_elapsed(struct ct_table *t, uint64_t now);
 /* Remove one entry now (reason CT_GONE_KILLED). */
 void ct_kill(struct ct_table *t, struct ct_entry *e);
 /* Remove every entry (conntrack -F). */

@@ -179,6 +179,8 @@ struct ct_table {
 	uint32_t rehash_next; /* old buckets below it are empty (moved) */
 	bool walking;	      /* inside ct_walk's callbacks: nothing moves between chains */
 	uint32_t sweep_next;
+	uint64_t sweep_clock;	 /* ct_sweep_elapsed: the time its slices have covered */
+	uint64_t sweep_visited;	 /* ct_sweep_elapsed: buckets visited, for tests */
 	struct ct_list lists[4]; /* by enum ct_list_id (NONE unused) */
 	uint64_t next_id;
 	uint64_t clock; /* the latest time a lookup or sweep brought: a kill's stop timestamp */

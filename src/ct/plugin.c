@@ -40,10 +40,6 @@
 #include "ct/helper.h"
 
 #define BOX_PRIO_CT_HELPER 300 /* NF_IP_PRI_CONNTRACK_HELPER: after SNAT (100) */
-/* Hash buckets ct_sweep visits per clock move: replay moves the clock at every packet, so a
- * whole table (max_entries / 2 buckets) is visited every 128 moves; lookups and listings skip
- * expired entries meanwhile. */
-#define CT_BOX_SWEEP_BUCKETS 256
 
 /* An IPv6 shadow in the box and the original fragments it stands for. */
 struct ct_reasm {
@@ -321,7 +317,9 @@ static void plugin_clock(void *priv, uint64_t now)
 	struct ct_box *c = priv;
 
 	ct_defrag_expire(c->defrag, now);
-	ct_sweep(c->table, now, CT_BOX_SWEEP_BUCKETS);
+	/* by elapsed time, bounded (replay moves the clock at nearly every packet); lookups and
+	 * listings skip expired entries meanwhile */
+	ct_sweep_elapsed(c->table, now);
 }
 
 /*

@@ -542,6 +542,7 @@ unsigned nat_sweep(struct nat_table *n, uint64_t now, unsigned max)
 	nat_held_expire(n, now);
 	for (unsigned i = 0; m && i < max; i++, m = nx) {
 		nx = m->next;
+		n->sweep_seen++;
 		if (nat_mapping_reap(n, m, now)) {
 			n->stats.mappings_expired++;
 			nat_mapping_free(n, m);
@@ -549,6 +550,16 @@ unsigned nat_sweep(struct nat_table *n, uint64_t now, unsigned max)
 		}
 	}
 	return gone;
+}
+
+unsigned nat_sweep_elapsed(struct nat_table *n, uint64_t now)
+{
+	if (now >= n->sweep_clock && now - n->sweep_clock < NAT_SWEEP_INTERVAL) {
+		nat_held_expire(n, now);
+		return 0;
+	}
+	n->sweep_clock = now; /* also after a clock set back */
+	return nat_sweep(n, now, NAT_SWEEP_MAPPINGS);
 }
 
 /* ---- conntrack events: a mapping's connections ------------------------------------------- */

@@ -160,6 +160,16 @@ void nat_syn_outbound(struct nat_table *n, const struct pkt *p);
 /* Remove expired unused mappings among at most `max` of the oldest (and send port
  * unreachable for held SYNs past syn_hold_timeout). Returns how many mappings went. */
 unsigned nat_sweep(struct nat_table *n, uint64_t now, unsigned max);
+/*
+ * Housekeeping by elapsed time (the box's clock hook): held SYNs past syn_hold_timeout at every
+ * call (their port unreachable is output, due when it is due; a look at the list's head), the
+ * mappings' nat_sweep of NAT_SWEEP_MAPPINGS at most once per NAT_SWEEP_INTERVAL of box clock.
+ * A mapping past its time is gone for lookups and port allocation whether swept or not
+ * (nat_mapping_reap). Returns the mappings removed.
+ */
+#define NAT_SWEEP_INTERVAL 100000000ull /* 0.1 s, in ns */
+#define NAT_SWEEP_MAPPINGS 64u
+unsigned nat_sweep_elapsed(struct nat_table *n, uint64_t now);
 
 /* Interfaces a new connection came in on and goes out of (box indexes, 0 unknown). */
 struct nat_where {

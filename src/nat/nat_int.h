@@ -104,6 +104,8 @@ struct nat_table {
 	struct nat_pool **pool_hash;
 	uint32_t pmask;
 	struct nat_mapping *oldest, *newest;
+	uint64_t sweep_clock;	       /* nat_sweep_elapsed: the last slice's time */
+	uint64_t sweep_seen;	       /* nat_sweep_elapsed: mappings looked at, for tests */
 	struct nat_srcnode **src_hash; /* hmask + 1 buckets, as the mapping hashes */
 	struct nat_stats stats;
 	/* RFC 5382 REQ-4 (synhold.c): copies of refused SYNs the box accepted, oldest first */

@@ -159,9 +159,6 @@ static const struct {
 };
 #define NHOOKS (sizeof(nat_hooks) / sizeof(nat_hooks[0]))
 
-/* NAT mappings nat_sweep looks at per clock move (the oldest first). */
-#define NAT_BOX_SWEEP_MAPPINGS 64
-
 static void plugin_free(struct box *b, void *priv)
 {
 	struct nat_table *n = priv;
@@ -199,7 +196,7 @@ static int plugin_init(struct box *b, void **priv)
 
 static void plugin_clock(void *priv, uint64_t now)
 {
-	nat_sweep(priv, now, NAT_BOX_SWEEP_MAPPINGS);
+	nat_sweep_elapsed(priv, now); /* bounded, by elapsed time: replay moves it per packet */
 }
 
 /* nat mappings 2 pools 1 bindings 4 inbound_filtered 2 ... (struct nat_stats names; the

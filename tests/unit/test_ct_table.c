@@ -182,6 +182,68 @@ static void test_sweep_is_bounded_and_complete(void **state)
 	ct_table_free(t);
 }
 
+/*
+ * The box's sweep runs by elapsed time (ct_sweep_elapsed): a clock that moves at every packet
+ * (replay) costs a bucket now and then, a jump costs at most CT_SWEEP_SLICE_MAX buckets, never
+ * the whole table; the whole table is still covered once per CT_SWEEP_PERIOD; and an entry past
+ * its timeout is gone for lookups whether the sweep reached it or not.
+ */
+static void test_sweep_by_elapsed_time(void **state)
+{
+	struct ct_config c;
+	struct ct_table *t;
+	char b[96];
+	struct ct_result r;
+	uint64_t now, v0;
+	unsigned moves;
+
+	(void)state;
+	ct_config_default(&c);
+	c.max_entries = 10000;
+	c.buckets = 4096;
+	t = ct_table_new(&c);
+	assert_non_null(t);
+	for (unsigned i = 0; i < 200; i++)
+		ct_test_feed(t, udp_flow(b, sizeof(b), i, false), 0); /* unreplied UDP: 30 s */
+	assert_int_equal(ct_table_stats(t)->count, 200);
+
+	/* a jump of 31 s: one slice, not a pass */
+	now = S(31);
+	assert_int_equal(ct_sweep_elapsed(t, now), CT_SWEEP_SLICE_MAX);
+	assert_int_equal(t->sweep_visited, CT_SWEEP_SLICE_MAX);
+	assert_true(ct_table_stats(t)->count > 0); /* most expired entries are not swept yet */
+
+	/* a clock move per packet: 1000 moves of 1 us are worth 4096 * 1 ms / 1 s = 4 buckets */
+	v0 = t->sweep_visited;
+	for (moves = 0; moves < 1000; moves++)
+		assert_true(ct_sweep_elapsed(t, now += 1000) <= 1);
+	assert_true(t->sweep_visited - v0 <= 5);
+
+	/* expired but not swept: gone for the lookup, and a new packet of it is NEW */
+	for (unsigned i = 0; i < 200; i++)
+		assert_null(ct_test_find(t, udp_flow(b, sizeof(b), i, false), now));
+	ct_test_feed_r(t, udp_flow(b, sizeof(b), 0, false), now, &r);
+	assert_int_equal(r.state, CT_STATE_NEW);
+	assert_int_equal(ct_table_stats(t)->count, 1);
+
+	/* an hour in one move: still one slice */
+	v0 = t->sweep_visited;
+	assert_int_equal(ct_sweep_elapsed(t, now += 3600 * CT_SEC), CT_SWEEP_SLICE_MAX);
+	assert_int_equal(t->sweep_visited - v0, CT_SWEEP_SLICE_MAX);
+
+	/* moves of 10 ms for one period: every bucket visited, the expired entry swept */
+	v0 = t->sweep_visited;
+	for (moves = 0; moves < 100; moves++)
+		assert_true(ct_sweep_elapsed(t, now += CT_SWEEP_PERIOD / 100) <=
+			    CT_SWEEP_SLICE_MAX);
+	assert_true(t->sweep_visited - v0 >= 4096 - 100);
+	assert_true(t->sweep_visited - v0 <= 4096);
+	ct_sweep_elapsed(t, now += CT_SWEEP_PERIOD / 50);
+	assert_int_equal(ct_table_stats(t)->count, 0);
+	assert_int_equal(ct_table_stats(t)->expired, 201); /* and the one made again */
+	ct_table_free(t);
+}
+
 struct ev {
 	uint32_t mask;
 	uint64_t id;
@@ -359,19 +421,20 @@ static void test_hash_seed_matters(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_entry_size),
+	    cmocka_unit_test(test_entry_size),
 	    cmocka_unit_test(test_ext_register),
-		cmocka_unit_test(test_unconfirmed_leaves_nothing),
-		cmocka_unit_test(test_loopback_packet_tracked_once),
-		cmocka_unit_test(test_untracked),
-		cmocka_unit_test(test_full_evicts_oldest_unassured),
-		cmocka_unit_test(test_full_of_assured_refuses),
-		cmocka_unit_test(test_sweep_is_bounded_and_complete),
-		cmocka_unit_test(test_events),
-		cmocka_unit_test(test_eviction_event),
-		cmocka_unit_test(test_accounting_and_dump),
-		cmocka_unit_test(test_zone_separates),
-		cmocka_unit_test(test_hash_seed_matters),
+	    cmocka_unit_test(test_unconfirmed_leaves_nothing),
+	    cmocka_unit_test(test_loopback_packet_tracked_once),
+	    cmocka_unit_test(test_untracked),
+	    cmocka_unit_test(test_full_evicts_oldest_unassured),
+	    cmocka_unit_test(test_full_of_assured_refuses),
+	    cmocka_unit_test(test_sweep_is_bounded_and_complete),
+	    cmocka_unit_test(test_sweep_by_elapsed_time),
+	    cmocka_unit_test(test_events),
+	    cmocka_unit_test(test_eviction_event),
+	    cmocka_unit_test(test_accounting_and_dump),
+	    cmocka_unit_test(test_zone_separates),
+	    cmocka_unit_test(test_hash_seed_matters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

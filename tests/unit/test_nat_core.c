@@ -9,6 +9,7 @@
 
 #include "ct/ct_int.h"
 #include "nat/nat.h"
+#include "nat/nat_int.h"
 #include "pkt/gso.h"
 #include "rules/ext.h"
 
@@ -591,6 +592,49 @@ static void test_mapping_timeout(void **state)
 	env_free(e);
 }
 
+/*
+ * The box's NAT sweep runs by elapsed time (nat_sweep_elapsed): a clock move per packet looks
+ * at mappings once per NAT_SWEEP_INTERVAL, at most NAT_SWEEP_MAPPINGS of them; an expired
+ * mapping not swept yet is gone for lookups and its port is free for a new connection.
+ */
+static void test_sweep_by_elapsed_time(void **state)
+{
+	struct env *e = env_new(NULL);
+	struct nat_range r = snat("203.0.113.1");
+	char in[96];
+	uint64_t now = 0, seen;
+	uint16_t port;
+
+	(void)state;
+	for (unsigned i = 0; i < 100; i++) {
+		snprintf(in, sizeof(in), "udp 10.0.0.2:%u > 198.51.100.1:3478", 5000 + i);
+		out_port(e, in, &r, 0);
+	}
+	assert_int_equal(nat_table_stats(e->nat)->mappings, 100);
+	/* 10000 moves of 1 us (10 ms): no mapping looked at before 100 ms */
+	nat_sweep_elapsed(e->nat, 0);
+	seen = e->nat->sweep_seen;
+	for (unsigned m = 0; m < 10000; m++)
+		nat_sweep_elapsed(e->nat, now += 1000);
+	assert_int_equal(e->nat->sweep_seen, seen);
+	/* past 100 ms: one slice, at most NAT_SWEEP_MAPPINGS looked at */
+	nat_sweep_elapsed(e->nat, now = NAT_SWEEP_INTERVAL);
+	assert_true(e->nat->sweep_seen - seen <= NAT_SWEEP_MAPPINGS);
+	assert_true(e->nat->sweep_seen > seen);
+
+	/* 10 min later: the connections (30 s) and mappings (5 min) are over, nothing swept; a
+	 * jump sweeps one slice only */
+	now = S(600);
+	seen = e->nat->sweep_seen;
+	assert_int_equal(nat_sweep_elapsed(e->nat, now), NAT_SWEEP_MAPPINGS);
+	assert_int_equal(e->nat->sweep_seen - seen, NAT_SWEEP_MAPPINGS);
+	assert_int_equal(nat_table_stats(e->nat)->mappings, 100 - NAT_SWEEP_MAPPINGS);
+	/* the last mapping (port 5099 kept) is not swept, yet a new host gets its port */
+	port = out_port(e, "udp 10.0.0.9:5099 > 198.51.100.1:3478", &r, now);
+	assert_int_equal(port, 5099);
+	env_free(e);
+}
+
 /* A mapping lives while a connection uses it, even past its timer. */
 static void test_mapping_held_by_connection(void **state)
 {
@@ -784,6 +828,7 @@ int main(void)
 	    cmocka_unit_test(test_hairpin),
 	    cmocka_unit_test(test_filtering),
 	    cmocka_unit_test(test_mapping_timeout),
+	    cmocka_unit_test(test_sweep_by_elapsed_time),
 	    cmocka_unit_test(test_mapping_held_by_connection),
 	    cmocka_unit_test(test_expired_connection_frees_port),
 	    cmocka_unit_test(test_entry_status),
