@@ -144,7 +144,7 @@ static struct ct_entry *entry_new(struct ct_table *t, const struct ct_tuple *ori
 
 static void account(struct ct_table *t, struct ct_entry *e, const struct pkt *p, enum ct_dir d)
 {
-	struct ct_acct *a = ct_ext_find(e, CT_EXT_ACCT);
+	struct ct_acct *a = ct_ext_get(e, CT_EXT_ACCT);
 
 	if (!a && t->cfg.acct && !(e->status & CT_S_CONFIRMED))
 		a = ct_ext_add(t, e, CT_EXT_ACCT);

@@ -130,6 +130,10 @@ struct ct_ext {
 	_Alignas(8) unsigned char data[];
 };
 
+/* ct_ext_find inline, for the per-packet paths inside src/ct (an entry without extensions
+ * costs a test of one pointer). */
+static inline void *ct_ext_get(const struct ct_entry *e, enum ct_ext_id id);
+
 void ct_ext_free(struct ct_entry *e);
 /* The extensions conntrack itself keeps (accounting, helper, timeout policy, sequence
  * adjustment), registered by ct_table_new. */
@@ -197,6 +201,13 @@ struct ct_table {
 	uint16_t ext_size[CT_EXT_NUM]; /* ct_ext_register: 0 = not registered */
 };
 
+static inline void *ct_ext_get(const struct ct_entry *e, enum ct_ext_id id)
+{
+	if (!e->ext || (unsigned)id >= CT_EXT_NUM || !e->ext->off[id])
+		return NULL;
+	return (unsigned char *)e->ext + e->ext->off[id];
+}
+
 /* ---- trackers ---------------------------------------------------------------------------- */
 
 /* What a tracker's packet() says about a packet of a known connection. */
@@ -259,7 +270,7 @@ const struct ct_proto_ops *ct_proto_find(uint8_t l4proto);
 static inline const struct ct_timeouts *ct_timeouts_of(const struct ct_table *t,
 						       const struct ct_entry *e)
 {
-	const struct ct_timeout_ext *x = e->ext ? ct_ext_find(e, CT_EXT_TIMEOUT) : NULL;
+	const struct ct_timeout_ext *x = ct_ext_get(e, CT_EXT_TIMEOUT);
 
 	return x ? &x->policy->to : &t->cfg.timeouts;
 }
@@ -325,7 +336,7 @@ static inline bool ct_seq_after(uint32_t a, uint32_t b)
  */
 static inline int32_t ct_seqadj_ack_offset(const struct ct_entry *e, int dir, uint32_t ack)
 {
-	const struct ct_seqadj *sa = e->ext ? ct_ext_find(e, CT_EXT_SEQADJ) : NULL;
+	const struct ct_seqadj *sa = ct_ext_get(e, CT_EXT_SEQADJ);
 	const struct ct_seqadj_dir *d;
 
 	if (!sa)

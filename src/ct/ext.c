@@ -44,16 +44,14 @@ size_t ct_ext_size(const struct ct_table *t, enum ct_ext_id id)
 
 void *ct_ext_find(const struct ct_entry *e, enum ct_ext_id id)
 {
-	if (!e->ext || (unsigned)id >= CT_EXT_NUM || !e->ext->off[id])
-		return NULL;
-	return (unsigned char *)e->ext + e->ext->off[id];
+	return ct_ext_get(e, id);
 }
 
 void *ct_ext_add(struct ct_table *t, struct ct_entry *e, enum ct_ext_id id)
 {
 	struct ct_ext *x;
 	size_t hdr = offsetof(struct ct_ext, data), used, need, size;
-	void *have = ct_ext_find(e, id);
+	void *have = ct_ext_get(e, id);
 
 	if (have)
 		return have;

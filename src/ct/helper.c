@@ -163,7 +163,7 @@ void *ct_helper_nat_priv(const struct ct_table *t, enum ct_helper_id id)
 
 struct ct_help *ct_entry_help(const struct ct_entry *e)
 {
-	return ct_ext_find(e, CT_EXT_HELPER);
+	return ct_ext_get(e, CT_EXT_HELPER);
 }
 
 const struct ct_helper *ct_entry_helper(const struct ct_entry *e)
@@ -288,8 +288,8 @@ int ct_helper_run(struct ct_table *t, struct pkt *p, uint64_t now, const char **
 	unsigned ctinfo = ct_pkt_ctinfo(p);
 	const struct ct_helper *h;
 
-	if (!e || ctinfo == CT_RELATED_REPLY || !(h = ct_entry_helper(e)))
-		return 0;
+	if (!e || !e->ext || ctinfo == CT_RELATED_REPLY || !(h = ct_entry_helper(e)))
+		return 0; /* (no extension block: no helper) */
 	if (e->status & CT_S_DYING)
 		return 0;
 	*why = NULL;

@@ -27,9 +27,9 @@ const struct ct_proto_ops *ct_proto_find(uint8_t l4proto)
 	return trackers[l4proto] ? trackers[l4proto] : &ct_proto_generic;
 }
 
-int ct_tuple_from_l4(const struct pkt *p, uint32_t l4off, uint32_t l4len, int family,
-		     uint8_t l4proto, const union pt_addr *src, const union pt_addr *dst,
-		     uint16_t zone, struct ct_tuple *t)
+/* The tuple's network part; the transport part zero. */
+static void tuple_l3(int family, uint8_t l4proto, const union pt_addr *src,
+		     const union pt_addr *dst, uint16_t zone, struct ct_tuple *t)
 {
 	ct_tuple_zero(t);
 	t->family = (uint8_t)family;
@@ -42,6 +42,13 @@ int ct_tuple_from_l4(const struct pkt *p, uint32_t l4off, uint32_t l4len, int fa
 		t->src = *src;
 		t->dst = *dst;
 	}
+}
+
+int ct_tuple_from_l4(const struct pkt *p, uint32_t l4off, uint32_t l4len, int family,
+		     uint8_t l4proto, const union pt_addr *src, const union pt_addr *dst,
+		     uint16_t zone, struct ct_tuple *t)
+{
+	tuple_l3(family, l4proto, src, dst, zone, t);
 	return ct_proto_find(l4proto)->pkt_to_tuple(p, l4off, l4len, t);
 }
 
@@ -51,6 +58,16 @@ int ct_tuple_from_pkt(const struct pkt *p, uint16_t zone, struct ct_tuple *t)
 
 	if (in->family != AF_INET && in->family != AF_INET6)
 		return -EINVAL;
+	if (in->has_l4 && in->has_ports && in->l4len >= 8 &&
+	    (in->l4proto == IPPROTO_TCP || in->l4proto == IPPROTO_UDP ||
+	     in->l4proto == IPPROTO_UDPLITE)) {
+		/* the ports the parser read (and NAT keeps up to date): what tcp_pkt_to_tuple /
+		 * ct_ports_to_tuple would read from the header again */
+		tuple_l3(in->family, in->l4proto, &in->src, &in->dst, zone, t);
+		t->s.port = in->sport;
+		t->d.port = in->dport;
+		return 0;
+	}
 	return ct_tuple_from_l4(p, in->l4off, in->has_l4 ? in->l4len : 0, in->family, in->l4proto,
 				&in->src, &in->dst, zone, t);
 }

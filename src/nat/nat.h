@@ -62,9 +62,9 @@ struct nat_range {
 	union pt_addr min_addr, max_addr;
 	uint16_t min_port, max_port;
 	uint16_t base_port; /* NAT_R_PROTO_OFFSET */
-	uint16_t flags;	 /* NAT_R_* */
-	uint8_t family;	 /* AF_INET / AF_INET6 */
-	uint8_t mapping; /* enum nat_behave_mode */
+	uint16_t flags;	    /* NAT_R_* */
+	uint8_t family;	    /* AF_INET / AF_INET6 */
+	uint8_t mapping;    /* enum nat_behave_mode */
 	uint8_t filtering;
 	uint8_t refresh; /* enum nat_refresh */
 	uint8_t hairpin; /* enum nat_hairpin */

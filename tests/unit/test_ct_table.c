@@ -23,7 +23,8 @@ static void test_entry_size(void **state)
 	/* measured, not asserted tightly: printed for the record (issue 4 asks for it) */
 	print_message("sizeof(struct ct_entry) = %zu bytes; accounting extension block %zu bytes "
 		      "(header %zu + %zu)\n",
-		      ct_entry_size(), (offsetof(struct ct_ext, data) + ct_ext_size(t, CT_EXT_ACCT)),
+		      ct_entry_size(),
+		      (offsetof(struct ct_ext, data) + ct_ext_size(t, CT_EXT_ACCT)),
 		      offsetof(struct ct_ext, data), ct_ext_size(t, CT_EXT_ACCT));
 	assert_true(ct_entry_size() <= 256);
 	ct_table_free(t);
@@ -86,13 +87,13 @@ static void test_loopback_packet_tracked_once(void **state)
 
 	assert_int_equal(ct_in(t, p, false, 0, 0), 0); /* OUTPUT */
 	first = p->ct;
-	assert_int_equal(ct_confirm(t, p, 0), 0);      /* POSTROUTING */
+	assert_int_equal(ct_confirm(t, p, 0), 0); /* POSTROUTING */
 	ct_pkt_release(t, p);
-	assert_ptr_equal(p->ct, first);                /* borrowed while in the table */
-	assert_int_equal(ct_in(t, p, true, 0, 0), 0);  /* PREROUTING on lo: left alone */
+	assert_ptr_equal(p->ct, first);		      /* borrowed while in the table */
+	assert_int_equal(ct_in(t, p, true, 0, 0), 0); /* PREROUTING on lo: left alone */
 	assert_ptr_equal(p->ct, first);
 	assert_int_equal(ct_pkt_state(p), CT_STATE_NEW);
-	assert_int_equal(ct_confirm(t, p, 0), 0);      /* INPUT */
+	assert_int_equal(ct_confirm(t, p, 0), 0); /* INPUT */
 	assert_int_equal(ct_table_stats(t)->count, 1);
 	assert_int_equal(ct_entry_use(first), 1);
 	pkt_free(p);
@@ -268,12 +269,12 @@ static void record(void *priv, uint32_t events, const struct ct_entry *e,
 }
 
 #define OUT "tcp 10.0.0.2:1234 > 192.0.2.1:80 "
-#define IN "tcp 192.0.2.1:80 > 10.0.0.2:1234 "
+#define IN  "tcp 192.0.2.1:80 > 10.0.0.2:1234 "
 
 static void test_events(void **state)
 {
 	struct ct_table *t = ct_test_table(8);
-	struct ev_log log = { 0 };
+	struct ev_log log = {0};
 	struct pkt *p;
 
 	assert_int_equal(ct_event_subscribe(t, record, &log), 0);
@@ -317,7 +318,7 @@ static void test_events(void **state)
 static void test_eviction_event(void **state)
 {
 	struct ct_table *t = ct_test_table(1);
-	struct ev_log log = { 0 };
+	struct ev_log log = {0};
 	char b[96];
 
 	ct_event_subscribe(t, record, &log);
@@ -344,7 +345,7 @@ static void test_accounting_and_dump(void **state)
 	ct_config_default(&c);
 	c.acct = true;
 	t = ct_table_new(&c);
-	ct_test_feed(t, "udp 10.0.0.2:5000 > 192.0.2.1:53 len=20", 0);     /* 48 bytes */
+	ct_test_feed(t, "udp 10.0.0.2:5000 > 192.0.2.1:53 len=20", 0); /* 48 bytes */
 	ct_test_feed(t, "udp 10.0.0.2:5000 > 192.0.2.1:53 len=20", 0);
 	ct_test_feed(t, "udp 192.0.2.1:53 > 10.0.0.2:5000 len=100", S(1)); /* 128 bytes */
 	ct_test_feed(t, "icmp 10.0.0.2 > 192.0.2.1 echo-request id=1", S(1));
@@ -392,7 +393,7 @@ static void test_hash_seed_matters(void **state)
 	struct ct_config c;
 	struct ct_table *a, *b;
 	unsigned differ = 0, used = 0;
-	uint8_t hit[64] = { 0 };
+	uint8_t hit[64] = {0};
 	char txt[96];
 
 	ct_config_default(&c);

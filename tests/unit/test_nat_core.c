@@ -67,8 +67,8 @@ static struct nat_range snat(const char *addr)
 
 /* Through the router: PREROUTING (DST), the SNAT decision, POSTROUTING (SRC), confirm. r NULL:
  * no SNAT rule. Returns ct_in/nat_setup's error in *err. The caller releases. */
-static struct pkt *route(struct env *e, struct pkt *p, int in, int out,
-			 const struct nat_range *r, uint64_t now, int *err)
+static struct pkt *route(struct env *e, struct pkt *p, int in, int out, const struct nat_range *r,
+			 uint64_t now, int *err)
 {
 	struct nat_where w = {.in = in, .out = out};
 	int rc;
@@ -123,8 +123,7 @@ static void out_check(struct env *e, const char *in, const struct nat_range *r, 
 	done(e, p);
 }
 
-static uint16_t out_port(struct env *e, const char *in, const struct nat_range *r,
-			 uint64_t now)
+static uint16_t out_port(struct env *e, const char *in, const struct nat_range *r, uint64_t now)
 {
 	struct pkt *p = route(e, ct_test_pkt(in), LAN, WAN, r, now, NULL);
 	uint16_t port;
@@ -149,7 +148,8 @@ static void test_port_preserved_and_reply(void **state)
 	/* the reply is translated back at PREROUTING */
 	p = route(e, ct_test_pkt("udp 198.51.100.1:3478 > 203.0.113.1:5000 len=8"), WAN, LAN, NULL,
 		  S(1), NULL);
-	assert_string_equal(text(p, buf, sizeof(buf)), "udp 198.51.100.1:3478 > 10.0.0.2:5000 len=8");
+	assert_string_equal(text(p, buf, sizeof(buf)),
+			    "udp 198.51.100.1:3478 > 10.0.0.2:5000 len=8");
 	done(e, p);
 	assert_int_equal(nat_table_stats(e->nat)->port_preserved, 1);
 	/* TCP, and a UDPv4 datagram without checksum keeps none */
@@ -417,9 +417,8 @@ static void test_icmp_error_inner(void **state)
 	assert_int_equal(out_port(e, "udp 10.0.0.2:5000 > 198.51.100.1:53 len=12", &r, 0), 6000);
 	n = build_bytes("udp 203.0.113.1:6000 > 198.51.100.1:53 len=12", inner, sizeof(inner));
 	wn = build_bytes("udp 10.0.0.2:5000 > 198.51.100.1:53 len=12", want, sizeof(want));
-	assert_int_equal(pkt_spec_parse("icmp 192.0.2.254 > 203.0.113.1 port-unreachable", s, NULL,
-					0),
-			 0);
+	assert_int_equal(
+	    pkt_spec_parse("icmp 192.0.2.254 > 203.0.113.1 port-unreachable", s, NULL, 0), 0);
 	s->payload = inner;
 	s->payload_len = (uint32_t)n;
 	p = pkt_build(s);
@@ -453,8 +452,8 @@ static void test_ipv6_and_icmp_id(void **state)
 	/* ICMPv6 echo: the checksum covers the pseudo-header; two hosts with the same id */
 	out_check(e, "icmp6 fd00::2 > 2001:db8::80 echo-request id=7", &r, 0,
 		  "icmp6 2001:db8:ff::1 > 2001:db8::80 echo-request id=7 len=0");
-	p = route(e, ct_test_pkt("icmp6 fd00::3 > 2001:db8::80 echo-request id=7"), LAN, WAN, &r,
-		  0, NULL);
+	p = route(e, ct_test_pkt("icmp6 fd00::3 > 2001:db8::80 echo-request id=7"), LAN, WAN, &r, 0,
+		  NULL);
 	text(p, buf, sizeof(buf));
 	assert_null(strstr(buf, "id=7"));
 	done(e, p);
@@ -493,14 +492,16 @@ static void test_hairpin(void **state)
 	(void)state;
 	out_port(e, "udp 10.0.0.2:5000 > 198.51.100.1:3478", &r, 0);
 	out_port(e, "udp 10.0.0.3:6000 > 198.51.100.1:3478", &r, 0);
-	p = route(e, ct_test_pkt("udp 10.0.0.2:5000 > 203.0.113.1:6000 len=5"), LAN, LAN, NULL, S(1),
-		  NULL);
-	assert_string_equal(text(p, buf, sizeof(buf)), "udp 203.0.113.1:5000 > 10.0.0.3:6000 len=5");
+	p = route(e, ct_test_pkt("udp 10.0.0.2:5000 > 203.0.113.1:6000 len=5"), LAN, LAN, NULL,
+		  S(1), NULL);
+	assert_string_equal(text(p, buf, sizeof(buf)),
+			    "udp 203.0.113.1:5000 > 10.0.0.3:6000 len=5");
 	done(e, p);
 	/* B answers: back to A, seen from B's external endpoint */
-	p = route(e, ct_test_pkt("udp 10.0.0.3:6000 > 203.0.113.1:5000 len=3"), LAN, LAN, NULL, S(2),
-		  NULL);
-	assert_string_equal(text(p, buf, sizeof(buf)), "udp 203.0.113.1:6000 > 10.0.0.2:5000 len=3");
+	p = route(e, ct_test_pkt("udp 10.0.0.3:6000 > 203.0.113.1:5000 len=3"), LAN, LAN, NULL,
+		  S(2), NULL);
+	assert_string_equal(text(p, buf, sizeof(buf)),
+			    "udp 203.0.113.1:6000 > 10.0.0.2:5000 len=3");
 	done(e, p);
 	assert_int_equal(nat_table_stats(e->nat)->hairpinned, 1);
 	env_free(e);
@@ -509,9 +510,10 @@ static void test_hairpin(void **state)
 	e = env_new(NULL);
 	r.hairpin = NAT_HAIRPIN_OFF;
 	out_port(e, "udp 10.0.0.3:6000 > 198.51.100.1:3478", &r, 0);
-	p = route(e, ct_test_pkt("udp 10.0.0.2:5000 > 203.0.113.1:6000 len=5"), LAN, LAN, NULL, S(1),
-		  NULL);
-	assert_string_equal(text(p, buf, sizeof(buf)), "udp 10.0.0.2:5000 > 203.0.113.1:6000 len=5");
+	p = route(e, ct_test_pkt("udp 10.0.0.2:5000 > 203.0.113.1:6000 len=5"), LAN, LAN, NULL,
+		  S(1), NULL);
+	assert_string_equal(text(p, buf, sizeof(buf)),
+			    "udp 10.0.0.2:5000 > 203.0.113.1:6000 len=5");
 	done(e, p);
 	env_free(e);
 }
@@ -644,8 +646,8 @@ static void test_mapping_held_by_connection(void **state)
 
 	(void)state;
 	out_port(e, "tcp 10.0.0.2:40000 > 198.51.100.1:80 syn", &r, 0);
-	p = route(e, ct_test_pkt("tcp 198.51.100.1:80 > 203.0.113.1:40000 syn,ack ack=1"), WAN,
-		  LAN, NULL, S(1), NULL);
+	p = route(e, ct_test_pkt("tcp 198.51.100.1:80 > 203.0.113.1:40000 syn,ack ack=1"), WAN, LAN,
+		  NULL, S(1), NULL);
 	done(e, p);
 	/* SYN_RECV lasts 60 s; the TCP mapping timer 2 h 4 min: at 3 h the entry is gone */
 	assert_int_equal(nat_sweep(e->nat, S(3600), 100), 0);
@@ -692,8 +694,7 @@ static void test_entry_status(void **state)
 	assert_int_equal(nat_entry_status(ct_pkt_entry(p)), NAT_STATUS_SRC);
 	done(e, p);
 	/* a binding that changes nothing is not SNAT */
-	p = route(e, ct_test_pkt("udp 10.0.0.2:4001 > 198.51.100.1:53"), LAN, WAN, &same, 0,
-		  NULL);
+	p = route(e, ct_test_pkt("udp 10.0.0.2:4001 > 198.51.100.1:53"), LAN, WAN, &same, 0, NULL);
 	assert_int_equal(nat_entry_status(ct_pkt_entry(p)), 0);
 	done(e, p);
 	assert_int_equal(nat_entry_status(NULL), 0);
