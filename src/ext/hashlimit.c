@@ -13,6 +13,10 @@
  * and counts it. Entries expire --hashlimit-htable-expire ms after their last packet and are
  * removed by a garbage collection that runs every --hashlimit-htable-gcinterval ms of the box
  * clock, as the kernel's delayed work does; between collections an expired entry still counts.
+ * A collection is done in slices of HL_GC_SLICE buckets, one per packet, so no packet pays for
+ * a whole table; what it would have removed at its time is gone at once all the same: a lookup
+ * that meets such an entry removes it, a full table finishes the collection before it refuses
+ * a new entry, and the statistics count what is still due.
  *
  * The kernel shares one table between rules with the same --hashlimit-name; here each rule
  * instance has its own.
@@ -31,17 +35,17 @@
 #include "pkt/proto.h"
 #include "rules/ext.h"
 
-#define HL_SCALE 1000000ull
-#define HL_BURST_DEFAULT 5
-#define HL_BURST_MAX 1000000
-#define HL_GCINTERVAL 1000
-#define HL_BYTE_SHIFT 4
-#define HL_BYTE_EXPIRE 15
+#define HL_SCALE	     1000000ull
+#define HL_BURST_DEFAULT     5
+#define HL_BURST_MAX	     1000000
+#define HL_GCINTERVAL	     1000
+#define HL_BYTE_SHIFT	     4
+#define HL_BYTE_EXPIRE	     15
 #define HL_BYTE_EXPIRE_BURST 60
 /* the largest power of two below 2^64 / (HZ * seconds per day), at HZ 250 */
 #define HL_CPJ (1ull << 39)
 /* bytes mode: the largest power of two below 2^32 / HZ */
-#define HL_CPJ_BYTES (1ull << 24)
+#define HL_CPJ_BYTES	(1ull << 24)
 #define HL_DEFAULT_SIZE 8192
 
 enum {
@@ -79,8 +83,11 @@ struct hl_table {
 	uint32_t size, max, count;
 	uint64_t gc_j, expire_j;
 	bool started;
-	uint64_t key[2];  /* pkt_hash key: the box's, taken when the table starts */
-	uint64_t next_gc; /* jiffies */
+	uint64_t key[2];     /* pkt_hash key: the box's, taken when the table starts */
+	uint64_t next_gc;    /* jiffies */
+	uint64_t gc_at;	     /* the collection in progress: entries with expires <= gc_at go */
+	uint32_t gc_pos;     /* its next bucket; size when none is in progress */
+	uint64_t gc_buckets; /* buckets visited by collection slices */
 	uint64_t full_drops, expired;
 	struct hl_ent *bucket[];
 };
@@ -118,31 +125,49 @@ enum {
 #define HLF(f) EXT_FIELD(struct hashlimit_info, f)
 
 static const struct ext_opt hl_opts[] = {
-	[O_UPTO] = { .name = "hashlimit-upto", .type = EXT_T_CUSTOM, .flags = EXT_OPT_INVERT,
-		     .excl = 1u << O_ABOVE | 1u << O_OLDNAME, .print_as = -1 },
-	[O_ABOVE] = { .name = "hashlimit-above", .type = EXT_T_CUSTOM, .flags = EXT_OPT_INVERT,
-		      .excl = 1u << O_UPTO | 1u << O_OLDNAME, .print_as = -1 },
-	[O_OLDNAME] = { .name = "hashlimit", .type = EXT_T_CUSTOM,
-			.flags = EXT_OPT_INVERT | EXT_OPT_NOPRINT,
-			.excl = 1u << O_UPTO | 1u << O_ABOVE, .print_as = O_UPTO },
-	[O_SRCMASK] = { .name = "hashlimit-srcmask", .type = EXT_T_U8, HLF(srcmask), .max = 128,
-			.print_as = -1 },
-	[O_DSTMASK] = { .name = "hashlimit-dstmask", .type = EXT_T_U8, HLF(dstmask), .max = 128,
-			.print_as = -1 },
-	[O_BURST] = { .name = "hashlimit-burst", .type = EXT_T_CUSTOM, .print_as = -1 },
-	[O_SIZE] = { .name = "hashlimit-htable-size", .type = EXT_T_U32, HLF(size),
-		     .print_as = -1 },
-	[O_MAX] = { .name = "hashlimit-htable-max", .type = EXT_T_U32, HLF(max), .print_as = -1 },
-	[O_GCINT] = { .name = "hashlimit-htable-gcinterval", .type = EXT_T_U32, HLF(gc_interval),
-		      .print_as = -1 },
-	[O_EXPIRE] = { .name = "hashlimit-htable-expire", .type = EXT_T_U32, HLF(expire),
-		       .print_as = -1 },
-	[O_MODE] = { .name = "hashlimit-mode", .type = EXT_T_CUSTOM, .print_as = -1 },
-	[O_NAME] = { .name = "hashlimit-name", .type = EXT_T_STRING,
-		     .flags = EXT_OPT_MANDATORY, HLF(name), .print_as = -1 },
-	[O_RATEMATCH] = { .name = "hashlimit-rate-match", .type = EXT_T_NONE, .print_as = -1 },
-	[O_INTERVAL] = { .name = "hashlimit-rate-interval", .type = EXT_T_U32, HLF(interval),
-			 .min = 1, .max = UINT32_MAX, .print_as = -1 },
+    [O_UPTO] = {.name = "hashlimit-upto",
+		.type = EXT_T_CUSTOM,
+		.flags = EXT_OPT_INVERT,
+		.excl = 1u << O_ABOVE | 1u << O_OLDNAME,
+		.print_as = -1},
+    [O_ABOVE] = {.name = "hashlimit-above",
+		 .type = EXT_T_CUSTOM,
+		 .flags = EXT_OPT_INVERT,
+		 .excl = 1u << O_UPTO | 1u << O_OLDNAME,
+		 .print_as = -1},
+    [O_OLDNAME] = {.name = "hashlimit",
+		   .type = EXT_T_CUSTOM,
+		   .flags = EXT_OPT_INVERT | EXT_OPT_NOPRINT,
+		   .excl = 1u << O_UPTO | 1u << O_ABOVE,
+		   .print_as = O_UPTO},
+    [O_SRCMASK] =
+	{.name = "hashlimit-srcmask", .type = EXT_T_U8, HLF(srcmask), .max = 128, .print_as = -1},
+    [O_DSTMASK] =
+	{.name = "hashlimit-dstmask", .type = EXT_T_U8, HLF(dstmask), .max = 128, .print_as = -1},
+    [O_BURST] = {.name = "hashlimit-burst", .type = EXT_T_CUSTOM, .print_as = -1},
+    [O_SIZE] = {.name = "hashlimit-htable-size", .type = EXT_T_U32, HLF(size), .print_as = -1},
+    [O_MAX] = {.name = "hashlimit-htable-max", .type = EXT_T_U32, HLF(max), .print_as = -1},
+    [O_GCINT] = {.name = "hashlimit-htable-gcinterval",
+		 .type = EXT_T_U32,
+		 HLF(gc_interval),
+		 .print_as = -1},
+    [O_EXPIRE] = {.name = "hashlimit-htable-expire",
+		  .type = EXT_T_U32,
+		  HLF(expire),
+		  .print_as = -1},
+    [O_MODE] = {.name = "hashlimit-mode", .type = EXT_T_CUSTOM, .print_as = -1},
+    [O_NAME] = {.name = "hashlimit-name",
+		.type = EXT_T_STRING,
+		.flags = EXT_OPT_MANDATORY,
+		HLF(name),
+		.print_as = -1},
+    [O_RATEMATCH] = {.name = "hashlimit-rate-match", .type = EXT_T_NONE, .print_as = -1},
+    [O_INTERVAL] = {.name = "hashlimit-rate-interval",
+		    .type = EXT_T_U32,
+		    HLF(interval),
+		    .min = 1,
+		    .max = UINT32_MAX,
+		    .print_as = -1},
 };
 
 /* ---- rates ---------------------------------------------------------------------------- */
@@ -178,7 +203,8 @@ static int hl_parse_bytes(const char *s, uint64_t *cost, char *err, size_t errle
 		factor = 1 << 10;
 	/* under 16 b/s the cost is that of 0 b/s, printed as such, which does not read back */
 	if (r * factor < (1u << HL_BYTE_SHIFT)) {
-		snprintf(err, errlen, "Rate too low \"%s\" (at least %ub/s)", s, 1u << HL_BYTE_SHIFT);
+		snprintf(err, errlen, "Rate too low \"%s\" (at least %ub/s)", s,
+			 1u << HL_BYTE_SHIFT);
 		return -EINVAL;
 	}
 	*cost = hl_bytes_to_cost(r * factor);
@@ -220,7 +246,7 @@ static void hl_print_bytes(FILE *f, uint64_t avg, uint64_t burst)
 	static const struct {
 		const char *name;
 		uint64_t thresh;
-	} units[] = { { "m", 1 << 20 }, { "k", 1 << 10 }, { "", 1 } };
+	} units[] = {{"m", 1 << 20}, {"k", 1 << 10}, {"", 1}};
 	uint64_t r = hl_cost_to_bytes(avg);
 	unsigned i;
 
@@ -256,8 +282,11 @@ static void hl_init(struct ext_instance *inst)
 static int hl_parse_mode(struct ext_parse_ctx *ctx, struct hashlimit_info *h, const char *arg)
 {
 	static const struct ext_name modes[] = {
-		{ "dstip", HL_HASH_DIP }, { "srcip", HL_HASH_SIP },
-		{ "dstport", HL_HASH_DPT }, { "srcport", HL_HASH_SPT }, { NULL, 0 },
+	    {"dstip", HL_HASH_DIP},
+	    {"srcip", HL_HASH_SIP},
+	    {"dstport", HL_HASH_DPT},
+	    {"srcport", HL_HASH_SPT},
+	    {NULL, 0},
 	};
 	char buf[128];
 	char *save, *tok;
@@ -272,7 +301,8 @@ static int hl_parse_mode(struct ext_parse_ctx *ctx, struct hashlimit_info *h, co
 				break;
 		if (!n->name) {
 			snprintf(ctx->err, ctx->errlen,
-				 "hashlimit: Bad value for \"--hashlimit-mode\" option: \"%s\"", arg);
+				 "hashlimit: Bad value for \"--hashlimit-mode\" option: \"%s\"",
+				 arg);
 			return -EINVAL;
 		}
 		mode |= n->value;
@@ -355,8 +385,7 @@ static int hl_finalize(const struct ext_check_ctx *ctx, struct ext_instance *ins
 	unsigned plen = ctx->family == AF_INET6 ? 128 : 32;
 
 	if (!(inst->seen & (1u << O_UPTO | 1u << O_ABOVE | 1u << O_OLDNAME))) {
-		snprintf(ctx->err, ctx->errlen,
-			 "You have to specify --hashlimit");
+		snprintf(ctx->err, ctx->errlen, "You have to specify --hashlimit");
 		return -EINVAL;
 	}
 	if (!(inst->seen & 1u << O_NAME) || h->name[0] == '\0') {
@@ -372,7 +401,8 @@ static int hl_finalize(const struct ext_check_ctx *ctx, struct ext_instance *ins
 
 		if (inst->seen & 1u << O_BURST) {
 			if (h->burst < unit) {
-				snprintf(ctx->err, ctx->errlen, "burst cannot be smaller than %llub",
+				snprintf(ctx->err, ctx->errlen,
+					 "burst cannot be smaller than %llub",
 					 (unsigned long long)unit);
 				return -EINVAL;
 			}
@@ -397,8 +427,8 @@ static int hl_finalize(const struct ext_check_ctx *ctx, struct ext_instance *ins
 		return -EINVAL;
 	}
 	/* user2credits() of the kernel, with its 64-bit wrap-around */
-	if (!(h->mode & HL_BYTES) && (h->burst == 0 || hl_credits(h->avg * h->burst) <
-							       hl_credits(h->avg))) {
+	if (!(h->mode & HL_BYTES) &&
+	    (h->burst == 0 || hl_credits(h->avg * h->burst) < hl_credits(h->avg))) {
 		snprintf(ctx->err, ctx->errlen, "hashlimit: overflow, try lower: %llu/%llu",
 			 (unsigned long long)h->avg, (unsigned long long)h->burst);
 		return -ERANGE;
@@ -435,6 +465,7 @@ static int hl_check(const struct ext_check_ctx *ctx, struct ext_instance *inst)
 		return -ENOMEM;
 	}
 	t->size = size;
+	t->gc_pos = size;
 	t->max = h->max ? h->max : 8 * size;
 	t->gc_j = hl_ms_to_jiffies(h->gc_interval);
 	t->expire_j = hl_ms_to_jiffies(h->expire);
@@ -479,8 +510,10 @@ static void hl_print(struct ext_printer *pr, const struct ext_instance *inst)
 	}
 	if (h->mode & (HL_HASH_SIP | HL_HASH_SPT | HL_HASH_DIP | HL_HASH_DPT)) {
 		static const struct ext_name order[] = {
-			{ "srcip", HL_HASH_SIP }, { "srcport", HL_HASH_SPT },
-			{ "dstip", HL_HASH_DIP }, { "dstport", HL_HASH_DPT },
+		    {"srcip", HL_HASH_SIP},
+		    {"srcport", HL_HASH_SPT},
+		    {"dstip", HL_HASH_DIP},
+		    {"dstport", HL_HASH_DPT},
 		};
 		const char *sep = " --hashlimit-mode ";
 
@@ -562,31 +595,51 @@ static uint32_t hl_hash(const struct hl_table *t, const struct hl_key *k)
 	return pkt_hash_bucket(pkt_hash(t->key, k, sizeof(*k)), t->size);
 }
 
-/* Run the collections that would have run up to `now`. */
-static void hl_gc(struct hl_table *t, uint64_t now)
+/* Buckets of a collection per packet (hl_gc). */
+#define HL_GC_SLICE 64u
+
+/* Would the collection in progress remove e? (Those that came due before it were due then.) */
+static bool hl_collected(const struct hl_table *t, const struct hl_ent *e)
 {
-	uint64_t at;
+	return t->gc_pos < t->size && t->gc_at >= e->expires;
+}
 
-	if (now < t->next_gc)
-		return;
-	at = t->next_gc + (now - t->next_gc) / t->gc_j * t->gc_j;
-	for (uint32_t i = 0; i < t->size; i++) {
-		struct hl_ent **pp = &t->bucket[i];
+static void hl_remove(struct hl_table *t, struct hl_ent **pp)
+{
+	struct hl_ent *e = *pp;
 
+	*pp = e->next;
+	free(e);
+	t->count--;
+	t->expired++;
+}
+
+/* Go on with the collection in progress for at most max buckets. */
+static void hl_gc_step(struct hl_table *t, uint32_t max)
+{
+	while (t->gc_pos < t->size && max--) {
+		struct hl_ent **pp = &t->bucket[t->gc_pos++];
+
+		t->gc_buckets++;
 		while (*pp) {
-			struct hl_ent *e = *pp;
-
-			if (at >= e->expires) {
-				*pp = e->next;
-				free(e);
-				t->count--;
-				t->expired++;
-			} else {
-				pp = &e->next;
-			}
+			if (t->gc_at >= (*pp)->expires)
+				hl_remove(t, pp);
+			else
+				pp = &(*pp)->next;
 		}
 	}
-	t->next_gc = at + t->gc_j;
+}
+
+/* Start the latest collection that would have run up to `now` (one that is due covers the
+ * earlier ones), then one slice of it. */
+static void hl_gc(struct hl_table *t, uint64_t now)
+{
+	if (now >= t->next_gc) {
+		t->gc_at = t->next_gc + (now - t->next_gc) / t->gc_j * t->gc_j;
+		t->gc_pos = 0;
+		t->next_gc = t->gc_at + t->gc_j;
+	}
+	hl_gc_step(t, HL_GC_SLICE);
 }
 
 static void hl_rate_init(struct hl_rate *r, const struct hashlimit_info *h, uint64_t now)
@@ -666,7 +719,7 @@ static bool hl_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	struct hl_table *t = h->table;
 	uint64_t now = ext_rate_jiffies(ctx->now_ns);
 	bool under = !(h->mode & HL_INVERT);
-	struct hl_ent *e;
+	struct hl_ent *e, **pp;
 	struct hl_key k;
 	uint32_t b;
 	uint64_t cost;
@@ -684,10 +737,16 @@ static bool hl_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	if (hl_make_key(ctx, h, &k) < 0)
 		goto hotdrop;
 	b = hl_hash(t, &k);
-	for (e = t->bucket[b]; e; e = e->next)
+	for (pp = &t->bucket[b]; (e = *pp); pp = &e->next)
 		if (memcmp(&e->key, &k, sizeof(k)) == 0)
 			break;
+	if (e && hl_collected(t, e)) {
+		hl_remove(t, pp); /* its collection has not reached its bucket yet */
+		e = NULL;
+	}
 	if (!e) {
+		if (t->count >= t->max)
+			hl_gc_step(t, UINT32_MAX); /* what is still due first */
 		if (t->count >= t->max) {
 			t->full_drops++;
 			goto hotdrop;
@@ -725,25 +784,32 @@ hotdrop:
 void ext_hashlimit_stats(const struct ext_instance *inst, struct ext_hashlimit_stats *st)
 {
 	const struct hashlimit_info *h = inst->data;
+	const struct hl_table *t = h ? h->table : NULL;
+	uint32_t due = 0;
 
 	memset(st, 0, sizeof(*st));
-	if (!h || !h->table)
+	if (!t)
 		return;
-	st->entries = h->table->count;
-	st->max = h->table->max;
-	st->full_drops = h->table->full_drops;
-	st->expired = h->table->expired;
+	/* entries the collection in progress will remove are gone already */
+	for (uint32_t i = t->gc_pos; i < t->size; i++)
+		for (const struct hl_ent *e = t->bucket[i]; e; e = e->next)
+			due += t->gc_at >= e->expires;
+	st->entries = t->count - due;
+	st->max = t->max;
+	st->full_drops = t->full_drops;
+	st->expired = t->expired + due;
+	st->gc_buckets = t->gc_buckets;
 }
 
 const struct ext_match ext_match_hashlimit = {
-	.name = "hashlimit",
-	.datasize = sizeof(struct hashlimit_info),
-	.opts = hl_opts,
-	.nopts = sizeof(hl_opts) / sizeof(hl_opts[0]),
-	.init = hl_init,
-	.parse = hl_parse,
-	.check = hl_check,
-	.destroy = hl_destroy,
-	.print = hl_print,
-	.match = hl_match,
+    .name = "hashlimit",
+    .datasize = sizeof(struct hashlimit_info),
+    .opts = hl_opts,
+    .nopts = sizeof(hl_opts) / sizeof(hl_opts[0]),
+    .init = hl_init,
+    .parse = hl_parse,
+    .check = hl_check,
+    .destroy = hl_destroy,
+    .print = hl_print,
+    .match = hl_match,
 };

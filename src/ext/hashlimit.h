@@ -11,9 +11,10 @@
 
 struct ext_hashlimit_stats {
 	uint32_t entries;    /* buckets in use now */
-	uint32_t max;        /* the table's bound (--hashlimit-htable-max or 8 * size) */
+	uint32_t max;	     /* the table's bound (--hashlimit-htable-max or 8 * size) */
 	uint64_t full_drops; /* packets dropped (hotdrop) because a new bucket did not fit */
 	uint64_t expired;    /* buckets removed by garbage collection */
+	uint64_t gc_buckets; /* hash buckets visited by collection slices (at most 64 a packet) */
 };
 
 /* Statistics of one hashlimit instance; zeroes before check() or the first packet. */

@@ -13,7 +13,7 @@
 #define MS 1000000ull
 
 static struct fake_box fb;
-static const struct ext_env env = { &fake_ops, &fb };
+static const struct ext_env env = {&fake_ops, &fb};
 
 static bool run(struct ext_instance *m, const char *spec, uint64_t t, bool *hotdrop)
 {
@@ -106,18 +106,65 @@ static void test_hashlimit_above_expiry_full(void **state)
 	rules_ruleset_free(rs);
 }
 
+/*
+ * A collection runs in slices of 64 buckets, one per packet, with the verdicts and counts of a
+ * whole pass at its time: an entry it has not reached yet is gone for a lookup (the next
+ * packet of its key starts afresh), one refreshed before it stays, and the statistics count
+ * what it still has to remove.
+ */
+static void test_hashlimit_gc_slices(void **state)
+{
+	struct rules_ruleset *rs = NULL;
+	struct rules_rule *r = fake_rule(&rs, AF_INET, "filter", "INPUT",
+					 "-m hashlimit --hashlimit-upto 1/min --hashlimit-burst 1 "
+					 "--hashlimit-mode srcip --hashlimit-name t "
+					 "--hashlimit-htable-size 1024 --hashlimit-htable-max 4096 "
+					 "--hashlimit-htable-expire 500 "
+					 "--hashlimit-htable-gcinterval 1000 -j ACCEPT");
+	struct ext_hashlimit_stats st;
+	struct ext_instance *m;
+	char spec[64];
+
+	(void)state;
+	assert_non_null(r);
+	m = &r->matches[0];
+	for (unsigned i = 0; i < 300; i++) {
+		snprintf(spec, sizeof(spec), "udp 10.1.%u.%u:1 > 10.0.0.1:2", i / 250, i % 250);
+		assert_true(run(m, spec, 0, NULL)); /* the burst of one */
+	}
+	/* expired at 500 ms, collected at 1 s: until then it still counts (no credit) */
+	assert_false(run(m, "udp 10.1.0.0:1 > 10.0.0.1:2", 600 * MS, NULL));
+	/* at 1 s a collection is due: this packet pays for 64 of the 1024 buckets */
+	assert_true(run(m, "udp 10.9.9.9:1 > 10.0.0.1:2", 1000 * MS, NULL));
+	ext_hashlimit_stats(m, &st);
+	assert_int_equal(st.gc_buckets, 64);
+	assert_int_equal(st.entries, 2); /* 10.1.0.0 refreshed at 600 ms, and 10.9.9.9 */
+	assert_int_equal(st.expired, 299);
+	/* the others start afresh, swept or not: the burst again */
+	assert_false(run(m, "udp 10.1.0.0:1 > 10.0.0.1:2", 1000 * MS, NULL));
+	for (unsigned i = 1; i < 300; i++) {
+		snprintf(spec, sizeof(spec), "udp 10.1.%u.%u:1 > 10.0.0.1:2", i / 250, i % 250);
+		assert_true(run(m, spec, 1000 * MS, NULL));
+	}
+	ext_hashlimit_stats(m, &st);
+	assert_int_equal(st.entries, 301);
+	assert_int_equal(st.expired, 299);
+	assert_true(st.gc_buckets <= 64 * 301);
+	rules_ruleset_free(rs);
+}
+
 static void test_print(void **state)
 {
 	static const char *const cases[][2] = {
-		{ "-m limit", "-m limit --limit 3/hour" },
-		{ "-m limit --limit 100/m --limit-burst 7", "-m limit --limit 100/min --limit-burst 7" },
-		{ "-m hashlimit --hashlimit-name foo --hashlimit-upto 60/min",
-		  "-m hashlimit --hashlimit-upto 1/sec --hashlimit-burst 5 --hashlimit-name foo "
-		  "--hashlimit-htable-expire 60000" },
-		{ "-m hashlimit --hashlimit-name foo --hashlimit-upto 2mb/s --hashlimit-burst 3m",
-		  "-m hashlimit --hashlimit-upto 2mb/s --hashlimit-burst 4mb --hashlimit-name foo" },
-		{ "-m hashlimit --hashlimit-name foo --hashlimit-upto 100b/s",
-		  "-m hashlimit --hashlimit-upto 96b/s --hashlimit-name foo" },
+	    {"-m limit", "-m limit --limit 3/hour"},
+	    {"-m limit --limit 100/m --limit-burst 7", "-m limit --limit 100/min --limit-burst 7"},
+	    {"-m hashlimit --hashlimit-name foo --hashlimit-upto 60/min",
+	     "-m hashlimit --hashlimit-upto 1/sec --hashlimit-burst 5 --hashlimit-name foo "
+	     "--hashlimit-htable-expire 60000"},
+	    {"-m hashlimit --hashlimit-name foo --hashlimit-upto 2mb/s --hashlimit-burst 3m",
+	     "-m hashlimit --hashlimit-upto 2mb/s --hashlimit-burst 4mb --hashlimit-name foo"},
+	    {"-m hashlimit --hashlimit-name foo --hashlimit-upto 100b/s",
+	     "-m hashlimit --hashlimit-upto 96b/s --hashlimit-name foo"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -139,10 +186,11 @@ static void test_print(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_limit_burst_refill),
-		cmocka_unit_test(test_hashlimit_keys),
-		cmocka_unit_test(test_hashlimit_above_expiry_full),
-		cmocka_unit_test(test_print),
+	    cmocka_unit_test(test_limit_burst_refill),
+	    cmocka_unit_test(test_hashlimit_keys),
+	    cmocka_unit_test(test_hashlimit_above_expiry_full),
+	    cmocka_unit_test(test_hashlimit_gc_slices),
+	    cmocka_unit_test(test_print),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
