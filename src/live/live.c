@@ -448,12 +448,19 @@ static void handle_ndisc(struct live *l, int ifindex, const struct ndisc_msg *m)
 	l->cur->st.ndisc_answers++;
 }
 
-/* A frame with the tag the kernel took off put back (802.1Q), as the box expects VLANs. */
-static struct pkt *frame_to_pkt(const struct afpacket_frame *f)
+/*
+ * A frame with the tag the kernel took off put back (802.1Q), as the box expects VLANs. One
+ * worker takes its packets from the box's pool (box_pkt_get: nothing allocated per packet);
+ * with several, packets are made outside the box lock and freed by any worker, which a pool of
+ * one thread does not allow (live/workers.h), so they are malloc's.
+ */
+static struct pkt *frame_to_pkt(struct live_worker *w, const struct afpacket_frame *f)
 {
 	struct pkt *p;
 	uint8_t *d;
 
+	if ((f->vlan_tci < 0 || f->len < 12) && w->l->nworkers == 1)
+		return box_pkt_get(w->l->box, f->data, f->len);
 	if (f->vlan_tci < 0 || f->len < 12)
 		return pkt_from_bytes(f->data, f->len);
 	p = pkt_alloc(f->len + 4);
@@ -542,7 +549,7 @@ static void rx_frame(void *arg, const struct afpacket_frame *f)
 			return;
 		}
 	}
-	p = frame_to_pkt(f);
+	p = frame_to_pkt(w, f);
 	if (!p) {
 		w->st.nomem++;
 		return;
