@@ -21,20 +21,9 @@ netns_init pt live "network namespaces, AF_PACKET" ip ping curl ethtool sha256su
 
 # The middle namespace's own stack stays out of the way: no addresses, no ARP, no IPv6, no
 # forwarding. Offloads off everywhere: pkttables sees and sends plain, complete frames.
-nsysctl $R net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
-for d in $L $W; do
-	nsysctl $R net.ipv6.conf.$d.disable_ipv6=1
-	ip -n $R link set $d arp off
-	ip netns exec $R ethtool -K $d rx off tx off gso off tso off gro off >/dev/null 2>&1
-	ip -n $R link set $d up
-done
-ip -n $R link set lo up
+netns_live_router
 ip -n $R link set $W mtu 1280
 ip -n $S link set eth0 mtu 1280
-for n in $C $S; do
-	ip netns exec $n ethtool -K eth0 rx off tx off gso off tso off gro off >/dev/null 2>&1
-done
-netns_end_hosts
 
 cat >"$D/live.conf" <<CONF
 # pkttables between client and server
