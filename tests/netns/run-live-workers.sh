@@ -8,8 +8,19 @@
 # they check must hold the same. Skipped (77) when not root or without namespaces.
 # pt-timeout-factor: 3
 cd "$(dirname "$0")/../.." || exit 2
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (network namespaces)"; exit 77; }
 rc=0
+# a bad `workers` line is refused with its FILE:LINE before anything opens (no root needed)
+BIN=${PT_BIN:-build/pkttables}
+D=$(mktemp -d /tmp/pt-workers.XXXXXX)
+trap 'rm -rf "$D"' EXIT
+for bad in "workers 0" "workers 65" "workers 2 spray" "workers"; do
+	printf '# bad\n%s\niface lo\n' "$bad" >"$D/bad.conf"
+	out=$(timeout 10 "$BIN" run --config "$D/bad.conf" 2>&1)
+	case "$out" in *"bad.conf:2: usage: workers N [hash|cpu|rr] (N from 1 to 64)"*)
+		echo "PASS: '$bad' refused at bad.conf:2" ;;
+	*) echo "FAIL: '$bad': $out"; rc=1 ;; esac
+done
+[ "$(id -u)" -eq 0 ] || { [ $rc -eq 0 ] || exit 1; echo "SKIP: needs root (network namespaces)"; exit 77; }
 ran=0
 run() {
 	echo "== $*"
