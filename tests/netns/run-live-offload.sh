@@ -8,7 +8,8 @@
 #
 # Twice: with the router's veths as created (the kernel hands the big frames on whole), then
 # with TSO off on both router veths (the kernel must cut what pkttables sends). Each time: an
-# 8 MB TCP download and a 6 MB upload (sha256 compared), UDP datagrams sent with UDP_SEGMENT
+# 8 MB TCP download and a 6 MB upload (sha256 compared) over IPv4 through SNAT and over IPv6
+# (forwarded), UDP datagrams sent with UDP_SEGMENT
 # (a UDP GSO frame of 10 datagrams each time) all arriving intact, the server seeing the SNAT
 # address, and pkttables' counters showing frames bigger than the MTU were received.
 # Exit 77 (skipped) when not root or namespaces are unavailable. Every command is bounded.
@@ -34,7 +35,10 @@ iface $L
 iface $W
 addr $L 192.0.2.1/24
 addr $W 198.51.100.1/24
+addr $L 2001:db8:1::1/64
+addr $W 2001:db8:2::1/64
 rules router.rules
+rules6 router6.rules
 CONF
 cat >"$D/router.rules" <<RULES
 *nat
@@ -44,6 +48,15 @@ cat >"$D/router.rules" <<RULES
 :POSTROUTING ACCEPT [0:0]
 -A POSTROUTING -o $W -j SNAT --to-source 198.51.100.1
 COMMIT
+*filter
+:INPUT ACCEPT [0:0]
+:FORWARD DROP [0:0]
+:OUTPUT ACCEPT [0:0]
+-A FORWARD -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT
+-A FORWARD -i $L -m conntrack --ctstate NEW -j ACCEPT
+COMMIT
+RULES
+cat >"$D/router6.rules" <<RULES
 *filter
 :INPUT ACCEPT [0:0]
 :FORWARD DROP [0:0]
@@ -73,10 +86,12 @@ def tcp(c, a):
             if not d:
                 break
             h.update(d); left -= len(d)
-        c.sendall(b"%s %s\n" % (h.hexdigest().encode(), a[0].encode()))
+        peer = a[0][7:] if a[0].startswith("::ffff:") else a[0]
+        c.sendall(b"%s %s\n" % (h.hexdigest().encode(), peer.encode()))
     c.close()
-l = socket.socket(); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-l.bind(("0.0.0.0", 9000)); l.listen(8)
+l = socket.socket(socket.AF_INET6); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+l.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+l.bind(("::", 9000)); l.listen(8)
 def acc():
     while True:
         c, a = l.accept()
@@ -102,9 +117,12 @@ import hashlib, random, socket, sys
 def pattern(n, seed):
     return random.Random(seed).randbytes(n)
 what = sys.argv[1]
+server = "198.51.100.2"
+if what.endswith("6"):
+    what, server = what[:-1], "2001:db8:2::2"
 if what in ("get", "put"):
     n = int(sys.argv[2])
-    s = socket.create_connection(("198.51.100.2", 9000), timeout=20)
+    s = socket.create_connection((server, 9000), timeout=20)
     s.sendall(b"%s %d\n" % (what.encode(), n))
     want = hashlib.sha256(pattern(n, n)).hexdigest()
     if what == "get":
@@ -156,6 +174,11 @@ round() {
 	[ "$r" = "200 0 198.51.100.1" ] &&
 		ok "$1: 200 UDP datagrams sent as UDP GSO frames, all intact, SNAT source seen" ||
 		bad "$1: UDP: $r (good bad source)"
+	r=$(inc $T 30 "$PY" "$D/cli.py" get6 8388608 2>&1)
+	[ "$r" = ok ] && ok "$1: 8 MB TCP download over IPv6, sha256 equal" || bad "$1: IPv6 download: $r"
+	r=$(inc $T 30 "$PY" "$D/cli.py" put6 6291456 2>&1)
+	[ "$r" = "ok 2001:db8:1::2" ] && ok "$1: 6 MB TCP upload over IPv6, sha256 equal" ||
+		bad "$1: IPv6 upload: $r"
 }
 
 round "offloads on"
