@@ -16,9 +16,10 @@
 # BENCH_LIVE_STACK=full: every router runs the full stack instead of the filter ruleset
 # (conntrack, mangle MARK, SNAT to the router's address, a 20-rule default-drop filter after
 # an ESTABLISHED rule), as bench/table.sh's full row; the nfqueue router is left out then.
+#   MODE_gso  any of them with the offloads left on (kernel_gso and pkttables_gso by default)
 # BENCH_LIVE_MODES: the routers to run (default all of the above).
-# Offloads (TSO/GSO/GRO, checksum) are off on all four veth ends for every router, as live mode
-# needs them off (docs/live.md), so that the three compare like for like.
+# Offloads (TSO/GSO/GRO, checksum) are off on all four veth ends for every router but the _gso
+# ones, so that those compare like for like; a _gso row's ratio is to kernel_gso.
 #
 # Measured: (a) TCP throughput client -> server (iperf3, one stream), (b) UDP packets per second
 # arriving at the server for 64-byte datagrams from one sender as fast as it goes
@@ -99,6 +100,9 @@ fi >"$D/full.rules"
 
 # topo MODE: build the three namespaces with the router as MODE; 0 when it forwards.
 topo() {
+	gso=""
+	[ "${1%_gso}" = "$1" ] || gso=1
+	set -- "${1%_gso}"
 	ip netns add $C && ip netns add $R && ip netns add $S || return 1
 	# afxdp2: two queues on every veth end, an AF_XDP socket (and a worker) for each
 	q=""
@@ -109,11 +113,13 @@ topo() {
 	ip link add $W netns $R $q type veth peer name eth0 netns $S $q || return 1
 	for n in $C $R $S; do ip -n $n link set lo up; done
 	for n in $C $S; do
-		ip netns exec $n ethtool -K eth0 rx off tx off gso off tso off gro off >/dev/null 2>&1
+		[ -n "$gso" ] ||
+			ip netns exec $n ethtool -K eth0 rx off tx off gso off tso off gro off >/dev/null 2>&1
 		ip -n $n link set eth0 up
 	done
 	for d in $L $W; do
-		ip netns exec $R ethtool -K $d rx off tx off gso off tso off gro off >/dev/null 2>&1
+		[ -n "$gso" ] ||
+			ip netns exec $R ethtool -K $d rx off tx off gso off tso off gro off >/dev/null 2>&1
 	done
 	ip -n $C addr add 192.0.2.2/24 dev eth0
 	ip -n $C route add default via 192.0.2.1
@@ -178,7 +184,7 @@ print(j["bytes"], j["bits_per_second"])'
 }
 
 : >"$TXT"
-MODES=${BENCH_LIVE_MODES:-kernel pkttables afxdp pkttables2 afxdp2 nfqueue}
+MODES=${BENCH_LIVE_MODES:-kernel pkttables afxdp pkttables2 afxdp2 nfqueue kernel_gso pkttables_gso}
 [ "$STACK" = full ] && MODES=$(echo "$MODES" | sed 's/nfqueue//')
 echo "bench/live.sh: $STACK ruleset; $(nproc) CPUs, shared by sender, router and receiver" | tee -a "$TXT"
 for mode in $MODES; do
@@ -213,18 +219,21 @@ row() {
 }
 [ -f "$OUT" ] || echo "name,packets,ns_per_packet,mpps,ratio,instructions_per_packet" >"$OUT"
 {
-	echo "live forwarding, one run, client -> router -> server (veth, offloads off):"
-	printf '  %-10s %12s %8s   %14s %8s\n' router "TCP Gbit/s" ratio "UDP-64 kpps" ratio
+	echo "live forwarding, one run, client -> router -> server (veth, offloads off but _gso):"
+	printf '  %-14s %12s %8s   %14s %8s\n' router "TCP Gbit/s" ratio "UDP-64 kpps" ratio
 	for mode in $MODES; do
 		eval "b=\$tcp_bps_$mode by=\$tcp_bytes_$mode p=\$udp_pps_$mode n=\$udp_pkts_$mode"
 		[ -n "$b" ] || continue
-		echo "$b $tcp_bps_kernel $p $udp_pps_kernel $mode" | awk '{
+		base=kernel
+		[ "${mode%_gso}" = "$mode" ] || base=kernel_gso
+		eval "tcp_base=\${tcp_bps_$base:-0} udp_base=\${udp_pps_$base:-0}"
+		echo "$b $tcp_base $p $udp_base $mode" | awk '{
 			rt = $2 > 0 ? $1 / $2 : 0; ru = $4 > 0 ? $3 / $4 : 0
-			printf "  %-10s %12.2f %8.3f   %14.1f %8.3f\n", $5, $1 / 1e9, rt, $3 / 1e3, ru }'
+			printf "  %-14s %12.2f %8.3f   %14.1f %8.3f\n", $5, $1 / 1e9, rt, $3 / 1e3, ru }'
 		tpps=$(echo "$b" | awk '{ printf "%.0f", $1 / 8 / 1448 }')
-		kpps=$(echo "$tcp_bps_kernel" | awk '{ printf "%.0f", $1 / 8 / 1448 }')
+		kpps=$(echo "$tcp_base" | awk '{ printf "%.0f", $1 / 8 / 1448 }')
 		row "live-tcp-$mode" "$(echo "$by" | awk '{ printf "%.0f", $1 / 1448 }')" "$tpps" "$kpps"
-		row "live-udp64-$mode" "$n" "$p" "$udp_pps_kernel"
+		row "live-udp64-$mode" "$n" "$p" "$udp_base"
 	done
 } | tee -a "$TXT"
 # the same figures by configuration, I/O mode and data-path threads
@@ -232,7 +241,7 @@ echo "config,io,workers,udp64_kpps,tcp_gbps" >build/bench-live.csv
 for mode in $MODES; do
 	eval "b=\$tcp_bps_$mode p=\$udp_pps_$mode"
 	[ -n "$b" ] || continue
-	case $mode in
+	case ${mode%_gso} in
 	kernel) row="kernel-$STACK,kernel,-" ;;
 	pkttables) row="pkttables-$STACK,afpacket,1" ;;
 	afxdp) row="pkttables-$STACK,afxdp,1" ;;
@@ -240,6 +249,7 @@ for mode in $MODES; do
 	afxdp2) row="pkttables-$STACK,afxdp,2" ;;
 	nfqueue) row="kernel+pkttables-nfqueue,nfqueue,1" ;;
 	esac
+	[ "${mode%_gso}" = "$mode" ] || row=$(echo "$row" | sed 's/,/-offloads,/')
 	echo "$row $p $b" | awk '{ printf "%s,%.1f,%.3f\n", $1, $2 / 1e3, $3 / 1e9 }' >>build/bench-live.csv
 done
 echo "appended to $OUT, wrote $TXT and build/bench-live.csv"
