@@ -145,6 +145,10 @@ static void info_update(struct pkt *p, const struct ct_tuple *t, enum nat_manip 
 		if (in->has_ports)
 			in->dport = t->d.port;
 	}
+	/* manip rewrote a query's identifier as the port of both directions */
+	if (in->has_l4 && pkt_proto(in->l4proto)->icmp &&
+	    pkt_icmp_has_id(in->l4proto, in->icmp_type))
+		in->icmp_id = t->s.icmp_id;
 }
 
 /* The quoted datagram of an ICMP error: header offset, transport offset and protocol. */

@@ -113,6 +113,7 @@ static int parse_icmp(struct pkt_info *in, const uint8_t *h, uint32_t end)
 	(void)end;
 	in->icmp_type = h[0];
 	in->icmp_code = h[1];
+	in->icmp_id = get16(h + 4);
 	in->payload_off = in->l4off + 8;
 	return 0;
 }

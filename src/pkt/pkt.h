@@ -107,7 +107,9 @@ struct pkt_info {
 	uint8_t tcp_flags;     /* FIN=0x01 SYN=0x02 RST=0x04 PSH=0x08 ACK=0x10 URG=0x20 ECE CWR */
 	uint8_t tcp_doff;      /* TCP header length in bytes */
 	uint8_t icmp_type, icmp_code; /* ICMP or ICMPv6 */
-	uint32_t payload_off;	      /* first byte after the transport header */
+	uint16_t icmp_id; /* ICMP/ICMPv6: the identifier field (PKT_ICMP_ID_OFF, host order), which
+			   * a query and its answer carry (pkt_icmp_has_id); NAT keeps it current */
+	uint32_t payload_off; /* first byte after the transport header */
 
 	enum pkt_bad bad; /* PKT_OK if everything parsed cleanly */
 };
@@ -166,7 +168,8 @@ struct pkt {
 	 * gso_size payload bytes each, cut by the kernel on output or by pkt_gso_segment;
 	 * csum_partial: CHECKSUM_PARTIAL, the TCP/UDP checksum field holds only the pseudo-header
 	 * sum (folded, not complemented), the rest is the device's or pkt_l4_csum_update's.
-	 * Byte copies of the packet (pkt_clone, pkt_reframe) keep them; fragments never have them. */
+	 * Byte copies of the packet (pkt_clone, pkt_reframe) keep them; fragments never have them.
+	 */
 	uint16_t gso_size;
 	uint8_t gso_type; /* PKT_GSO_TCP or PKT_GSO_UDP_L4, | PKT_GSO_ECN */
 	bool csum_partial;

@@ -454,6 +454,13 @@ static void test_ipv6_and_icmp_id(void **state)
 		  "icmp6 2001:db8:ff::1 > 2001:db8::80 echo-request id=7 len=0");
 	p = route(e, ct_test_pkt("icmp6 fd00::3 > 2001:db8::80 echo-request id=7"), LAN, WAN, &r, 0,
 		  NULL);
+	{ /* the parsed identifier follows the rewrite (one parse: info.icmp_id) */
+		uint8_t id[2];
+
+		assert_int_equal(pkt_copy_out(p, p->info.l4off + 4, id, 2), 0);
+		assert_int_equal(p->info.icmp_id, id[0] << 8 | id[1]);
+		assert_int_not_equal(p->info.icmp_id, 7);
+	}
 	text(p, buf, sizeof(buf));
 	assert_null(strstr(buf, "id=7"));
 	done(e, p);

@@ -491,6 +491,12 @@ static void test_transport_variants(void **state)
 	assert_int_equal(p->info.icmp_type, 2);
 	assert_int_equal(p->info.icmp_code, 0);
 	pkt_free(p);
+	p = build("icmp 10.0.0.1 > 10.0.0.2 echo-request id=4660 seq=9");
+	assert_int_equal(p->info.icmp_id, 4660);
+	pkt_free(p);
+	p = build("icmp6 ::1 > ::2 echo-reply id=77 seq=1");
+	assert_int_equal(p->info.icmp_id, 77);
+	pkt_free(p);
 	/* a DCCP data offset below the generic header */
 	p = build("dccp 10.0.0.1:5 > 10.0.0.2:6 data len=8");
 	{
