@@ -41,6 +41,7 @@
 #   FO_PAIRS "pt-pt pt-wt ctd-pt nosync"   FO_ROUNDS 1   FO_CUT 2 (s)   FO_BYTES 1000000 (per
 #   transfer: 2048 bytes each 10 ms, about 5 s)   FO_STALL 6 (s a flow may stall before it is
 #   counted lost)   FO_CSV FILE (append one row per pairing, round and family)   FO_LATENCY 0|1
+#   FO_PT_LINES (more lines for the pkttables boxes' configs, e.g. "workers 1")
 # Exit 77 (skipped) when not root or without namespaces, bridges, python3 (or tcpdump for
 # FO_LATENCY=1); a kernel pairing is left out (saying why) without conntrackd, conntrack,
 # iptables-restore or the kernel's NAT.
@@ -155,6 +156,7 @@ sync peer-kind $PEERKIND
 sync ignore-addr 192.168.79.0/24
 CONF
 		[ $_sync = yes ] && [ "$WT" = yes ] && echo "sync window-tracking" >>"$D/$_n.conf"
+		[ -n "$FO_PT_LINES" ] && printf '%s\n' "$FO_PT_LINES" >>"$D/$_n.conf"
 		rm -f "$D/$_n.ctl"
 		pt_start $_ns $_n "$D/$_n.conf"
 	else
