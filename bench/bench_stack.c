@@ -13,7 +13,12 @@
  *   full           conntrack, SNAT to wan0's address, a mangle PREROUTING MARK rule, a 20-rule
  *                  filter FORWARD chain with the ESTABLISHED rule first (policy DROP)
  *   full-rules1000 full with 1000 rules the traffic does not match before the ESTABLISHED rule
- *                  (the box's default classifier: compiled)
+ *                  (the box's default classifier, auto: the 1020-rule FORWARD chain is
+ *                  compiled; --classifier prints what each chain got)
+ *   full-rules1000-linear  the same, every chain scanned rule by rule
+ *   full-plain1000 full with 1000 rules before the ESTABLISHED rule that fail in their
+ *                  standard part (-s -d with masks, -i -o, -p, some with '!'), scanned rule by
+ *                  rule: (full-plain1000 - full) / 1000 is what one such rule costs
  *
  * NAME is 64-byte IPv4 frames; NAME-v6 64-byte IPv6 (as small as the headers allow: 74 bytes
  * for TCP); NAME-1500 1500-byte IPv4 frames. NAME-burst (also NAME-v6-burst, ...) sends the
@@ -26,6 +31,7 @@
  * per packet (run.sh).
  */
 #include "bench_common.h"
+#include "classify/ruleset.h"
 #include "ct/ct.h"
 #include "ct/ct_plugin.h"
 
@@ -42,6 +48,8 @@ struct stack_config {
 	bool conntrack, tables, nat, mark, established;
 	unsigned filler; /* non-matching rules before the ESTABLISHED rule */
 	unsigned after;	 /* non-matching rules after it (full: 19, so the chain has 20) */
+	bool plain;	 /* the filler rules are plain_rule's, not filler_rule's */
+	bool linear;	 /* every chain scanned rule by rule (no compiled classifier) */
 	bool v6;
 	unsigned frame;
 	unsigned burst; /* packets per box_receive_burst; 0: box_receive */
@@ -90,6 +98,46 @@ static int filler_rule(char *buf, size_t len, unsigned i, bool v6)
 	}
 }
 
+/*
+ * Rule i of rules without matches (-m) that every packet of the traffic fails in its standard
+ * part: packets out of lan0 to wan0 from 10/8 (fd00::/64) to 203.0.113.x (2001:db8:N::1),
+ * replies into wan0 out of lan0. A quarter fail on an inverted field ('!') only.
+ */
+static int plain_rule(char *buf, size_t len, unsigned i, bool v6)
+{
+	unsigned a = i & 0xff, b = (i >> 8) & 0xff;
+
+	switch (i % 8) {
+	case 0: /* another subnet's host to another host */
+		return v6 ? snprintf(buf, len, "-A FORWARD -s fd01::%x/128 -p tcp -j ACCEPT\n", i)
+			  : snprintf(
+				buf, len,
+				"-A FORWARD -s 172.16.%u.%u/32 -d 192.0.2.%u/32 -p tcp -j ACCEPT\n",
+				b, a, a);
+	case 1: /* inside addresses coming in from outside */
+		return snprintf(buf, len, "-A FORWARD -s %s -i wan0 -p tcp -j DROP\n",
+				v6 ? "fd00::/64" : "10.0.0.0/8");
+	case 2: /* the right interfaces, another protocol */
+		return snprintf(buf, len, "-A FORWARD -i wan0 -o lan0 -p %s -j ACCEPT\n",
+				v6 ? "ipv6-icmp" : "icmp");
+	case 3: /* anything not from inside going out: fails on the '!' going out */
+		return snprintf(buf, len, "-A FORWARD ! -s %s -o wan0 -j DROP\n",
+				v6 ? "fd00::/64" : "10.0.0.0/8");
+	case 4: /* a destination network */
+		return v6 ? snprintf(buf, len, "-A FORWARD -d 2001:db8:fffe:%x::/64 -j DROP\n", i)
+			  : snprintf(buf, len, "-A FORWARD -d 100.%u.%u.0/24 -j DROP\n",
+				     64 + b % 64, a);
+	case 5: /* between inside interfaces */
+		return snprintf(buf, len, "-A FORWARD -i lan+ -o lan+ -j DROP\n");
+	case 6: /* from outside to anywhere but inside: fails on the '!' coming back */
+		return snprintf(buf, len, "-A FORWARD -s %s ! -o lan0 -p udp -j DROP\n",
+				v6 ? "2001:db8::/32" : "203.0.113.0/24");
+	default: /* to inside, but from the inside interface, not UDP */
+		return snprintf(buf, len, "-A FORWARD -d %s -i lan0 ! -p udp -j DROP\n",
+				v6 ? "fd00::/64" : "10.0.0.0/8");
+	}
+}
+
 /* The ruleset of cfg for family; NULL for none (forward) or on failure. */
 static char *stack_rules(const struct stack_config *cfg, int family)
 {
@@ -118,7 +166,7 @@ static char *stack_rules(const struct stack_config *cfg, int family)
 	OUT("*filter\n:INPUT ACCEPT [0:0]\n:FORWARD %s [0:0]\n:OUTPUT ACCEPT [0:0]\n",
 	    cfg->nat ? "DROP" : "ACCEPT");
 	for (unsigned i = 0; i < cfg->filler && len < cap; i++)
-		len += (size_t)filler_rule(buf + len, cap - len, i, v6);
+		len += (size_t)(cfg->plain ? plain_rule : filler_rule)(buf + len, cap - len, i, v6);
 	if (cfg->established)
 		OUT("-A FORWARD -m conntrack --ctstate ESTABLISHED -j ACCEPT\n");
 	for (unsigned i = 0; i < cfg->after && len < cap; i++)
@@ -177,8 +225,14 @@ static int parse_config(const char *name, struct stack_config *cfg)
 	cfg->after = 19;
 	if (!strcmp(base, "full"))
 		return 0;
-	if (!strcmp(base, "full-rules1000")) {
+	if (!strcmp(base, "full-rules1000") || !strcmp(base, "full-rules1000-linear")) {
 		cfg->filler = 1000;
+		cfg->linear = base[14] != '\0';
+		return 0;
+	}
+	if (!strcmp(base, "full-plain1000")) {
+		cfg->filler = 1000;
+		cfg->plain = cfg->linear = true;
 		return 0;
 	}
 	return -EINVAL;
@@ -224,6 +278,8 @@ static int setup(struct stack_bench *sb, const struct stack_config *cfg)
 	sb->box = box_new("bench", &stack_ops, sb);
 	if (!sb->box || box_setup_default_gateway(sb->box))
 		return -ENOMEM;
+	if (cfg->linear)
+		box_set_classifier(sb->box, CLS_MODE_LINEAR, NULL);
 	sb->lan = box_iface_index(sb->box, "lan0");
 	sb->wan = box_iface_index(sb->box, "wan0");
 	memset(&a4, 0, sizeof(a4));
@@ -445,23 +501,29 @@ int main(int argc, char **argv)
 	struct stack_config cfg;
 	uint64_t max = 0;
 	double seconds = 1.0;
+	bool show_cls = false;
 	int rc;
 
 	if (argc < 2 || parse_config(argv[1], &cfg)) {
 		fprintf(stderr, "usage: bench_stack forward|conntrack|empty|full|full-rules1000"
-				"[-v6|-1500][-burst] [--packets N] [--seconds S]\n");
+				"[-linear]|full-plain1000[-v6|-1500][-burst] [--packets N] "
+				"[--seconds S] [--classifier]\n");
 		return 2;
 	}
-	for (int i = 2; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--packets"))
-			max = strtoull(argv[i + 1], NULL, 10);
-		else if (!strcmp(argv[i], "--seconds"))
-			seconds = atof(argv[i + 1]);
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--classifier"))
+			show_cls = true;
+		else if (i + 1 < argc && !strcmp(argv[i], "--packets"))
+			max = strtoull(argv[++i], NULL, 10);
+		else if (i + 1 < argc && !strcmp(argv[i], "--seconds"))
+			seconds = atof(argv[++i]);
 	}
 	if ((rc = setup(&sb, &cfg))) {
 		fprintf(stderr, "bench_stack: set-up: %s\n", strerror(-rc));
 		return 1;
 	}
+	if (show_cls) /* what each chain got: compiled, or linear and why */
+		cls_ruleset_print(box_ruleset(sb.box, cfg.v6 ? AF_INET6 : AF_INET), stderr);
 	rc = run(&sb, argv[1], &cfg, max, seconds);
 	box_free(sb.box);
 	bench_set_free(&sb.out);

@@ -47,9 +47,11 @@ echo "wrote $OUT"
 # The workshop's rows (bench_stack, issue 12): 10k established flows, out of lan0 and the reply
 # in, through forward (no tables), conntrack (one ESTABLISHED rule), empty (raw, mangle, nat,
 # filter without rules), full (conntrack, SNAT, a MARK rule, 20 filter rules, ESTABLISHED first),
-# full-rules1000 (1000 rules before it, compiled classifier); 64-byte IPv4, then -v6 (64-byte
-# IPv6), -1500 (1500-byte IPv4) and -burst (64-byte IPv4 through box_receive_burst, 32 packets
-# a burst). ratio: to forward of the same traffic (forward-v6, ...).
+# full-rules1000 (1000 rules before it, compiled classifier), full-plain1000 (1000 rules before it
+# that fail in their standard part, scanned one by one: (full-plain1000 - full) / 1000 is the cost
+# of such a rule); 64-byte IPv4, then -v6 (64-byte IPv6), -1500 (1500-byte IPv4) and -burst
+# (64-byte IPv4 through box_receive_burst, 32 packets a burst). ratio: to forward of the same
+# traffic (forward-v6, ...).
 # Instructions per packet: callgrind on the measured loop only (stack_loop), so set-up and
 # warm-up (each flow's first packet and reply) do not count.
 S=build/bench/bench_stack
@@ -58,7 +60,7 @@ if [ -x "$S" ]; then
 	echo "workshop rows (bench_stack, one run):"
 	for v in "" -v6 -1500 -burst; do
 		sbase=""
-		for c in forward conntrack empty full full-rules1000; do
+		for c in forward conntrack empty full full-rules1000 full-plain1000; do
 			set -- $("$S" "$c$v" --seconds "$SECONDS_PER")
 			pk=$2 ns=$3 mpps=$4
 			[ -n "$sbase" ] || sbase=$mpps
@@ -66,7 +68,7 @@ if [ -x "$S" ]; then
 			ip=""
 			if command -v valgrind >/dev/null 2>&1; then
 				n=20000
-				[ "$c" = full-rules1000 ] && n=4000
+				case $c in *1000) n=4000 ;; esac
 				ip=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
 					--collect-atstart=no '--toggle-collect=stack_loop*' \
 					"$S" "$c$v" --packets $n 2>&1 >/dev/null |

@@ -327,13 +327,6 @@ static bool find_chain(struct client *c, const struct nlmsghdr *nlh, const struc
 	return true;
 }
 
-static void zero_chain(struct rules_chain *ch)
-{
-	ch->pkts = ch->bytes = 0;
-	for (unsigned i = 0; i < ch->nrules; i++)
-		ch->rules[i].pkts = ch->rules[i].bytes = 0;
-}
-
 void ctl_srv_do_rules(struct ctl_server *s, struct client *c, const struct nlmsghdr *nlh,
 		      const struct ctl_request *req)
 {
@@ -361,9 +354,9 @@ void ctl_srv_do_rules(struct ctl_server *s, struct client *c, const struct nlmsg
 			rules_zero_counters(rs);
 		else if (rs && chain < 0)
 			for (unsigned i = 0; i < rs->tables[table].nchains; i++)
-				zero_chain(&rs->tables[table].chains[i]);
+				rules_chain_zero_counters(&rs->tables[table].chains[i]);
 		else if (rs)
-			zero_chain(&rs->tables[table].chains[chain]);
+			rules_chain_zero_counters(&rs->tables[table].chains[chain]);
 		ctl_srv_send_ack(c, nlh);
 		return;
 	case CTL_RULES_POLICY:

@@ -16,6 +16,7 @@
 
 #include "classify/ruleset.h"
 #include "engine/engine_int.h"
+#include "rules/plain.h"
 
 #define BOX_DEFAULT_SEED 0x706b747461626c65ULL /* "pkttable" */
 #define BOX_DEFAULT_MTU	 1500
@@ -571,7 +572,11 @@ void box_set_ruleset(struct box *b, struct rules_ruleset *rs, int family)
 	struct rules_ruleset *old;
 
 	/* Compiled here, in the loader's thread, before any packet can see rs. Failing to
-	 * compile leaves chains linear, never the ruleset unloaded. */
+	 * compile leaves chains linear, never the ruleset unloaded. The rules' standard parts
+	 * as rows of masked words (rules/plain.h); without memory for them, a chain's rules are
+	 * tested one by one as parsed. */
+	if (rs)
+		rules_ruleset_prepare(rs);
 	if (rs && !rs->compiled)
 		cls_ruleset_compile_from(rs, rcu_dereference(b->rs[box_fam_index(family)]),
 					 (enum cls_mode)b->cls_mode, NULL, b->cls_clock);

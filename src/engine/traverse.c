@@ -3,9 +3,12 @@
  * The five tables as hook functions, and chain traversal as ipt_do_table / ip6t_do_table do it:
  *
  *   rule 1..n of the chain, in order:
- *     standard part (-s -d with masks, -i -o with '+', -p, -f; each with '!')
+ *     standard part (-s -d with masks, -i -o with '+', -p, -f; each with '!'): the chain's
+ *       rows of masked words against the packet's key (rules/plain.h), a run of rules that
+ *       fail it skipped in one loop without a call
+ *     (an IPv6 packet with unwalkable extension headers: rules_ip_match, which may hotdrop)
  *     every match (false: next rule; hotdrop: drop now)
- *     counters += 1 packet, IP datagram length bytes; TRACE line
+ *     counters += 1 packet, IP datagram length bytes (chain->ctr[i], beside the rules); TRACE
  *     target:   ACCEPT / DROP                 verdict
  *               -j CHAIN                      push (chain, next rule), enter CHAIN
  *               -g CHAIN                      enter CHAIN, no push
@@ -31,6 +34,7 @@
 
 #include "classify/ruleset.h"
 #include "engine/engine_int.h"
+#include "rules/plain.h"
 
 struct table_hook_desc {
 	unsigned table;
@@ -54,57 +58,26 @@ static const struct table_hook_desc table_hooks[] = {
     {TABLE_SECURITY, HOOK_OUTPUT, BOX_PRIO_SECURITY},
 };
 
-static bool masked_eq(const union pt_addr *a, const union pt_addr *net, const union pt_addr *m)
+/* The key's words of interface idx, named name (box_ifname). */
+static inline void iface_words(const struct box *b, int idx, const char *name, uint64_t w[2])
 {
-	for (unsigned i = 0; i < 4; i++)
-		if ((a->w[i] & m->w[i]) != (net->w[i] & m->w[i]))
-			return false;
-	return true;
-}
-
-/* -i/-o: exact name (the kernel's mask covers the NUL too) or prefix before '+'. */
-static bool iface_match(const char *name, const char *rule, uint8_t len, bool wild)
-{
-	if (!wild && len == 0)
-		return true; /* no -i: the kernel's mask is all zero */
-	if (strncmp(name, rule, len))
-		return false;
-	return wild || name[len] == '\0';
-}
-
-static bool inv(const struct rules_ipmatch *ip, unsigned flag, bool v)
-{
-	return v ^ !!(ip->inv & flag);
-}
-
-/* ip_packet_match / ip6_packet_match. */
-static bool ip_match(int family, const struct rules_ipmatch *ip, const struct pkt_info *in,
-		     const char *indev, const char *outdev, bool *hotdrop)
-{
-	if (!inv(ip, RULES_INV_SRC, masked_eq(&in->src, &ip->src, &ip->smsk)) ||
-	    !inv(ip, RULES_INV_DST, masked_eq(&in->dst, &ip->dst, &ip->dmsk)))
-		return false;
-	if (!inv(ip, RULES_INV_IN, iface_match(indev, ip->in, ip->in_len, ip->in_wild)) ||
-	    !inv(ip, RULES_INV_OUT, iface_match(outdev, ip->out, ip->out_len, ip->out_wild)))
-		return false;
-	if (family == AF_INET) {
-		if (ip->proto && !inv(ip, RULES_INV_PROTO, in->l4proto == ip->proto))
-			return false;
-		/* -f: a non-first fragment (offset != 0) */
-		if (inv(ip, RULES_INV_FRAG, ip->frag && in->frag_off == 0))
-			return false;
-		return true;
+	if (idx >= 1 && (unsigned)idx <= b->nifaces) {
+		/* zero after the NUL: box_add_iface clears the array before it writes the name */
+		memcpy(w, b->ifaces[idx - 1].name, 16);
+	} else if (!name[0]) {
+		w[0] = w[1] = 0;
+	} else {
+		rules_plain_name(name, w); /* "lo" */
 	}
-	if (ip->proto) {
-		/* ipv6_find_hdr failed: hotdrop unless this is a non-first fragment */
-		if (in->bad == PKT_BAD_EXTHDR) {
-			if (in->frag_off == 0)
-				*hotdrop = true;
-			return false;
-		}
-		return inv(ip, RULES_INV_PROTO, in->l4proto == ip->proto);
-	}
-	return true;
+}
+
+/* The first rule from ri on whose standard part the packet passes (rules/plain.h): a loop per
+ * family, each with its row width as a constant. */
+static inline unsigned plain_next(const struct rules_chain *c, unsigned ri, unsigned n,
+				  const struct rules_plain_key *k, bool v4)
+{
+	return v4 ? rules_plain_next(&c->plain, ri, n, k, RULES_PLAIN_W4)
+		  : rules_plain_next(&c->plain, ri, n, k, RULES_PLAIN_W6);
 }
 
 /*
@@ -167,6 +140,11 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 	int keystate = 0; /* 0: not taken, 1: key valid, -1: this packet scans linearly */
 	unsigned cur_chain = UINT32_MAX;
 	struct cls_cursor cur;
+	struct rules_plain_key pk;
+	uint64_t inw[2], outw[2];
+	bool pk_ok = false, names_ok = false, v4 = st->family == AF_INET;
+	/* only rules_ip_match knows when an IPv6 rule with -p drops the packet at once */
+	bool exact = !v4 && p->info.bad == PKT_BAD_EXTHDR;
 
 	scan.owner = NULL;
 	for (;;) {
@@ -174,11 +152,13 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 		const struct classifier *cl;
 		struct rules_rule *r;
 		const struct ext_match *em = NULL;
-		bool hot = false, ok = true;
+		bool hot = false, ok = true, cand = false;
+		bool rows = !exact && c->plain.rows && c->plain.nrules == c->nrules;
 		unsigned m;
 		int v;
 
-		if (cr && keystate >= 0 && ri < c->nrules && (cl = cls_ruleset_chain(cr, table, ci))) {
+		if (cr && keystate >= 0 && ri < c->nrules &&
+		    (cl = cls_ruleset_chain(cr, table, ci))) {
 			if (!keystate)
 				keystate = cls_key(cr, &ctx, key) ? 1 : -1;
 			if (keystate > 0) {
@@ -187,6 +167,24 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 					cur_chain = ci;
 				}
 				ri = cls_cursor_next(&cur, ri);
+				cand = true;
+			}
+		}
+		if (rows && ri < c->nrules && ri >= c->plain.open) {
+			if (!pk_ok) {
+				if (!names_ok) {
+					iface_words(b, st->in, in, inw);
+					iface_words(b, st->out, out, outw);
+					names_ok = true;
+				}
+				rules_plain_key(&pk, st->family, &p->info, inw, outw);
+				pk_ok = true;
+			}
+			if (!cand) { /* the rules that fail their standard part, skipped at once */
+				ri = plain_next(c, ri, c->nrules, &pk, v4);
+			} else if (plain_next(c, ri, ri + 1, &pk, v4) != ri) {
+				ri++; /* the classifier's candidate fails it */
+				continue;
 			}
 		}
 		if (ri >= c->nrules) {
@@ -199,7 +197,7 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 		r = &c->rules[ri];
 		ctx.chain = c->name;
 		ctx.rulenum = ri + 1;
-		if (!ip_match(st->family, &r->ip, &p->info, in, out, &hot)) {
+		if (!rows && !rules_ip_match(st->family, &r->ip, &p->info, in, out, &hot)) {
 			if (hot)
 				return drop_at(st, BOX_DROP_HOTDROP, table, c->name, ri + 1);
 			ri++;
@@ -219,8 +217,8 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 						      : ri + 1;
 			continue;
 		}
-		r->pkts++;
-		r->bytes += bytes;
+		c->ctr[ri].pkts++;
+		c->ctr[ri].bytes += bytes;
 		if (p->trace || b->trace_all)
 			box_trace(b, p, table, c->name,
 				  rule_is_tail_like(r) ? (c->builtin ? "policy" : "return")
@@ -262,7 +260,9 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 			ctx.queue_num = 0;
 			ctx.queue_flags = 0;
 			v = r->target.ext.target->target(&ctx, &r->target.ext);
-			keystate = keystate < 0 ? -1 : 0; /* the target may have changed the packet */
+			keystate =
+			    keystate < 0 ? -1 : 0; /* the target may have changed the packet */
+			pk_ok = false;
 			scan.owner = NULL;
 			cur_chain = UINT32_MAX;
 			if (v == EXT_CONTINUE) {

@@ -127,7 +127,8 @@ static int find_chain(struct parser *p, const char *name)
 
 /* Parse the rule in argv into *rules; *n == 0 when it is for the other family. */
 static int parse_rules(struct parser *p, const char *chain, char **argv, unsigned argc,
-		       struct rules_tokens *tk, struct rules_rule **rules, unsigned *n)
+		       struct rules_tokens *tk, struct rules_rule **rules, unsigned *n,
+		       struct rules_counter *ctr)
 {
 	struct rules_rule_ctx ctx = {
 		.family = p->family,
@@ -147,13 +148,14 @@ static int parse_rules(struct parser *p, const char *chain, char **argv, unsigne
 		p->err->line = p->line;
 		return ret;
 	}
-	for (unsigned i = 0; i < *n; i++) {
+	for (unsigned i = 0; i < *n; i++)
 		(*rules)[i].line = p->line;
-		if (tk->has_counters) {
-			(*rules)[i].pkts = tk->pkts;
-			(*rules)[i].bytes = tk->bytes;
-		}
-	}
+	/* [p:b] before the command wins over -c in the rule, as before */
+	*ctr = (struct rules_counter){0, 0};
+	if (tk->has_counters)
+		*ctr = (struct rules_counter){tk->pkts, tk->bytes};
+	else if (ctx.has_ctr)
+		*ctr = ctx.ctr;
 	return 0;
 }
 
@@ -165,14 +167,14 @@ static void free_rules(struct rules_rule *rules, unsigned n)
 }
 
 static int insert_rules(struct rules_table *t, struct rules_chain *c, unsigned pos,
-			struct rules_rule *rules, unsigned n)
+			struct rules_rule *rules, unsigned n, const struct rules_counter *ctr)
 {
 	unsigned i;
 
 	for (i = 0; i < n; i++) {
 		struct rules_target *tg = &rules[i].target;
 
-		if (rules_chain_insert(c, pos + i, &rules[i]))
+		if (rules_chain_insert(c, pos + i, &rules[i], ctr))
 			break;
 		if (tg->kind == RULES_T_JUMP || tg->kind == RULES_T_GOTO)
 			t->chains[tg->chain].refs++;
@@ -257,6 +259,7 @@ static int cmd_line(struct parser *p, struct rules_tokens *tk)
 	char **argv = tk->tok;
 	unsigned argc = tk->n;
 	struct rules_rule *rules;
+	struct rules_counter ctr;
 	unsigned n, pos = 0;
 	int idx;
 
@@ -287,9 +290,9 @@ static int cmd_line(struct parser *p, struct rules_tokens *tk)
 			pos = num - 1;
 			skip = 3;
 		}
-		if (parse_rules(p, argv[1], argv + skip, argc - skip, tk, &rules, &n))
+		if (parse_rules(p, argv[1], argv + skip, argc - skip, tk, &rules, &n, &ctr))
 			return -EINVAL;
-		return insert_rules(t, &t->chains[idx], pos, rules, n);
+		return insert_rules(t, &t->chains[idx], pos, rules, n, &ctr);
 	}
 	if (!strcmp(cmd, "-D") || !strcmp(cmd, "--delete") || !strcmp(cmd, "-R") ||
 	    !strcmp(cmd, "--replace")) {
@@ -309,7 +312,7 @@ static int cmd_line(struct parser *p, struct rules_tokens *tk)
 		if (replace) {
 			if (argc < 3 || rule_number(p, argv[2], c->nrules, &pos))
 				return argc < 3 ? perr(p, cmd, "rule number missing") : -EINVAL;
-			if (parse_rules(p, argv[1], argv + 3, argc - 3, tk, &rules, &n))
+			if (parse_rules(p, argv[1], argv + 3, argc - 3, tk, &rules, &n, &ctr))
 				return -EINVAL;
 			if (n != 1) {
 				free_rules(rules, n);
@@ -318,9 +321,9 @@ static int cmd_line(struct parser *p, struct rules_tokens *tk)
 					 : 0;
 			}
 			rules_chain_remove(t, c, pos - 1);
-			return insert_rules(t, c, pos - 1, rules, n);
+			return insert_rules(t, c, pos - 1, rules, n, &ctr);
 		}
-		if (parse_rules(p, argv[1], argv + 2, argc - 2, tk, &rules, &n))
+		if (parse_rules(p, argv[1], argv + 2, argc - 2, tk, &rules, &n, &ctr))
 			return -EINVAL;
 		return delete_by_spec(p, c, rules, n);
 	}
@@ -352,9 +355,7 @@ static int cmd_line(struct parser *p, struct rules_tokens *tk)
 			if (argc >= 2 && strcmp(c->name, argv[1]))
 				continue;
 			if (zero) {
-				c->pkts = c->bytes = 0;
-				for (unsigned j = 0; j < c->nrules; j++)
-					c->rules[j].pkts = c->rules[j].bytes = 0;
+				rules_chain_zero_counters(c);
 			} else {
 				while (c->nrules)
 					rules_chain_remove(t, c, c->nrules - 1);

@@ -379,8 +379,8 @@ static int print_table(const struct rules_ruleset *rs, unsigned table, FILE *f, 
 			const struct rules_rule *r = &c->rules[j];
 
 			if (flags & RULES_PRINT_COUNTERS)
-				fprintf(f, "[%llu:%llu] ", (unsigned long long)r->pkts,
-					(unsigned long long)r->bytes);
+				fprintf(f, "[%llu:%llu] ", (unsigned long long)c->ctr[j].pkts,
+					(unsigned long long)c->ctr[j].bytes);
 			fprintf(f, "-A %s", c->name);
 			print_rule_body(rs, table, r, f);
 			fputc('\n', f);

@@ -548,8 +548,8 @@ int rules_rule_parse(struct rules_rule_ctx *ctx, char **argv, unsigned argc,
 					break;
 				}
 				i++;
-				b.r.pkts = p;
-				b.r.bytes = by;
+				ctx->has_ctr = true;
+				ctx->ctr = (struct rules_counter){p, by};
 			}
 			ret = parse_std_opt(ctx, &b, o, tok, arg, invert, skip);
 		} else if (tok[0] == '-' && tok[1] == '-' && tok[2]) {

@@ -71,8 +71,23 @@ struct rules_rule {
 	struct ext_instance *matches;   /* in the order given (-m order) */
 	unsigned nmatches;
 	struct rules_target target;
-	uint64_t pkts, bytes;           /* updated by the engine */
 	unsigned line;                  /* line in the source file */
+};
+
+/* A rule's counters ([p:b] before -A), in struct rules_chain.ctr beside the rules: the engine
+ * writes these and reads the rules, so the lines it reads are not the lines it dirties. */
+struct rules_counter {
+	uint64_t pkts, bytes;
+};
+
+/* The chain's rules as the traversal tests their standard part first (rules/plain.h): made by
+ * rules_ruleset_prepare when a box publishes the ruleset; rows NULL: not made. */
+struct rules_plain_exact;
+struct rules_plain {
+	uint64_t *rows;                  /* a row of (value, mask) words per rule */
+	struct rules_plain_exact *exact; /* per rule: what the row leaves out */
+	unsigned nrules;                 /* rules it was made for (the chain's nrules then) */
+	unsigned open;                   /* the rules before this one test nothing */
 };
 
 struct rules_chain {
@@ -84,8 +99,10 @@ struct rules_chain {
 	uint32_t hook_mask;             /* hooks from which the chain is reachable (computed) */
 	unsigned refs;                  /* jumps/gotos to it */
 	struct rules_rule *rules;
+	struct rules_counter *ctr;      /* ctr[i]: rule i's counters (room for cap, like rules) */
 	unsigned nrules, cap;
 	unsigned line;
+	struct rules_plain plain;
 };
 
 struct rules_table {
@@ -167,5 +184,7 @@ int rules_chain_find(const struct rules_table *t, const char *name);
 
 /* Zero all rule and policy counters. */
 void rules_zero_counters(struct rules_ruleset *rs);
+/* Zero the policy counters of a chain and the counters of its rules (iptables -Z CHAIN). */
+void rules_chain_zero_counters(struct rules_chain *c);
 
 #endif

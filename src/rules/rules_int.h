@@ -96,8 +96,10 @@ void rules_table_free(struct rules_table *t, bool checked);
 void rules_rule_free(struct rules_rule *r, bool checked);
 /* Add a user chain at the end; index or -ENOMEM. */
 int rules_chain_add(struct rules_table *t, const char *name, unsigned line);
-/* Insert a rule (moved in, not copied) at position pos (0-based, nrules = append). */
-int rules_chain_insert(struct rules_chain *c, unsigned pos, struct rules_rule *r);
+/* Insert a rule (moved in, not copied) at position pos (0-based, nrules = append), with
+ * counters ctr (NULL: zero). */
+int rules_chain_insert(struct rules_chain *c, unsigned pos, struct rules_rule *r,
+		       const struct rules_counter *ctr);
 /* Remove rule pos (freed, refs of its jump dropped). */
 void rules_chain_remove(struct rules_table *t, struct rules_chain *c, unsigned pos);
 /* Remove user chain idx (must have refs == 0); fixes jump indexes above it. */
@@ -106,6 +108,8 @@ void rules_chain_delete(struct rules_table *t, unsigned idx);
 /* ---- one rule (rule.c) ------------------------------------------------------------------- */
 
 struct rules_rule_ctx {
+	bool has_ctr; /* out: the rule had -c PKTS BYTES, in ctr */
+	struct rules_counter ctr;
 	int family;
 	unsigned table;
 	const struct rules_table *t;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "rules/plain.h"
 #include "rules/rules_int.h"
 
 void rules_errf(char *buf, size_t len, const char *fmt, ...)
@@ -50,7 +51,10 @@ static void chain_free(struct rules_chain *c, bool checked)
 	for (unsigned i = 0; i < c->nrules; i++)
 		rules_rule_free(&c->rules[i], checked);
 	free(c->rules);
+	free(c->ctr);
+	rules_plain_free(&c->plain);
 	c->rules = NULL;
+	c->ctr = NULL;
 	c->nrules = c->cap = 0;
 }
 
@@ -114,21 +118,31 @@ int rules_chain_find(const struct rules_table *t, const char *name)
 	return -1;
 }
 
-int rules_chain_insert(struct rules_chain *c, unsigned pos, struct rules_rule *r)
+int rules_chain_insert(struct rules_chain *c, unsigned pos, struct rules_rule *r,
+		       const struct rules_counter *ctr)
 {
+	static const struct rules_counter zero;
+
 	if (c->nrules == c->cap) {
 		unsigned ncap = c->cap ? c->cap * 2 : 8;
 		struct rules_rule *nr = realloc(c->rules, ncap * sizeof(*nr));
+		struct rules_counter *nc;
 
 		if (!nr)
 			return -ENOMEM;
-		c->rules = nr;
+		c->rules = nr; /* cap stays until both have the room */
+		nc = realloc(c->ctr, ncap * sizeof(*nc));
+		if (!nc)
+			return -ENOMEM;
+		c->ctr = nc;
 		c->cap = ncap;
 	}
 	if (pos > c->nrules)
 		pos = c->nrules;
 	memmove(&c->rules[pos + 1], &c->rules[pos], (c->nrules - pos) * sizeof(*r));
+	memmove(&c->ctr[pos + 1], &c->ctr[pos], (c->nrules - pos) * sizeof(*c->ctr));
 	c->rules[pos] = *r;
+	c->ctr[pos] = ctr ? *ctr : zero;
 	c->nrules++;
 	return 0;
 }
@@ -142,6 +156,7 @@ void rules_chain_remove(struct rules_table *t, struct rules_chain *c, unsigned p
 		t->chains[r->target.chain].refs--;
 	rules_rule_free(r, false);
 	memmove(r, r + 1, (c->nrules - pos - 1) * sizeof(*r));
+	memmove(&c->ctr[pos], &c->ctr[pos + 1], (c->nrules - pos - 1) * sizeof(*c->ctr));
 	c->nrules--;
 }
 
@@ -201,14 +216,16 @@ void rules_ruleset_free(struct rules_ruleset *rs)
 	free(rs);
 }
 
+void rules_chain_zero_counters(struct rules_chain *c)
+{
+	c->pkts = c->bytes = 0;
+	if (c->nrules)
+		memset(c->ctr, 0, c->nrules * sizeof(*c->ctr));
+}
+
 void rules_zero_counters(struct rules_ruleset *rs)
 {
 	for (unsigned t = 0; t < TABLE_MAX; t++)
-		for (unsigned i = 0; i < rs->tables[t].nchains; i++) {
-			struct rules_chain *c = &rs->tables[t].chains[i];
-
-			c->pkts = c->bytes = 0;
-			for (unsigned j = 0; j < c->nrules; j++)
-				c->rules[j].pkts = c->rules[j].bytes = 0;
-		}
+		for (unsigned i = 0; i < rs->tables[t].nchains; i++)
+			rules_chain_zero_counters(&rs->tables[t].chains[i]);
 }

@@ -429,8 +429,8 @@ static int expect_counter(struct sim *s, struct sim_box *sb, int argc, char **ar
 		if (rulenum > ch->nrules)
 			return sim_failf(s, "%s:%s has %u rules, no rule %u", args[0], args[1],
 					 ch->nrules, rulenum);
-		pkts = ch->rules[rulenum - 1].pkts;
-		bytes = ch->rules[rulenum - 1].bytes;
+		pkts = ch->ctr[rulenum - 1].pkts;
+		bytes = ch->ctr[rulenum - 1].bytes;
 	}
 	if ((have_p && pkts != wp) || (have_b && bytes != wb)) {
 		char what[64];

@@ -64,7 +64,7 @@ void sim_print_counters(FILE *f, const struct rules_ruleset *rs, int only_table)
 				const struct rules_rule *r = &ch->rules[i];
 
 				fprintf(f, "%-4u %10" PRIu64 " %12" PRIu64 " %-10s ", i + 1,
-					r->pkts, r->bytes, target_name(tb, r));
+					ch->ctr[i].pkts, ch->ctr[i].bytes, target_name(tb, r));
 				rules_print_rule(rs, t, r, f);
 				fputc('\n', f);
 			}

@@ -9,7 +9,8 @@
 #   bench_engine rules100
 #   bench_set  every set type at 2000 elements: half the packets' keys found (hash:net more)
 #   bench_string every scan row (no pattern found where none can be), chains of 1 and 10 rules
-#   bench_stack every configuration (the workshop's rows): every packet forwarded
+#   bench_stack every configuration (the workshop's rows): every packet forwarded;
+#              full-rules1000's FORWARD chain compiled, -linear's and full-plain1000's not
 #   bench_cls_update, bench_acl  with the ClassBench data (and, for bench_acl, libdpdk)
 #
 # The bench binaries are not part of `make all tests`: this builds them (into the directory of
@@ -59,9 +60,20 @@ for n in 1 10; do
 done
 
 for v in "" -v6 -1500; do
-	for c in forward conntrack empty full full-rules1000; do
+	for c in forward conntrack empty full full-rules1000 full-rules1000-linear full-plain1000; do
 		$T "$B/bench/bench_stack" "$c$v" --packets 2000 || bad "bench_stack $c$v exit $?"
 	done
+done
+# full-rules1000 is the compiled classifier's row, its -linear twin and full-plain1000 the scan's
+out=$($T "$B/bench/bench_stack" full-rules1000 --packets 2 --classifier 2>&1) ||
+	bad "bench_stack --classifier exit $?"
+echo "$out" | grep -q '^ipv4 filter FORWARD: compiled, 1021 rules' ||
+	bad "bench_stack full-rules1000: FORWARD not compiled"
+for c in full-rules1000-linear full-plain1000-v6; do
+	out=$($T "$B/bench/bench_stack" $c --packets 2 --classifier 2>&1) ||
+		bad "bench_stack $c --classifier exit $?"
+	echo "$out" | grep -q 'filter FORWARD: linear, 1021 rules (mode linear)' ||
+		bad "bench_stack $c: FORWARD not scanned"
 done
 # with the ClassBench data (../shared, research use, read in place): a reload of acl1_1k's
 # chain with one rule changed is made from the running classifier; rte_acl where DPDK is in

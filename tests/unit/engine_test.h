@@ -148,9 +148,20 @@ static struct rules_rule *add_rule(struct rules_ruleset *rs, unsigned table, uns
 
 	c->rules = realloc(c->rules, (c->nrules + 1) * sizeof(*c->rules));
 	assert_non_null(c->rules);
+	c->ctr = realloc(c->ctr, (c->nrules + 1) * sizeof(*c->ctr));
+	assert_non_null(c->ctr);
 	c->cap = c->nrules + 1;
 	c->rules[c->nrules] = *r;
+	c->ctr[c->nrules] = (struct rules_counter){0, 0};
 	return &c->rules[c->nrules++];
+}
+
+/* The counters of rule i (0-based) of a chain. */
+static inline struct rules_counter *rule_ctr(struct rules_ruleset *rs, unsigned table,
+					     unsigned chain, unsigned i)
+{
+	assert_true(i < rs->tables[table].chains[chain].nrules);
+	return &rs->tables[table].chains[chain].ctr[i];
 }
 
 static inline struct rules_rule *add_target(struct rules_ruleset *rs, unsigned table,

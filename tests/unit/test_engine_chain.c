@@ -121,11 +121,11 @@ static void test_jump_goto_return(void **state)
 
 	assert_int_equal(box_receive(b, 1, mk("udp 10.0.0.2:1 > 192.0.2.1:2 eth")), EXT_DROP);
 	ch = rs->tables[TABLE_FILTER].chains;
-	assert_int_equal(ch[fwd].rules[0].pkts, 1);
-	assert_int_equal(ch[fwd].rules[1].pkts, 1);
-	assert_int_equal(ch[ca].rules[0].pkts, 1);
-	assert_int_equal(ch[ca].rules[1].pkts, 0);
-	assert_int_equal(ch[cb].rules[0].pkts, 1);
+	assert_int_equal(ch[fwd].ctr[0].pkts, 1);
+	assert_int_equal(ch[fwd].ctr[1].pkts, 1);
+	assert_int_equal(ch[ca].ctr[0].pkts, 1);
+	assert_int_equal(ch[ca].ctr[1].pkts, 0);
+	assert_int_equal(ch[cb].ctr[0].pkts, 1);
 	assert_int_equal(ch[fwd].pkts, 1); /* policy counter */
 	assert_int_equal(r.ndrop, 1);
 	assert_int_equal(r.drop[0].kind, BOX_DROP_POLICY);
@@ -169,8 +169,8 @@ static void test_builtin_return_and_falloff(void **state)
 	box_set_ruleset(b, rs, AF_INET);
 	assert_int_equal(box_receive(b, 1, mk("udp 10.0.0.2:1 > 192.0.2.1:2 eth")), EXT_DROP);
 	ch = rs->tables[TABLE_FILTER].chains;
-	assert_int_equal(ch[fwd].rules[1].pkts, 1);
-	assert_int_equal(ch[fwd].rules[2].pkts, 0);
+	assert_int_equal(ch[fwd].ctr[1].pkts, 1);
+	assert_int_equal(ch[fwd].ctr[2].pkts, 0);
 	assert_int_equal(ch[fwd].pkts, 1);
 	assert_int_equal(r.drop[0].kind, BOX_DROP_POLICY);
 	rec_free(&r);
@@ -191,7 +191,7 @@ static void test_goto_from_builtin_falloff(void **state)
 	rs->tables[TABLE_FILTER].chains[fwd].policy = EXT_DROP;
 	box_set_ruleset(b, rs, AF_INET);
 	assert_int_equal(box_receive(b, 1, mk("udp 10.0.0.2:1 > 192.0.2.1:2 eth")), EXT_DROP);
-	assert_int_equal(rs->tables[TABLE_FILTER].chains[fwd].rules[1].pkts, 0);
+	assert_int_equal(rs->tables[TABLE_FILTER].chains[fwd].ctr[1].pkts, 0);
 	assert_int_equal(r.drop[0].kind, BOX_DROP_POLICY);
 	rec_free(&r);
 	box_free(b);
@@ -227,8 +227,8 @@ static void test_counters_bytes(void **state)
 	box_set_ruleset(b, rs, AF_INET);
 	box_receive(b, 1, mk("udp 10.0.0.2:1 > 192.0.2.1:2 len=10 eth"));
 	box_receive(b, 1, mk("tcp 10.0.0.2:1 > 192.0.2.1:2 syn eth"));
-	assert_int_equal(rs->tables[TABLE_FILTER].chains[fwd].rules[0].pkts, 2);
-	assert_int_equal(rs->tables[TABLE_FILTER].chains[fwd].rules[0].bytes, (20 + 8 + 10) + 40);
+	assert_int_equal(rs->tables[TABLE_FILTER].chains[fwd].ctr[0].pkts, 2);
+	assert_int_equal(rs->tables[TABLE_FILTER].chains[fwd].ctr[0].bytes, (20 + 8 + 10) + 40);
 	assert_int_equal(rs->tables[TABLE_FILTER].chains[fwd].pkts, 2);
 	assert_int_equal(rs->tables[TABLE_FILTER].chains[fwd].bytes, 78);
 	rec_free(&r);
@@ -375,7 +375,7 @@ static void test_hotdrop_on_truncated_l4(void **state)
 	assert_int_equal(box_receive(b, 1, p), EXT_DROP);
 	assert_int_equal(r.drop[0].kind, BOX_DROP_HOTDROP);
 	assert_int_equal(r.drop[0].rulenum, 1);
-	assert_int_equal(rule->pkts, 1); /* only the intact packet */
+	assert_int_equal(rule_ctr(rs, TABLE_FILTER, fwd, 0)->pkts, 1); /* only the intact packet */
 	assert_int_equal(box_stats(b)->malformed[PKT_BAD_L4_TRUNC], 0);
 	rec_free(&r);
 	box_free(b);
@@ -409,7 +409,7 @@ static int queue_case(struct rec *r, const struct box_ops *ops, uint16_t flags, 
 	if (v == EXT_ACCEPT)
 		assert_int_equal(rs->tables[TABLE_FILTER]
 				     .chains[builtin(rs, TABLE_FILTER, HOOK_FORWARD)]
-				     .rules[0]
+				     .ctr[0]
 				     .pkts,
 				 1);
 	box_free(b);

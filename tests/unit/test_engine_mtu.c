@@ -62,21 +62,21 @@ static const struct pkt *assert_error(struct rec *r, unsigned i, int l4proto, ui
 }
 
 /* A counting rule in filter FORWARD: what the FORWARD chain saw. */
-static struct rules_rule *counting_forward(struct box *b)
+static struct rules_counter *counting_forward(struct box *b)
 {
 	struct rules_ruleset *rs = rules_ruleset_new(AF_INET);
-	struct rules_rule *rule =
-	    add_target(rs, TABLE_FILTER, builtin(rs, TABLE_FILTER, HOOK_FORWARD), RULES_T_NONE, 0);
+	unsigned ch = builtin(rs, TABLE_FILTER, HOOK_FORWARD);
 
+	add_target(rs, TABLE_FILTER, ch, RULES_T_NONE, 0);
 	box_set_ruleset(b, rs, AF_INET);
-	return rule;
+	return rule_ctr(rs, TABLE_FILTER, ch, 0);
 }
 
 static void test_v4_df_too_big(void **state)
 {
 	struct rec r = {0};
 	struct box *b = mtu_box(&r, 1280);
-	struct rules_rule *rule = counting_forward(b);
+	struct rules_counter *rule = counting_forward(b);
 	const struct pkt *e;
 	uint8_t ttl;
 
@@ -246,7 +246,7 @@ static void test_gso(void **state)
 {
 	struct rec r = {0};
 	struct box *b = mtu_box(&r, 1280);
-	struct rules_rule *rule = counting_forward(b);
+	struct rules_counter *rule = counting_forward(b);
 	const char *df = "tcp 10.0.0.2:1000 > 198.51.100.7:80 ack len=10000 df eth";
 
 	/* 20 + 20 + 1000 fits: forwarded whole, still GSO, the rules saw one packet */

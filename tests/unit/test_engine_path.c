@@ -145,21 +145,21 @@ static void test_ttl_expiry(void **state)
 }
 
 /* raw PREROUTING counts what reached the hooks. */
-static struct rules_rule *counting_raw(struct box *b)
+static struct rules_counter *counting_raw(struct box *b)
 {
 	struct rules_ruleset *rs = rules_ruleset_new(AF_INET);
-	struct rules_rule *rule =
-	    add_target(rs, TABLE_RAW, builtin(rs, TABLE_RAW, HOOK_PREROUTING), RULES_T_NONE, 0);
+	unsigned ch = builtin(rs, TABLE_RAW, HOOK_PREROUTING);
 
+	add_target(rs, TABLE_RAW, ch, RULES_T_NONE, 0);
 	box_set_ruleset(b, rs, AF_INET);
-	return rule;
+	return rule_ctr(rs, TABLE_RAW, ch, 0);
 }
 
 static void test_malformed_and_not_ip(void **state)
 {
 	struct rec r = {0};
 	struct box *b = gw_box(&r, NULL);
-	struct rules_rule *rule = counting_raw(b);
+	struct rules_counter *rule = counting_raw(b);
 	static const uint8_t arp[42] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 2,
 					0,    0,    0,	  0,	1,    0x08, 0x06};
 

@@ -174,7 +174,7 @@ static void one_round(int family, unsigned nrules)
 	fam_cmp = 0;
 	for (unsigned i = 0; i < nrules; i++) {
 		bool want = naive(&rules[i], ip, iplen);
-		uint64_t got = rs->tables[TABLE_MANGLE].chains[c].rules[i].pkts;
+		uint64_t got = rs->tables[TABLE_MANGLE].chains[c].ctr[i].pkts;
 
 		if (got != want) {
 			fprintf(stderr, "%s", text);
