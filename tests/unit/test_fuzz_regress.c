@@ -20,6 +20,7 @@
 #include "pkt/build.h"
 #include "rules/ext.h"
 #include "rules/rules.h"
+#include "rules_test.h"
 
 /* Parse text from a heap block of exactly its length (no NUL after it: ASan sees overreads). */
 static int parse_exact(const char *text, int family, struct rules_ruleset **rs,
@@ -34,18 +35,6 @@ static int parse_exact(const char *text, int family, struct rules_ruleset **rs,
 	ret = rules_parse_buffer(buf, len, "t", family, ext_registry_default(), NULL, 0, rs, e);
 	free(buf);
 	return ret;
-}
-
-static char *print_rs(const struct rules_ruleset *rs)
-{
-	char *text = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&text, &n);
-
-	assert_non_null(f);
-	assert_int_equal(rules_print(rs, f, RULES_PRINT_COUNTERS), 0);
-	fclose(f);
-	return text;
 }
 
 /* src/rules/lexer.c: a bad "[p:b" prefix was reported with strcspn past the line's end. */
@@ -103,10 +92,10 @@ static void assert_fixed_point(const char *text)
 
 	if (parse_exact(text, AF_INET, &rs, &e))
 		fail_msg("%u: %s (near '%s')", e.line, e.msg, e.token);
-	t1 = print_rs(rs);
+	t1 = rules_test_print(rs, RULES_PRINT_COUNTERS);
 	if (parse_exact(t1, AF_INET, &rs2, &e))
 		fail_msg("printed: %u: %s (near '%s')\n%s", e.line, e.msg, e.token, t1);
-	t2 = print_rs(rs2);
+	t2 = rules_test_print(rs2, RULES_PRINT_COUNTERS);
 	assert_string_equal(t1, t2);
 	free(t1);
 	free(t2);
@@ -191,11 +180,11 @@ static void test_unterminated_quote_refused(void **state)
 			AF_INET, &rs, &e),
 	    0);
 	{
-		char *t1 = print_rs(rs), *t2;
+		char *t1 = rules_test_print(rs, RULES_PRINT_COUNTERS), *t2;
 		struct rules_ruleset *rs2;
 
 		assert_int_equal(parse_exact(t1, AF_INET, &rs2, &e), 0);
-		t2 = print_rs(rs2);
+		t2 = rules_test_print(rs2, RULES_PRINT_COUNTERS);
 		assert_string_equal(t1, t2);
 		free(t1);
 		free(t2);

@@ -17,23 +17,12 @@
 #include <cmocka.h>
 
 #include "rules/rules.h"
+#include "rules_test.h"
 
 static int parse(const char *text, int family, struct rules_ruleset **rs, struct rules_error *err)
 {
 	return rules_parse_buffer(text, strlen(text), "f", family, ext_registry_default(), NULL, 0,
 				  rs, err);
-}
-
-static char *print(const struct rules_ruleset *rs, unsigned flags)
-{
-	char *s = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&s, &len);
-
-	assert_non_null(f);
-	assert_int_equal(rules_print(rs, f, flags), 0);
-	fclose(f);
-	return s;
 }
 
 /* text must fail at `line` with `token` (and a message containing `msg` if not NULL). */
@@ -57,7 +46,7 @@ static void expect_output(const char *text, int family, unsigned flags, const ch
 
 	if (parse(text, family, &rs, &err))
 		fail_msg("%s:%u: %s (near '%s')", err.file, err.line, err.msg, err.token);
-	out = print(rs, flags);
+	out = rules_test_print(rs, flags);
 	assert_string_equal(out, want);
 	free(out);
 	rules_ruleset_free(rs);
@@ -174,11 +163,11 @@ static void test_counters_round_trip(void **state)
 	expect_output(in, AF_INET, RULES_PRINT_COUNTERS, want);
 	/* printed form parses back to itself */
 	assert_int_equal(parse(want, AF_INET, &rs, &err), 0);
-	out = print(rs, RULES_PRINT_COUNTERS);
+	out = rules_test_print(rs, RULES_PRINT_COUNTERS);
 	assert_string_equal(out, want);
 	/* zeroing */
 	rules_zero_counters(rs);
-	out2 = print(rs, RULES_PRINT_COUNTERS);
+	out2 = rules_test_print(rs, RULES_PRINT_COUNTERS);
 	assert_non_null(strstr(out2, ":INPUT DROP [0:0]\n"));
 	assert_non_null(strstr(out2, "\n[0:0] -A INPUT -j u\n"));
 	assert_int_equal(parse(out2, AF_INET, &rs2, &err), 0);
@@ -350,7 +339,7 @@ static void test_noflush_base(void **state)
 					    ext_registry_default(), base, RULES_PARSE_NOFLUSH, &rs,
 					    &err),
 			 0);
-	out = print(rs, 0);
+	out = rules_test_print(rs, 0);
 	assert_string_equal(out, "*raw\n:PREROUTING ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n"
 				 "-A OUTPUT -p udp -m udp --dport 53 -j ACCEPT\nCOMMIT\n"
 				 "*filter\n:INPUT ACCEPT [0:0]\n:FORWARD ACCEPT [0:0]\n"

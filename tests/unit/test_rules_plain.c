@@ -12,6 +12,7 @@
 #include "classify/ruleset.h"
 #include "engine_test.h"
 #include "rules/plain.h"
+#include "rules_test.h"
 
 static uint64_t rng_state;
 
@@ -405,21 +406,9 @@ static struct rules_ruleset *parse(const char *text, const struct rules_ruleset 
 	return rs;
 }
 
-static char *saved(const struct rules_ruleset *rs)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	assert_int_equal(rules_print(rs, f, RULES_PRINT_COUNTERS), 0);
-	fclose(f);
-	return buf;
-}
-
 static void assert_saved_has(const struct rules_ruleset *rs, const char *line)
 {
-	char *s = saved(rs);
+	char *s = rules_test_print(rs, RULES_PRINT_COUNTERS);
 
 	if (!strstr(s, line))
 		fail_msg("'%s' not in:\n%s", line, s);
