@@ -164,16 +164,23 @@ static struct pkt **short_conns(unsigned n)
 	return v;
 }
 
-static void bench_short(unsigned n, struct pkt **pk, uint64_t hold)
+/* hold_new, hold: sync_config's tx_hold_new and tx_hold (UINT64_MAX: the default) */
+static void bench_short(unsigned n, struct pkt **pk, const char *name, uint64_t hold_new,
+			uint64_t hold)
 {
 	struct ct_table *ta = table(n * 2), *tb = table(n * 2);
 	struct sync_config sc;
 	uint64_t now = 1700000000ull * SEC;
 	struct mem_side sa = {.now = &now}, sb = {.now = &now};
 	struct sync *a, *b;
+	uint64_t msgs0;
 
 	sync_config_default(&sc);
-	sc.tx_hold = hold;
+	if (hold_new != UINT64_MAX)
+		sc.tx_hold_new = hold_new;
+	if (hold != UINT64_MAX)
+		sc.tx_hold = hold;
+	hold = sc.tx_hold > sc.tx_hold_new ? sc.tx_hold : sc.tx_hold_new;
 	a = sync_new(&sc, ta, NULL, &mem_ops, &sa, now);
 	b = sync_new(&sc, tb, NULL, &mem_ops, &sb, now);
 	sa.peer = b;
@@ -185,6 +192,7 @@ static void bench_short(unsigned n, struct pkt **pk, uint64_t hold)
 		pump(&sa, &sb);
 	}
 	sa.dgrams = sa.bytes = sb.dgrams = sb.bytes = 0;
+	msgs0 = sync_stats(a)->tx_msgs;
 	for (unsigned i = 0; i < n; i++) {
 		for (int k = 0; k < PKTS; k++) {
 			now += 10000; /* 10 us apart */
@@ -203,18 +211,15 @@ static void bench_short(unsigned n, struct pkt **pk, uint64_t hold)
 		sync_tick(b, now);
 		pump(&sa, &sb);
 	}
-	printf("short_hold_%llu_us_conns %u conns\n", (unsigned long long)(hold / 1000), n);
-	printf("short_hold_%llu_us_dgrams_per_conn %.2f datagrams\n",
-	       (unsigned long long)(hold / 1000), (double)sa.dgrams / n);
-	printf("short_hold_%llu_us_bytes_per_conn %.1f bytes_udp_payload\n",
-	       (unsigned long long)(hold / 1000), (double)sa.bytes / n);
-	printf("short_hold_%llu_us_bytes_per_conn_wire %.1f bytes_with_eth_ip_udp_headers\n",
-	       (unsigned long long)(hold / 1000),
+	printf("short_%s_conns %u conns\n", name, n);
+	printf("short_%s_msgs_per_conn %.2f messages\n", name,
+	       (double)(sync_stats(a)->tx_msgs - msgs0) / n);
+	printf("short_%s_dgrams_per_conn %.2f datagrams\n", name, (double)sa.dgrams / n);
+	printf("short_%s_bytes_per_conn %.1f bytes_udp_payload\n", name, (double)sa.bytes / n);
+	printf("short_%s_bytes_per_conn_wire %.1f bytes_with_eth_ip_udp_headers\n", name,
 	       (double)(sa.bytes + sa.dgrams * (20 + 8 + 14)) / n);
-	printf("short_hold_%llu_us_peer_bytes_per_conn %.1f bytes_udp_payload\n",
-	       (unsigned long long)(hold / 1000), (double)sb.bytes / n);
-	printf("short_hold_%llu_us_external_left %u entries\n", (unsigned long long)(hold / 1000),
-	       sync_stats(b)->ext_count);
+	printf("short_%s_peer_bytes_per_conn %.1f bytes_udp_payload\n", name, (double)sb.bytes / n);
+	printf("short_%s_external_left %u entries\n", name, sync_stats(b)->ext_count);
 	sync_free(a);
 	sync_free(b);
 	ct_table_free(ta);
@@ -457,8 +462,9 @@ int main(int argc, char **argv)
 		run_rate(conns, pk, !strcmp(only, "rate-on"));
 		return 0;
 	}
-	bench_short(conns, pk, 0);
-	bench_short(conns, pk, 500000);
+	bench_short(conns, pk, "default", UINT64_MAX, UINT64_MAX);
+	bench_short(conns, pk, "nohold", 0, 0);
+	bench_short(conns, pk, "hold500", 500000, 500000);
 	/* alternating, the best of three each: a shared machine's noise only slows runs down */
 	off = on = 0;
 	for (int r = 0; r < 3; r++) {

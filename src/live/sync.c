@@ -10,7 +10,8 @@
  *   sync key FILE                       (peer-kind pkttables only)
  *   sync disable-external-cache | window-tracking | startup-resync | no-local
  *   sync ack-window N | resend-queue N | external-max N | mtu N
- *   sync refresh-time S | cache-timeout S | commit-timeout S | tx-hold MICROSECONDS
+ *   sync refresh-time S | cache-timeout S | commit-timeout S
+ *   sync tx-hold MICROSECONDS | tx-hold-new MICROSECONDS
  *   sync ignore-proto P... | ignore-addr PREFIX... | ignore-tcp-state STATE... | mark V[/M]
  */
 #include <errno.h>
@@ -276,7 +277,8 @@ static int option_words(struct live_sync *s, int argc, char **argv, const char *
 		} nums[] = {{"ack-window", 1u << 20, false},	 {"resend-queue", 1u << 24, false},
 			    {"external-max", 1u << 24, false},	 {"mtu", 65535, false},
 			    {"refresh-time", 86400, true},	 {"cache-timeout", 86400 * 7, true},
-			    {"commit-timeout", 86400 * 7, true}, {"tx-hold", 1000000, false}};
+			    {"commit-timeout", 86400 * 7, true}, {"tx-hold", 1000000, false},
+			    {"tx-hold-new", 1000000, false}};
 
 		for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
 			if (strcmp(w, nums[i].name))
@@ -305,8 +307,11 @@ static int option_words(struct live_sync *s, int argc, char **argv, const char *
 			case 6:
 				c->commit_timeout = v * 1000000000ull;
 				break;
-			default:
+			case 7:
 				c->tx_hold = v * 1000ull; /* microseconds */
+				break;
+			default:
+				c->tx_hold_new = v * 1000ull;
 			}
 			return 0;
 		}
@@ -314,7 +319,7 @@ static int option_words(struct live_sync *s, int argc, char **argv, const char *
 	BAD("sync: unknown word '%s' (mode, udp, multicast, peer-kind, key, "
 	    "disable-external-cache, window-tracking, startup-resync, no-local, ack-window, "
 	    "resend-queue, external-max, mtu, refresh-time, cache-timeout, commit-timeout, "
-	    "tx-hold, "
+	    "tx-hold, tx-hold-new, "
 	    "ignore-proto, ignore-addr, ignore-tcp-state, mark)",
 	    w);
 }

@@ -89,6 +89,17 @@ void sync_flow_from_entry(struct sync_flow *f, const struct ct_entry *e, bool ws
 		f->have |= BIT(SA_ZONE);
 }
 
+void sync_flow_del(struct sync_flow *f, const struct ct_tuple *orig)
+{
+	memset(f, 0, sizeof(*f));
+	f->orig = *orig;
+	f->have = BIT(orig->family == AF_INET ? SA_IPV4 : SA_IPV6) | BIT(SA_L4PROTO);
+	if (has_ports(orig->l4proto))
+		f->have |= BIT(SA_PORT);
+	if (orig->zone)
+		f->have |= BIT(SA_ZONE);
+}
+
 static const char *proto_name(uint8_t l4)
 {
 	switch (l4) {

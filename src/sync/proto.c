@@ -68,14 +68,77 @@ static struct sync_msg *ring_at(const struct sync_ring *r, uint32_t i)
 	return r->v[(r->head + i) % r->cap];
 }
 
-void sync_ring_free(struct sync_ring *r)
+void sync_ring_free(struct sync *s, struct sync_ring *r)
 {
 	struct sync_msg *m;
 
 	while ((m = sync_ring_pop(r)))
-		free(m);
+		sync_msg_free(s, m);
 	free(r->v);
 	memset(r, 0, sizeof(*r));
+}
+
+/* ---- message slots: chunks of SYNC_SLOT_CHUNK, kept for reuse --------------------------- */
+
+#define SLOT_SIZE ((sizeof(struct sync_msg) + SYNC_SLOT_DATA + 7) & ~(size_t)7)
+
+struct msg_chunk {
+	struct msg_chunk *next;
+	_Alignas(8) unsigned char mem[SYNC_SLOT_CHUNK * SLOT_SIZE];
+};
+
+struct sync_msg *sync_msg_new(struct sync *s, size_t len)
+{
+	struct sync_msg *m;
+
+	if (len > SYNC_SLOT_DATA) {
+		if ((m = malloc(sizeof(*m) + len)))
+			m->pooled = false;
+		return m;
+	}
+	if (!s->msg_free) {
+		struct msg_chunk *c = malloc(sizeof(*c));
+
+		if (!c)
+			return NULL;
+		c->next = s->msg_chunks;
+		s->msg_chunks = c;
+		s->msg_slots += SYNC_SLOT_CHUNK;
+		for (unsigned i = SYNC_SLOT_CHUNK; i-- > 0;) {
+			m = (struct sync_msg *)(void *)(c->mem + i * SLOT_SIZE);
+			m->free_next = s->msg_free;
+			s->msg_free = m;
+		}
+	}
+	m = s->msg_free;
+	s->msg_free = m->free_next;
+	m->pooled = true;
+	return m;
+}
+
+void sync_msg_free(struct sync *s, struct sync_msg *m)
+{
+	if (!m)
+		return;
+	if (!m->pooled) {
+		free(m);
+		return;
+	}
+	m->free_next = s->msg_free;
+	s->msg_free = m;
+}
+
+static void msg_pool_free(struct sync *s)
+{
+	struct msg_chunk *c, *next;
+
+	for (c = s->msg_chunks; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	s->msg_chunks = NULL;
+	s->msg_free = NULL;
+	s->msg_slots = 0;
 }
 
 /* ---- config, life ------------------------------------------------------------------------ */
@@ -90,6 +153,7 @@ void sync_config_default(struct sync_config *c)
 	c->tx_max = 262144;
 	c->external_max = 262144;
 	c->mtu = 1500;
+	c->tx_hold = 1000000; /* 1 ms */
 	c->alive_interval = 1000000000ull;
 	c->refresh_time = 60000000000ull;
 	c->cache_timeout = 180000000000ull;
@@ -123,7 +187,15 @@ struct sync *sync_new(const struct sync_config *c, struct ct_table *ct, struct n
 	s->next_alive = now + s->cfg.alive_interval;
 	s->refresh_last = now;
 	s->bulk_phase = 3;
-	s->pend_tail = &s->pend_head;
+	{
+		const struct sync_filter *fl = &s->cfg.filter;
+		uint32_t any = 0;
+
+		for (unsigned i = 0; i < 8; i++)
+			any |= fl->proto_ignore[i];
+		s->filter_on = any || fl->naddr || fl->tcp_state_ignore || fl->mark_set ||
+			       (fl->no_local && fl->local_fn);
+	}
 	s->auth_counter = c->auth_counter_start ? c->auth_counter_start : now;
 	if ((s->cfg.auth && sync_auth_init() < 0) || !(s->dgram = malloc(s->dcap)) ||
 	    sync_ext_init(s) < 0) {
@@ -152,9 +224,10 @@ void sync_free(struct sync *s)
 		return;
 	if (s->ct)
 		ct_event_unsubscribe(s->ct, ct_event, s);
-	sync_ring_free(&s->tx);
-	sync_ring_free(&s->rs);
+	sync_ring_free(s, &s->tx);
+	sync_ring_free(s, &s->rs);
 	sync_pend_free(s);
+	msg_pool_free(s);
 	sync_ext_free(s);
 	free(s->dgram);
 	free(s);
@@ -216,26 +289,32 @@ bool sync_filter_pass(const struct sync *s, const struct ct_entry *e)
 	return true;
 }
 
+/* Put a message made by sync_msg_new (len set) on the transmit queue; freed if full. */
+static int queue_msg(struct sync *s, struct sync_msg *m)
+{
+	int r;
+
+	m->seq = 0;
+	m->dead = false;
+	if ((r = sync_ring_push(&s->tx, m)) < 0) {
+		sync_msg_free(s, m);
+		s->st.tx_dropped++;
+		return r;
+	}
+	return 0;
+}
+
 int sync_queue(struct sync *s, const uint8_t *buf, size_t len)
 {
-	struct sync_msg *m = malloc(sizeof(*m) + len);
-	int r;
+	struct sync_msg *m = sync_msg_new(s, len);
 
 	if (!m) {
 		s->st.tx_dropped++;
 		return -ENOMEM;
 	}
 	m->len = (uint16_t)len;
-	m->seq = 0;
-	m->dead = false;
 	memcpy(m->data, buf, len);
-	if ((r = sync_ring_push(&s->tx, m)) < 0) {
-		free(m);
-		s->st.tx_dropped++;
-		return r;
-	}
-	s->st.tx_len = s->tx.len;
-	return 0;
+	return queue_msg(s, m);
 }
 
 void sync_queue_entry(struct sync *s, const struct ct_entry *e, uint8_t type, uint64_t now)
@@ -246,20 +325,35 @@ void sync_queue_entry(struct sync *s, const struct ct_entry *e, uint8_t type, ui
 	sync_queue_flow(s, &f, type);
 }
 
-void sync_queue_flow(struct sync *s, const struct sync_flow *fl, uint8_t type)
+void sync_queue_flow(struct sync *s, struct sync_flow *fl, uint8_t type)
 {
-	struct sync_flow f = *fl;
-	uint8_t buf[SYNC_MSG_MAX];
-	int n;
+	struct sync_msg *m = sync_msg_new(s, SYNC_SLOT_DATA);
+	int n, r;
 
-	if (s->cfg.commit_timeout)
-		f.have &= ~(1ull << SA_TIMEOUT); /* as conntrackd with CommitTimeout */
-	n = sync_ct_encode(buf, sizeof(buf), type, &f, s->cfg.peer);
-	if (n < 0) {
+	if (!m) {
 		s->st.tx_dropped++;
 		return;
 	}
-	if (sync_queue(s, buf, (size_t)n) == 0) {
+	if (s->cfg.commit_timeout) /* as conntrackd with CommitTimeout */
+		fl->have &= ~(1ull << SA_TIMEOUT);
+	/* encoded straight into the slot; a longer message (labels, a long helper name) into a
+	 * buffer of its own */
+	n = sync_ct_encode(m->data, SYNC_SLOT_DATA, type, fl, s->cfg.peer);
+	if (n < 0) {
+		uint8_t buf[SYNC_MSG_MAX];
+
+		sync_msg_free(s, m);
+		m = NULL;
+		n = sync_ct_encode(buf, sizeof(buf), type, fl, s->cfg.peer);
+		if (n > 0 && (m = sync_msg_new(s, (size_t)n)))
+			memcpy(m->data, buf, (size_t)n);
+	}
+	if (n < 0 || !m) {
+		s->st.tx_dropped++;
+		return;
+	}
+	m->len = (uint16_t)n;
+	if ((r = queue_msg(s, m)) == 0) {
 		if (type == SYNC_T_CT_NEW)
 			s->st.int_sent_new++;
 		else if (type == SYNC_T_CT_UPD)
@@ -269,16 +363,22 @@ void sync_queue_flow(struct sync *s, const struct sync_flow *fl, uint8_t type)
 	}
 }
 
-static void ct_event(void *priv, uint32_t events, const struct ct_entry *e,
-		     enum ct_destroy_reason why)
+/* Every event but the common one (below). Out of line, so that the common one costs a few
+ * instructions on the data path. */
+__attribute__((noinline)) static void ct_event_slow(struct sync *s, uint32_t events,
+						    const struct ct_entry *e)
 {
-	struct sync *s = priv;
 	uint8_t type;
 
-	(void)why;
-	if (s->applying)
-		return; /* our own commit: the peer knows it already */
-	if (!sync_filter_pass(s, e)) {
+	if (s->applying) {
+		/* our own commit: the peer knows it already */
+		if (events & CT_EV_DESTROY)
+			sync_pend_forget(s, e); /* its address may be another entry's soon */
+		return;
+	}
+	if (s->filter_on && !sync_filter_pass(s, e)) {
+		if (events & CT_EV_DESTROY)
+			sync_pend_forget(s, e);
 		s->st.filtered++;
 		return;
 	}
@@ -289,8 +389,30 @@ static void ct_event(void *priv, uint32_t events, const struct ct_entry *e,
 	else
 		type = SYNC_T_CT_UPD;
 	/* events carry no time: the table's latest clock is when it happened */
-	if (sync_pend_event(s, e, type, ct_table_clock(s->ct)) < 0)
-		sync_queue_entry(s, e, type, ct_table_clock(s->ct));
+	if (sync_pend_event(s, e, type, ct_table_clock(s->ct)) < 0) {
+		if (type == SYNC_T_CT_DEL) {
+			struct sync_flow f;
+
+			sync_flow_del(&f, ct_entry_tuple(e, CT_DIR_ORIGINAL));
+			sync_queue_flow(s, &f, type);
+		} else {
+			sync_queue_entry(s, e, type, ct_table_clock(s->ct));
+		}
+	}
+}
+
+static void ct_event(void *priv, uint32_t events, const struct ct_entry *e,
+		     enum ct_destroy_reason why)
+{
+	struct sync *s = priv;
+
+	(void)why;
+	/* one more event of the connection the last one went to: it is pending already */
+	if (s->pend_last_e == e && !(events & CT_EV_DESTROY) && !s->applying && !s->filter_on) {
+		s->st.coalesced++;
+		return;
+	}
+	ct_event_slow(s, events, e);
 }
 
 /* ---- transmit ---------------------------------------------------------------------------- */
@@ -339,11 +461,11 @@ static void dgram_add(struct sync *s, const uint8_t *m, size_t len, uint64_t now
 static void rs_keep(struct sync *s, struct sync_msg *m)
 {
 	while (s->rs.len >= s->rs.max) {
-		free(sync_ring_pop(&s->rs)); /* full: the oldest is forgotten */
+		sync_msg_free(s, sync_ring_pop(&s->rs)); /* full: the oldest is forgotten */
 		s->st.rs_dropped++;
 	}
 	if (sync_ring_push(&s->rs, m) < 0) {
-		free(m);
+		sync_msg_free(s, m);
 		s->st.rs_dropped++;
 	}
 }
@@ -374,7 +496,7 @@ static void transmit_one(struct sync *s, struct sync_msg *m, uint64_t now)
 	if (s->cfg.mode == SYNC_MODE_FTFW && !alive)
 		rs_keep(s, m);
 	else
-		free(m);
+		sync_msg_free(s, m);
 }
 
 static void bulk_step(struct sync *s, uint64_t now, unsigned budget);
@@ -509,8 +631,8 @@ void sync_flush(struct sync *s, bool internal, bool external)
 {
 	if (internal) {
 		sync_pend_free(s);
-		sync_ring_free(&s->tx);
-		sync_ring_free(&s->rs);
+		sync_ring_free(s, &s->tx);
+		sync_ring_free(s, &s->rs);
 		s->tx.max = s->cfg.tx_max ? s->cfg.tx_max : 1;
 		s->rs.max = s->cfg.resend_max ? s->cfg.resend_max : 1;
 		s->bulk_phase = 3;
@@ -538,7 +660,7 @@ static void rs_ack(struct sync *s, uint32_t from, uint32_t to)
 			m->dead = true;
 	}
 	while (s->rs.len && ring_at(&s->rs, 0)->dead)
-		free(sync_ring_pop(&s->rs));
+		sync_msg_free(s, sync_ring_pop(&s->rs));
 }
 
 static void rs_nack(struct sync *s, uint32_t from, uint32_t to)
@@ -548,16 +670,15 @@ static void rs_nack(struct sync *s, uint32_t from, uint32_t to)
 
 	while ((m = sync_ring_pop(&s->rs))) {
 		if (m->dead) {
-			free(m);
+			sync_msg_free(s, m);
 		} else if (!sync_seq_before(m->seq, from) && !sync_seq_after(m->seq, to)) {
-			if (sync_queue(s, m->data, m->len) == 0)
+			if (queue_msg(s, m) == 0) /* the same slot goes out again */
 				s->st.resent++;
-			free(m);
 		} else if (sync_ring_push(&keep, m) < 0) {
-			free(m);
+			sync_msg_free(s, m);
 		}
 	}
-	sync_ring_free(&s->rs);
+	sync_ring_free(s, &s->rs);
 	s->rs = keep;
 }
 
@@ -669,7 +790,7 @@ static void ftfw_msg(struct sync *s, const uint8_t *msg, const struct sync_hdr *
 			s->window = s->cfg.ack_window - 1;
 			s->ack_from = h->seq;
 		}
-		sync_ring_free(&s->rs); /* the restarted peer knows nothing of them */
+		sync_ring_free(s, &s->rs); /* the restarted peer knows nothing of them */
 		s->rs.max = s->cfg.resend_max ? s->cfg.resend_max : 1;
 		/* A peer says HELLO on every message until our HELLO_BACK reaches it, and
 		 * conntrackd skips the sequence check for them, so a loss in that time would go

@@ -63,9 +63,13 @@ struct sync_config {
 	uint64_t refresh_time;	 /* ALARM: every connection re-sent within it (60 s) */
 	uint64_t cache_timeout;	 /* ALARM: external entries not refreshed within it go (180 s) */
 	uint64_t commit_timeout; /* 0: the received timeout minus the time since it came */
-	/* How long a connection's event may wait for more of its events, so they leave as one
-	 * message (0: until the next sync_tick, which in live mode follows every batch). */
+	/* How long a connection's events may wait for more of its events, so they leave as one
+	 * message (0: until the next sync_tick, which in live mode follows every batch):
+	 * tx_hold_new for a connection the peer has not heard of yet (its NEW), tx_hold for the
+	 * updates of one it has (1 ms by default: a handshake's or a close's updates leave as
+	 * one UPD, and a new connection still leaves at once). */
 	uint64_t tx_hold;
+	uint64_t tx_hold_new;
 	bool disable_external;	  /* DisableExternalCache: received state into the table at once */
 	bool tcp_window_tracking; /* send the window scale attributes */
 	bool startup_resync;	  /* FTFW: the first message is RESYNC|HELLO */
@@ -155,6 +159,8 @@ const struct sync_flow *sync_external_find(const struct sync *s, const struct ct
 
 /* A connection of the table as a message carries it (build.c). */
 void sync_flow_from_entry(struct sync_flow *f, const struct ct_entry *e, bool wscale, uint64_t now);
+/* What a DEL carries: the original tuple (and zone) only, as conntrackd's cache needs. */
+void sync_flow_del(struct sync_flow *f, const struct ct_tuple *orig);
 /* "tcp 6 ESTABLISHED src=... dst=... sport=... dport=... [SNAT ...] mark=..." */
 int sync_flow_format(const struct sync_flow *f, char *buf, size_t len);
 

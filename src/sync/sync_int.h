@@ -16,11 +16,23 @@
 /* A message waiting to be sent, or sent and kept for a NACK (FTFW). The header is complete
  * but for the flags and seq, which are set when it is (re)transmitted. */
 struct sync_msg {
+	struct sync_msg *free_next; /* in the box's pool of slots */
 	uint32_t seq;
 	uint16_t len;
-	bool dead; /* acknowledged while not at the head of the resend queue */
+	bool dead;   /* acknowledged while not at the head of the resend queue */
+	bool pooled; /* a slot of the pool (else malloc'd: longer than SYNC_SLOT_DATA) */
 	uint8_t data[];
 };
+
+/* Message slots: a conntrack message of pkttables is at most about 300 bytes (IPv6 with
+ * master, NAT both ways, helper, labels, zone); longer ones are allocated on their own. */
+#define SYNC_SLOT_DATA	320
+#define SYNC_SLOT_CHUNK 256
+
+struct sync_pend_list {
+	struct sync_pend *head, *tail;
+};
+enum { PEND_NEW, PEND_HELD };
 
 /* FIFO of message pointers, grown by doubling up to a limit. */
 struct sync_ring {
@@ -60,12 +72,22 @@ struct sync {
 	int bulk_phase;
 	uint32_t bulk_cursor;
 	const void *bulk_exp;
-	/* events waiting to become messages, one per connection (pend.c) */
-	struct sync_pend **pend_hash;
-	struct sync_pend *pend_head, **pend_tail;
+	/* events waiting to become messages, one record per connection (pend.c) */
+	struct sync_pend **pend_hash; /* by entry address */
+	uint32_t pend_hmask;
+	struct sync_pend_list pend_q[2]; /* PEND_NEW, PEND_HELD: each in due order */
+	struct sync_pend *pend_free;
+	struct sync_pend_chunk *pend_chunks;
 	uint32_t npend;
-	struct sync_pend *pend_last;	    /* the last one an event went to: the next event is */
-	const struct ct_entry *pend_last_e; /* often the same connection's (no hash then) */
+	/* the last record an event went to, and its entry: the next event is often the same
+	 * connection's (ct_event then returns at once) */
+	struct sync_pend *pend_last;
+	const struct ct_entry *pend_last_e;
+	bool filter_on; /* any filter configured */
+	/* message slots (proto.c) */
+	struct sync_msg *msg_free;
+	void *msg_chunks;
+	uint64_t msg_slots; /* slots made */
 	/* ALARM refresh walk */
 	uint32_t refresh_cursor;
 	uint64_t refresh_last;
@@ -89,21 +111,26 @@ struct sync {
 /* proto.c */
 int sync_ring_push(struct sync_ring *r, struct sync_msg *m);
 struct sync_msg *sync_ring_pop(struct sync_ring *r);
-void sync_ring_free(struct sync_ring *r);
+void sync_ring_free(struct sync *s, struct sync_ring *r);
+/* A message of len bytes (a pool slot when it fits), NULL on ENOMEM. */
+struct sync_msg *sync_msg_new(struct sync *s, size_t len);
+void sync_msg_free(struct sync *s, struct sync_msg *m);
 /* Queue a message built in buf (len bytes) for sending. 0 or -ENOSPC/-ENOMEM (counted). */
 int sync_queue(struct sync *s, const uint8_t *buf, size_t len);
 /* Queue a data message for a connection of the table. */
 void sync_queue_entry(struct sync *s, const struct ct_entry *e, uint8_t type, uint64_t now);
 bool sync_filter_pass(const struct sync *s, const struct ct_entry *e);
-/* Queue a data message for a flow. */
-void sync_queue_flow(struct sync *s, const struct sync_flow *f, uint8_t type);
+/* Queue a data message for a flow (f->have loses TIMEOUT with commit_timeout). */
+void sync_queue_flow(struct sync *s, struct sync_flow *f, uint8_t type);
 
 /* pend.c */
 struct sync_pend;
 /* An event of e: merged into its connection's pending message. 0, or -ENOSPC/-ENOMEM (the
  * caller sends it at once). */
 int sync_pend_event(struct sync *s, const struct ct_entry *e, uint8_t type, uint64_t now);
-/* Queue the messages of the connections pending at least tx_hold (all: every one). */
+/* An entry's DESTROY that is not sent (our own commit, filtered): forget its record. */
+void sync_pend_forget(struct sync *s, const struct ct_entry *e);
+/* Queue the messages of the connections whose hold is over (all: every one). */
 void sync_pend_flush(struct sync *s, uint64_t now, bool all);
 /* When the oldest pending connection is due, UINT64_MAX when none. */
 uint64_t sync_pend_due(const struct sync *s);

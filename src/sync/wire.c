@@ -5,6 +5,7 @@
  * its id must have before anything is taken from it, and a message with one bad attribute is
  * refused whole, as conntrackd refuses it (SYNC-WIRE.md 9, steps 8-8c).
  */
+#include <endian.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -13,17 +14,16 @@
 
 /* ---- small helpers ----------------------------------------------------------------------- */
 
-static void put16(uint8_t *p, uint16_t v)
+/* big-endian stores of any alignment (one store each, not one per byte) */
+static inline void put16(uint8_t *p, uint16_t v)
 {
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
+	v = htobe16(v);
+	memcpy(p, &v, 2);
 }
-static void put32(uint8_t *p, uint32_t v)
+static inline void put32(uint8_t *p, uint32_t v)
 {
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
+	v = htobe32(v);
+	memcpy(p, &v, 4);
 }
 static uint16_t get16(const uint8_t *p)
 {
@@ -62,8 +62,9 @@ struct out {
 	bool full;
 };
 
-/* One attribute: len (4 + n, unpadded), id, payload, zero padding to 4 bytes. */
-static uint8_t *attr(struct out *o, unsigned id, size_t n)
+/* One attribute: len (4 + n, unpadded), id, payload, zero padding to 4 bytes (the caller
+ * writes all n payload bytes: only the last word, which holds the padding, is zeroed). */
+static inline uint8_t *attr(struct out *o, unsigned id, size_t n)
 {
 	size_t padded = (4 + n + 3) & ~(size_t)3;
 	uint8_t *p;
@@ -73,21 +74,21 @@ static uint8_t *attr(struct out *o, unsigned id, size_t n)
 		return NULL;
 	}
 	p = o->buf + o->off;
-	put16(p, (uint16_t)(4 + n));
-	put16(p + 2, (uint16_t)id);
-	memset(p + 4, 0, padded - 4);
+	put32(p, (uint32_t)(4 + n) << 16 | id);
+	if (n & 3)
+		memset(p + padded - 4, 0, 4);
 	o->off += padded;
 	return p + 4;
 }
 
-static void attr_u8(struct out *o, unsigned id, uint8_t v)
+static inline void attr_u8(struct out *o, unsigned id, uint8_t v)
 {
 	uint8_t *p = attr(o, id, 1);
 
 	if (p)
 		p[0] = v;
 }
-static void attr_u32(struct out *o, unsigned id, uint32_t v)
+static inline void attr_u32(struct out *o, unsigned id, uint32_t v)
 {
 	uint8_t *p = attr(o, id, 4);
 
@@ -95,7 +96,7 @@ static void attr_u32(struct out *o, unsigned id, uint32_t v)
 		put32(p, v);
 }
 /* HOST-SWAPPED attributes (SPAT, DPAT, ICMP_ID): little-endian, as x86 conntrackd sends. */
-static void attr_u16_le(struct out *o, unsigned id, uint16_t v)
+static inline void attr_u16_le(struct out *o, unsigned id, uint16_t v)
 {
 	uint8_t *p = attr(o, id, 2);
 
@@ -104,8 +105,8 @@ static void attr_u16_le(struct out *o, unsigned id, uint16_t v)
 		p[1] = (uint8_t)(v >> 8);
 	}
 }
-static void attr_addrs(struct out *o, unsigned id, int family, const union pt_addr *a,
-		       const union pt_addr *b)
+static inline void attr_addrs(struct out *o, unsigned id, int family, const union pt_addr *a,
+			      const union pt_addr *b)
 {
 	size_t n = family == AF_INET ? 4 : 16;
 	uint8_t *p = attr(o, id, 2 * n);
@@ -115,7 +116,7 @@ static void attr_addrs(struct out *o, unsigned id, int family, const union pt_ad
 		memcpy(p + n, b->b, n);
 	}
 }
-static void attr_addr(struct out *o, unsigned id, int family, const union pt_addr *a)
+static inline void attr_addr(struct out *o, unsigned id, int family, const union pt_addr *a)
 {
 	size_t n = family == AF_INET ? 4 : 16;
 	uint8_t *p = attr(o, id, n);
@@ -123,7 +124,7 @@ static void attr_addr(struct out *o, unsigned id, int family, const union pt_add
 	if (p)
 		memcpy(p, a->b, n);
 }
-static void attr_ports(struct out *o, unsigned id, uint16_t s, uint16_t d)
+static inline void attr_ports(struct out *o, unsigned id, uint16_t s, uint16_t d)
 {
 	uint8_t *p = attr(o, id, 4);
 
@@ -137,8 +138,10 @@ static void attr_str(struct out *o, unsigned id, const char *s, size_t max)
 	size_t n = strnlen(s, max - 1);
 	uint8_t *p = attr(o, id, n + 1);
 
-	if (p)
-		memcpy(p, s, n); /* the NUL is the padding's first byte */
+	if (p) {
+		memcpy(p, s, n);
+		p[n] = 0;
+	}
 }
 
 /* Protocols whose tuple has a port pair on the wire (SYNC-WIRE.md 4.3, PORT). */
@@ -164,7 +167,8 @@ int sync_ct_encode(uint8_t *buf, size_t cap, uint8_t type, const struct sync_flo
 	if (cap < SYNC_HDR_LEN)
 		return -ENOSPC;
 	attr_addrs(&o, v4 ? SA_IPV4 : SA_IPV6, t->family, &t->src, &t->dst);
-	attr_u32(&o, SA_STATUS, f->status);
+	if (HAS(f, SA_STATUS)) /* a DEL needs the tuple only (SYNC-WIRE.md 11.1) */
+		attr_u32(&o, SA_STATUS, f->status);
 	attr_u8(&o, SA_L4PROTO, l4);
 	if (proto_has_ports(l4))
 		attr_ports(&o, SA_PORT, t->s.port, t->d.port);

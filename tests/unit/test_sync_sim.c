@@ -878,7 +878,7 @@ static void test_coalesce_with_hold(void **state)
 
 	(void)state;
 	sync_config_default(&sc);
-	sc.tx_hold = MS(5);
+	sc.tx_hold = sc.tx_hold_new = MS(5);
 	w = world_new(2, &sc);
 	a = &w->box[0];
 	b = &w->box[1];
@@ -909,6 +909,61 @@ static void test_coalesce_with_hold(void **state)
 	world_free(w);
 }
 
+/* The default: a new connection leaves at the next tick, its later updates wait tx_hold (1 ms)
+ * and leave as one UPD; a DEL carries the tuple only, and a DEL always leaves before the NEW of
+ * a later connection with the same tuple. */
+static void test_default_hold_updates(void **state)
+{
+	struct sync_config sc;
+	struct world *w;
+	struct sbox *a, *b;
+	struct ct_entry *e;
+	const struct sync_stats *st;
+	uint64_t n0, u0;
+
+	(void)state;
+	sync_config_default(&sc);
+	assert_int_equal(sc.tx_hold_new, 0);
+	assert_true(sc.tx_hold > 0);
+	w = world_new(2, &sc);
+	a = &w->box[0];
+	b = &w->box[1];
+	run(w, HANDSHAKE);
+	st = sync_stats(a->sync);
+	n0 = st->int_sent_new;
+	u0 = st->int_sent_upd;
+	e = add_flow(a, 6, "10.7.1.1", 5000, "10.8.1.1", 22, 1, S(900));
+	sync_tick(a->sync, w->now);
+	assert_int_equal(st->int_sent_new, n0 + 1); /* at the next tick */
+	run(w, 3);
+	assert_non_null(ext_find(b, 6, "10.7.1.1", 5000, "10.8.1.1", 22));
+	assert_int_equal(st->int_sent_new, n0 + 1);
+	for (uint32_t m = 2; m <= 4; m++) {
+		struct ct_entry_attrs ch = {.have = CT_ATTR_MARK, .mark = m, .mark_mask = ~0u};
+
+		assert_int_equal(ct_entry_change(a->ct, e, &ch, w->now), 0);
+	}
+	assert_int_equal(st->int_sent_upd, u0); /* held */
+	run(w, 10);
+	assert_int_equal(st->int_sent_upd, u0 + 1);
+	assert_int_equal(ext_find(b, 6, "10.7.1.1", 5000, "10.8.1.1", 22)->mark, 4);
+	/* gone, and at once a new connection with the same tuple: DEL first, then NEW */
+	{
+		struct ct_entry_attrs ch = {.have = CT_ATTR_MARK, .mark = 9, .mark_mask = ~0u};
+
+		assert_int_equal(ct_entry_change(a->ct, e, &ch, w->now), 0); /* an UPD held */
+	}
+	ct_kill(a->ct, e);
+	e = add_flow(a, 6, "10.7.1.1", 5000, "10.8.1.1", 22, 1, S(900));
+	run(w, 10);
+	assert_int_equal(st->int_sent_del, 1);
+	assert_non_null(e);
+	assert_non_null(ext_find(b, 6, "10.7.1.1", 5000, "10.8.1.1", 22));
+	assert_int_equal(ext_find(b, 6, "10.7.1.1", 5000, "10.8.1.1", 22)->mark, 1);
+	assert_int_equal(sync_stats(b->sync)->rx_malformed, 0);
+	world_free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -928,6 +983,7 @@ int main(void)
 	    cmocka_unit_test(test_notrack_and_alarm),
 	    cmocka_unit_test(test_external_bounded),
 	    cmocka_unit_test(test_coalesce_with_hold),
+	    cmocka_unit_test(test_default_hold_updates),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
