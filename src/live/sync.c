@@ -8,7 +8,7 @@
  *   sync multicast group ADDR (local ADDR | iface NAME) [port N]
  *   sync peer-kind conntrackd|conntrackd-1.4.6|conntrackd-1.4.4|pkttables
  *   sync key FILE                       (peer-kind pkttables only)
- *   sync disable-external-cache | window-tracking | startup-resync | no-local
+ *   sync disable-external-cache | window-tracking | startup-resync | no-local | no-nat-mappings
  *   sync ack-window N | resend-queue N | external-max N | mtu N
  *   sync refresh-time S | cache-timeout S | commit-timeout S
  *   sync tx-hold MICROSECONDS | tx-hold-new MICROSECONDS
@@ -180,7 +180,8 @@ static int option_words(struct live_sync *s, int argc, char **argv, const char *
 	unsigned long v;
 
 	if (!strcmp(w, "disable-external-cache") || !strcmp(w, "window-tracking") ||
-	    !strcmp(w, "startup-resync") || !strcmp(w, "no-local")) {
+	    !strcmp(w, "startup-resync") || !strcmp(w, "no-local") ||
+	    !strcmp(w, "no-nat-mappings")) {
 		if (argc != 2)
 			BAD("sync %s takes no value", w);
 		if (w[0] == 'd')
@@ -189,8 +190,10 @@ static int option_words(struct live_sync *s, int argc, char **argv, const char *
 			c->tcp_window_tracking = true;
 		else if (w[0] == 's')
 			c->startup_resync = true;
-		else
+		else if (!strcmp(w, "no-local"))
 			f->no_local = true;
+		else
+			c->no_nat_mappings = true;
 		return 0;
 	}
 	if (argc < 3)
@@ -317,7 +320,8 @@ static int option_words(struct live_sync *s, int argc, char **argv, const char *
 		}
 	}
 	BAD("sync: unknown word '%s' (mode, udp, multicast, peer-kind, key, "
-	    "disable-external-cache, window-tracking, startup-resync, no-local, ack-window, "
+	    "disable-external-cache, window-tracking, startup-resync, no-local, no-nat-mappings, "
+	    "ack-window, "
 	    "resend-queue, external-max, mtu, refresh-time, cache-timeout, commit-timeout, "
 	    "tx-hold, tx-hold-new, "
 	    "ignore-proto, ignore-addr, ignore-tcp-state, mark)",

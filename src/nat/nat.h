@@ -268,6 +268,32 @@ int nat_bind_entry(struct nat_table *n, struct ct_entry *e, const struct nat_ran
  */
 int nat_entry_adopt(struct nat_table *n, struct ct_entry *e);
 
+/* ---- the mapping table replicated between pkttables boxes (src/sync; export.c) ---------- */
+
+/* One EI or AD mapping as another box needs it. */
+struct nat_map_state {
+	uint8_t family, l4proto;
+	uint8_t mode; /* NAT_B_EI or NAT_B_AD */
+	uint16_t zone;
+	union pt_addr int_addr, ext_addr, remote; /* remote: AD only */
+	uint16_t int_port, ext_port;
+	uint64_t timeout;	/* ns: how long it lives unused after a refresh */
+	uint64_t refreshed;	/* box clock of its last refresh (export only) */
+	struct nat_range range; /* the rule that made it (hairpin, which range it fits) */
+};
+/* Visit the mappings made or refreshed at or after `since` (box clock), newest first, until fn
+ * returns false. Returns how many were visited. */
+unsigned nat_mapping_export(struct nat_table *n, uint64_t since,
+			    bool (*fn)(void *priv, const struct nat_map_state *m), void *priv);
+/*
+ * Take in a mapping made on another box, refreshed at `now` with its timeout: its port is then
+ * owned here (the port allocator skips it) and a connection of its internal endpoint reuses
+ * it. 1 made; 0 it was here already (refreshed at now with that timeout); -EINVAL bad
+ * values; -EEXIST its external endpoint, internal endpoint or port is another mapping's here;
+ * -ENOSPC table full.
+ */
+int nat_mapping_import(struct nat_table *n, const struct nat_map_state *m, uint64_t now);
+
 /* The external endpoint of a connection's source mapping (tests, listings). */
 bool nat_entry_mapping(const struct pkt *p, union pt_addr *ext_addr, uint16_t *ext_port);
 

@@ -16,7 +16,7 @@
 #include "ct/expect.h"
 #include "ct/helper.h"
 #include "ct/labels.h"
-#include "sync/sync.h"
+#include "sync/sync_int.h"
 
 #define BIT(id) (1ull << (id))
 
@@ -98,6 +98,52 @@ void sync_flow_del(struct sync_flow *f, const struct ct_tuple *orig)
 		f->have |= BIT(SA_PORT);
 	if (orig->zone)
 		f->have |= BIT(SA_ZONE);
+}
+
+/* ---- what is not replicated (sync_filter) ----------------------------------------------- */
+
+static bool prefix_match(int family, const union pt_addr *a, const union pt_addr *p, unsigned plen)
+{
+	unsigned bytes = plen / 8, bits = plen % 8;
+
+	if (plen > (family == AF_INET ? 32u : 128u))
+		return false;
+	if (memcmp(a->b, p->b, bytes))
+		return false;
+	if (bits) {
+		uint8_t m = (uint8_t)(0xff << (8 - bits));
+
+		return (a->b[bytes] & m) == (p->b[bytes] & m);
+	}
+	return true;
+}
+
+bool sync_filter_pass(const struct sync *s, const struct ct_entry *e)
+{
+	const struct sync_filter *fl = &s->cfg.filter;
+	const struct ct_tuple *o = ct_entry_tuple(e, CT_DIR_ORIGINAL);
+	const struct ct_tuple *r = ct_entry_tuple(e, CT_DIR_REPLY);
+
+	if (fl->proto_ignore[o->l4proto / 32] >> (o->l4proto % 32) & 1)
+		return false;
+	for (unsigned i = 0; i < fl->naddr; i++) {
+		const union pt_addr *p = &fl->addr_ignore[i].addr;
+
+		if (fl->addr_ignore[i].family != o->family)
+			continue;
+		if (prefix_match(o->family, &o->src, p, fl->addr_ignore[i].plen) ||
+		    prefix_match(o->family, &o->dst, p, fl->addr_ignore[i].plen) ||
+		    prefix_match(o->family, &r->src, p, fl->addr_ignore[i].plen) ||
+		    prefix_match(o->family, &r->dst, p, fl->addr_ignore[i].plen))
+			return false;
+	}
+	if (o->l4proto == 6 && (fl->tcp_state_ignore >> ct_entry_tcp_state(e) & 1))
+		return false;
+	if (fl->mark_set && (ct_entry_mark(e) & fl->mark_mask) != fl->mark_value)
+		return false;
+	if (fl->no_local && fl->local_fn && fl->local_fn(fl->local_priv, o->family, &o->dst))
+		return false;
+	return true;
 }
 
 static const char *proto_name(uint8_t l4)

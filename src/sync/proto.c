@@ -25,122 +25,6 @@
 #include "ct/helper.h"
 #include "sync/sync_int.h"
 
-/* ---- rings ------------------------------------------------------------------------------- */
-
-int sync_ring_push(struct sync_ring *r, struct sync_msg *m)
-{
-	if (r->len == r->cap) {
-		uint32_t ncap = r->cap ? r->cap * 2 : 64;
-		struct sync_msg **nv;
-
-		if (r->len >= r->max)
-			return -ENOSPC;
-		if (ncap > r->max)
-			ncap = r->max;
-		if (!(nv = malloc(sizeof(*nv) * ncap)))
-			return -ENOMEM;
-		for (uint32_t i = 0; i < r->len; i++)
-			nv[i] = r->v[(r->head + i) % r->cap];
-		free(r->v);
-		r->v = nv;
-		r->head = 0;
-		r->cap = ncap;
-	}
-	r->v[(r->head + r->len) % r->cap] = m;
-	r->len++;
-	return 0;
-}
-
-struct sync_msg *sync_ring_pop(struct sync_ring *r)
-{
-	struct sync_msg *m;
-
-	if (!r->len)
-		return NULL;
-	m = r->v[r->head];
-	r->head = (r->head + 1) % r->cap;
-	r->len--;
-	return m;
-}
-
-static struct sync_msg *ring_at(const struct sync_ring *r, uint32_t i)
-{
-	return r->v[(r->head + i) % r->cap];
-}
-
-void sync_ring_free(struct sync *s, struct sync_ring *r)
-{
-	struct sync_msg *m;
-
-	while ((m = sync_ring_pop(r)))
-		sync_msg_free(s, m);
-	free(r->v);
-	memset(r, 0, sizeof(*r));
-}
-
-/* ---- message slots: chunks of SYNC_SLOT_CHUNK, kept for reuse --------------------------- */
-
-#define SLOT_SIZE ((sizeof(struct sync_msg) + SYNC_SLOT_DATA + 7) & ~(size_t)7)
-
-struct msg_chunk {
-	struct msg_chunk *next;
-	_Alignas(8) unsigned char mem[SYNC_SLOT_CHUNK * SLOT_SIZE];
-};
-
-struct sync_msg *sync_msg_new(struct sync *s, size_t len)
-{
-	struct sync_msg *m;
-
-	if (len > SYNC_SLOT_DATA) {
-		if ((m = malloc(sizeof(*m) + len)))
-			m->pooled = false;
-		return m;
-	}
-	if (!s->msg_free) {
-		struct msg_chunk *c = malloc(sizeof(*c));
-
-		if (!c)
-			return NULL;
-		c->next = s->msg_chunks;
-		s->msg_chunks = c;
-		s->msg_slots += SYNC_SLOT_CHUNK;
-		for (unsigned i = SYNC_SLOT_CHUNK; i-- > 0;) {
-			m = (struct sync_msg *)(void *)(c->mem + i * SLOT_SIZE);
-			m->free_next = s->msg_free;
-			s->msg_free = m;
-		}
-	}
-	m = s->msg_free;
-	s->msg_free = m->free_next;
-	m->pooled = true;
-	return m;
-}
-
-void sync_msg_free(struct sync *s, struct sync_msg *m)
-{
-	if (!m)
-		return;
-	if (!m->pooled) {
-		free(m);
-		return;
-	}
-	m->free_next = s->msg_free;
-	s->msg_free = m;
-}
-
-static void msg_pool_free(struct sync *s)
-{
-	struct msg_chunk *c, *next;
-
-	for (c = s->msg_chunks; c; c = next) {
-		next = c->next;
-		free(c);
-	}
-	s->msg_chunks = NULL;
-	s->msg_free = NULL;
-	s->msg_slots = 0;
-}
-
 /* ---- config, life ------------------------------------------------------------------------ */
 
 void sync_config_default(struct sync_config *c)
@@ -157,6 +41,7 @@ void sync_config_default(struct sync_config *c)
 	c->alive_interval = 1000000000ull;
 	c->refresh_time = 60000000000ull;
 	c->cache_timeout = 180000000000ull;
+	c->map_max = 65536;
 }
 
 static void ct_event(void *priv, uint32_t events, const struct ct_entry *e,
@@ -227,7 +112,8 @@ void sync_free(struct sync *s)
 	sync_ring_free(s, &s->tx);
 	sync_ring_free(s, &s->rs);
 	sync_pend_free(s);
-	msg_pool_free(s);
+	sync_map_free(s);
+	sync_msg_pool_free(s);
 	sync_ext_free(s);
 	free(s->dgram);
 	free(s);
@@ -243,59 +129,24 @@ const struct sync_stats *sync_stats(const struct sync *s)
 	return &s->st;
 }
 
-/* ---- filter and events ------------------------------------------------------------------- */
+/* ---- events ------------------------------------------------------------------------------ */
 
-static bool prefix_match(int family, const union pt_addr *a, const union pt_addr *p, unsigned plen)
-{
-	unsigned bytes = plen / 8, bits = plen % 8;
+static void transmit_one(struct sync *s, struct sync_msg *m, uint64_t now);
 
-	if (plen > (family == AF_INET ? 32u : 128u))
-		return false;
-	if (memcmp(a->b, p->b, bytes))
-		return false;
-	if (bits) {
-		uint8_t m = (uint8_t)(0xff << (8 - bits));
-
-		return (a->b[bytes] & m) == (p->b[bytes] & m);
-	}
-	return true;
-}
-
-bool sync_filter_pass(const struct sync *s, const struct ct_entry *e)
-{
-	const struct sync_filter *fl = &s->cfg.filter;
-	const struct ct_tuple *o = ct_entry_tuple(e, CT_DIR_ORIGINAL);
-	const struct ct_tuple *r = ct_entry_tuple(e, CT_DIR_REPLY);
-
-	if (fl->proto_ignore[o->l4proto / 32] >> (o->l4proto % 32) & 1)
-		return false;
-	for (unsigned i = 0; i < fl->naddr; i++) {
-		const union pt_addr *p = &fl->addr_ignore[i].addr;
-
-		if (fl->addr_ignore[i].family != o->family)
-			continue;
-		if (prefix_match(o->family, &o->src, p, fl->addr_ignore[i].plen) ||
-		    prefix_match(o->family, &o->dst, p, fl->addr_ignore[i].plen) ||
-		    prefix_match(o->family, &r->src, p, fl->addr_ignore[i].plen) ||
-		    prefix_match(o->family, &r->dst, p, fl->addr_ignore[i].plen))
-			return false;
-	}
-	if (o->l4proto == 6 && (fl->tcp_state_ignore >> ct_entry_tcp_state(e) & 1))
-		return false;
-	if (fl->mark_set && (ct_entry_mark(e) & fl->mark_mask) != fl->mark_value)
-		return false;
-	if (fl->no_local && fl->local_fn && fl->local_fn(fl->local_priv, o->family, &o->dst))
-		return false;
-	return true;
-}
-
-/* Put a message made by sync_msg_new (len set) on the transmit queue; freed if full. */
+/* Put a message made by sync_msg_new (len set) on the transmit queue; freed if full. While
+ * transmit() flushes the pending connections with nothing queued before them, it goes
+ * straight into the datagram instead. */
 static int queue_msg(struct sync *s, struct sync_msg *m)
 {
 	int r;
 
 	m->seq = 0;
 	m->dead = false;
+	if (s->tx_direct && !s->tx.len) {
+		transmit_one(s, m, s->tx_now);
+		s->tx_direct_sent = true;
+		return 0;
+	}
 	if ((r = sync_ring_push(&s->tx, m)) < 0) {
 		sync_msg_free(s, m);
 		s->st.tx_dropped++;
@@ -505,9 +356,14 @@ static void bulk_step(struct sync *s, uint64_t now, unsigned budget);
 static void transmit(struct sync *s, uint64_t now)
 {
 	struct sync_msg *m;
-	bool sent = false;
+	bool sent;
 
+	s->tx_direct = true;
+	s->tx_direct_sent = false;
+	s->tx_now = now;
 	sync_pend_flush(s, now, false);
+	s->tx_direct = false;
+	sent = s->tx_direct_sent;
 	for (;;) {
 		while ((m = sync_ring_pop(&s->tx))) {
 			transmit_one(s, m, now);
@@ -614,6 +470,8 @@ unsigned sync_bulk(struct sync *s, uint64_t now)
 	s->bulk_phase = 0;
 	s->bulk_cursor = 0;
 	s->bulk_exp = NULL;
+	sync_map_all(s);
+	sync_map_tick(s, now);
 	transmit(s, now);
 	return ct_table_stats(s->ct)->count + before;
 }
@@ -652,14 +510,14 @@ static void rs_ack(struct sync *s, uint32_t from, uint32_t to)
 	 * ones at the tail): stop at the first one past the range, which is usually near the
 	 * head, so a bulk of a million entries does not rescan the queue at every ACK */
 	for (uint32_t i = 0; i < s->rs.len; i++) {
-		struct sync_msg *m = ring_at(&s->rs, i);
+		struct sync_msg *m = sync_ring_at(&s->rs, i);
 
 		if (sync_seq_after(m->seq, to))
 			break;
 		if (!sync_seq_before(m->seq, from))
 			m->dead = true;
 	}
-	while (s->rs.len && ring_at(&s->rs, 0)->dead)
+	while (s->rs.len && sync_ring_at(&s->rs, 0)->dead)
 		sync_msg_free(s, sync_ring_pop(&s->rs));
 }
 
@@ -684,20 +542,28 @@ static void rs_nack(struct sync *s, uint32_t from, uint32_t to)
 
 enum kind { K_BAD, K_DATA, K_CTL, K_IGNORE };
 
+/* A data message type: conntrack and expectation messages, and from a pkttables peer a NAT
+ * mapping (conntrackd refuses type 6 like any type above 5). */
+static bool data_type(const struct sync *s, uint8_t type)
+{
+	return type <= SYNC_T_EXP_DEL ||
+	       (type == SYNC_T_PT_MAP && s->cfg.peer == SYNC_PEER_PKTTABLES);
+}
+
 static enum kind classify(const struct sync *s, const struct sync_hdr *h)
 {
 	const uint8_t hello = SYNC_F_HELLO | SYNC_F_HELLO_BACK;
 
 	switch (s->cfg.mode) {
 	case SYNC_MODE_FTFW:
-		if (h->type <= SYNC_T_EXP_DEL && !(h->flags & ~hello))
+		if (data_type(s, h->type) && !(h->flags & ~hello))
 			return K_DATA;
 		if (h->type == SYNC_T_CTL &&
 		    (h->flags & (SYNC_F_ACK | SYNC_F_NACK | SYNC_F_RESYNC | SYNC_F_ALIVE)))
 			return K_CTL;
 		return K_BAD;
 	case SYNC_MODE_NOTRACK:
-		if (h->type <= SYNC_T_EXP_DEL && !(h->flags & ~hello))
+		if (data_type(s, h->type) && !(h->flags & ~hello))
 			return K_DATA;
 		if (h->type == SYNC_T_CTL && !(h->flags & (SYNC_F_ACK | SYNC_F_NACK)) &&
 		    (h->flags & (SYNC_F_RESYNC | SYNC_F_ALIVE)))
@@ -706,7 +572,7 @@ static enum kind classify(const struct sync *s, const struct sync_hdr *h)
 	case SYNC_MODE_ALARM:
 		if (h->flags)
 			return K_IGNORE;
-		return h->type <= SYNC_T_EXP_DEL ? K_DATA : K_BAD;
+		return data_type(s, h->type) ? K_DATA : K_BAD;
 	}
 	return K_BAD;
 }
@@ -721,7 +587,9 @@ static void data_msg(struct sync *s, const uint8_t *msg, const struct sync_hdr *
 {
 	int r;
 
-	if (h->type <= SYNC_T_CT_DEL) {
+	if (h->type == SYNC_T_PT_MAP) {
+		sync_map_apply(s, msg, h->len, now);
+	} else if (h->type <= SYNC_T_CT_DEL) {
 		struct sync_flow f;
 
 		if ((r = sync_ct_decode(msg, h->len, &f)) < 0) {
@@ -758,6 +626,7 @@ static bool ctl_msg(struct sync *s, const struct sync_hdr *h, uint64_t now)
 		s->bulk_phase = 0;
 		s->bulk_cursor = 0;
 		s->bulk_exp = NULL;
+		sync_map_all(s);
 	}
 	return true;
 }
@@ -786,6 +655,7 @@ static void ftfw_msg(struct sync *s, const uint8_t *msg, const struct sync_hdr *
 	if (h->flags & SYNC_F_HELLO) {
 		s->st.rx_hello++;
 		s->hello_back = true;
+		sync_map_all(s); /* a restarted peer knows none of our mappings */
 		if (s->ack_open && sync_seq_before(h->seq, s->ack_from)) {
 			s->window = s->cfg.ack_window - 1;
 			s->ack_from = h->seq;
@@ -877,7 +747,7 @@ void sync_receive(struct sync *s, const void *dgram, size_t len, uint64_t now)
 			rx_error(s, SYNC_RX_BAD_VERSION);
 			continue;
 		}
-		if (h.type > SYNC_T_EXP_DEL && h.type != SYNC_T_CTL) {
+		if (!data_type(s, h.type) && h.type != SYNC_T_CTL) {
 			rx_error(s, SYNC_RX_BAD_TYPE);
 			continue;
 		}
@@ -934,6 +804,7 @@ static void alarm_refresh(struct sync *s, uint64_t now)
 
 void sync_tick(struct sync *s, uint64_t now)
 {
+	sync_map_tick(s, now);
 	if (s->cfg.mode == SYNC_MODE_ALARM) {
 		alarm_refresh(s, now);
 		sync_ext_expire(s, now);

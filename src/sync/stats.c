@@ -69,6 +69,12 @@ void sync_stats_print(const struct sync *s, FILE *f)
 		(unsigned long long)t->ext_expired, t->exp_count,
 		(unsigned long long)t->exp_received, (unsigned long long)t->exp_full,
 		(unsigned long long)t->exp_committed, (unsigned long long)t->exp_failed);
+	fprintf(f,
+		"nat_mappings_sent %llu\nnat_mappings_received %llu\nnat_mappings_applied %llu\n"
+		"nat_mappings_refused %llu\nnat_mappings_forgotten %llu\n",
+		(unsigned long long)t->map_tx, (unsigned long long)t->map_rx,
+		(unsigned long long)t->map_applied, (unsigned long long)t->map_refused,
+		(unsigned long long)t->map_forgotten);
 	fprintf(f, "committed %llu\ncommit_failed %llu\ndirect_applied %llu\ndirect_failed %llu\n",
 		(unsigned long long)t->committed, (unsigned long long)t->commit_failed,
 		(unsigned long long)t->direct_applied, (unsigned long long)t->direct_failed);

@@ -74,6 +74,10 @@ struct sync_config {
 	bool tcp_window_tracking; /* send the window scale attributes */
 	bool startup_resync;	  /* FTFW: the first message is RESYNC|HELLO */
 	bool auth;		  /* pkttables peers only: HMAC-SHA-256 envelope (key below) */
+	/* pkttables peers with a NAT table: the NAT mappings are replicated (natmap.c) unless
+	 * this is set; map_max bounds what is remembered of them (65536) */
+	bool no_nat_mappings;
+	uint32_t map_max;
 	uint8_t key[SYNC_KEY_LEN];
 	struct sync_filter filter;
 	/* 0: from `now` at sync_new. Live mode gives the wall clock (conntrackd's time()), so a
@@ -104,6 +108,9 @@ struct sync_stats {
 	uint64_t int_sent_new, int_sent_upd, int_sent_del, filtered;
 	uint64_t committed, commit_failed, direct_applied, direct_failed;
 	uint32_t ext_count;
+	/* NAT mappings (pkttables peers): sent, received, taken in, refused (a conflict, no NAT
+	 * table, full), records forgotten (map_max) */
+	uint64_t map_tx, map_rx, map_applied, map_refused, map_forgotten;
 };
 
 struct sync_ops {

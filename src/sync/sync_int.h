@@ -3,6 +3,9 @@
  * Internals shared by the files of src/sync. Not for use outside it.
  *
  *   proto.c   sequence numbers, queues, FTFW/NOTRACK/ALARM, receive, timers, bulk
+ *   ring.c    the queues and the message slots they hold
+ *   pend.c    events waiting to become messages
+ *   natmap.c  NAT mappings (pkttables peers)
  *   cache.c   external cache, commit, direct apply
  *   build.c   a table entry as a message's flow
  *   wire.c    encoding and strict decoding
@@ -64,6 +67,8 @@ struct sync {
 	enum hello_state hello;
 	bool hello_back; /* set HELLO_BACK on the next message */
 	struct sync_ring tx, rs;
+	bool tx_direct, tx_direct_sent; /* transmit(): pending connections straight out */
+	uint64_t tx_now;
 	uint8_t *dgram; /* datagram being packed */
 	size_t dlen, dcap;
 	uint64_t next_alive;
@@ -88,6 +93,12 @@ struct sync {
 	struct sync_msg *msg_free;
 	void *msg_chunks;
 	uint64_t msg_slots; /* slots made */
+	/* NAT mappings sent or taken in, by external endpoint (natmap.c) */
+	struct sync_maprec **map_hash;
+	struct sync_maprec *map_oldest, *map_newest;
+	uint32_t map_count;
+	uint64_t map_since; /* the export walk's last time */
+	bool map_all;	    /* the next walk sends every mapping */
 	/* ALARM refresh walk */
 	uint32_t refresh_cursor;
 	uint64_t refresh_last;
@@ -108,20 +119,26 @@ struct sync {
 	uint64_t seed[2];
 };
 
-/* proto.c */
+/* ring.c */
 int sync_ring_push(struct sync_ring *r, struct sync_msg *m);
 struct sync_msg *sync_ring_pop(struct sync_ring *r);
 void sync_ring_free(struct sync *s, struct sync_ring *r);
+struct sync_msg *sync_ring_at(const struct sync_ring *r, uint32_t i);
 /* A message of len bytes (a pool slot when it fits), NULL on ENOMEM. */
 struct sync_msg *sync_msg_new(struct sync *s, size_t len);
 void sync_msg_free(struct sync *s, struct sync_msg *m);
+void sync_msg_pool_free(struct sync *s); /* every slot (none may be in use) */
+
+/* proto.c */
 /* Queue a message built in buf (len bytes) for sending. 0 or -ENOSPC/-ENOMEM (counted). */
 int sync_queue(struct sync *s, const uint8_t *buf, size_t len);
 /* Queue a data message for a connection of the table. */
 void sync_queue_entry(struct sync *s, const struct ct_entry *e, uint8_t type, uint64_t now);
-bool sync_filter_pass(const struct sync *s, const struct ct_entry *e);
 /* Queue a data message for a flow (f->have loses TIMEOUT with commit_timeout). */
 void sync_queue_flow(struct sync *s, struct sync_flow *f, uint8_t type);
+
+/* build.c: does the filter let the connection be replicated? */
+bool sync_filter_pass(const struct sync *s, const struct ct_entry *e);
 
 /* pend.c */
 struct sync_pend;
@@ -135,6 +152,13 @@ void sync_pend_flush(struct sync *s, uint64_t now, bool all);
 /* When the oldest pending connection is due, UINT64_MAX when none. */
 uint64_t sync_pend_due(const struct sync *s);
 void sync_pend_free(struct sync *s);
+
+/* natmap.c */
+void sync_map_tick(struct sync *s, uint64_t now);
+void sync_map_all(struct sync *s); /* the next tick sends every mapping */
+/* A received SYNC_T_PT_MAP message (msg: the whole message). */
+void sync_map_apply(struct sync *s, const uint8_t *msg, size_t len, uint64_t now);
+void sync_map_free(struct sync *s);
 
 /* cache.c */
 int sync_ext_init(struct sync *s);

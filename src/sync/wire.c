@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "nat/nat.h"
 #include "sync/wire.h"
 
 /* ---- small helpers ----------------------------------------------------------------------- */
@@ -657,5 +658,92 @@ int sync_exp_decode(const uint8_t *msg, size_t len, struct sync_exp *x)
 		return ERR(SYNC_RX_INCOMPLETE);
 	if (x->master.family != x->expect.family)
 		return ERR(SYNC_RX_BAD_PAYLOAD);
+	return 0;
+}
+
+/* ---- NAT mappings (pkttables peers only) ------------------------------------------------- */
+
+int sync_map_encode(uint8_t *buf, size_t cap, const struct nat_map_state *m)
+{
+	size_t al = m->family == AF_INET ? 4 : 16, len = SYNC_HDR_LEN + 28 + 5 * al;
+	const struct nat_range *r = &m->range;
+	uint8_t *p = buf + SYNC_HDR_LEN;
+	uint64_t sec = (m->timeout + 999999999ull) / 1000000000ull;
+
+	if ((m->family != AF_INET && m->family != AF_INET6) || cap < len)
+		return -ENOSPC;
+	memset(p, 0, 28);
+	p[0] = 1;
+	p[1] = m->family == AF_INET ? 4 : 6;
+	p[2] = m->l4proto;
+	p[3] = m->mode;
+	put16(p + 4, m->zone);
+	put16(p + 6, m->int_port);
+	put16(p + 8, m->ext_port);
+	put16(p + 10, r->flags);
+	put16(p + 12, r->min_port);
+	put16(p + 14, r->max_port);
+	put16(p + 16, r->base_port);
+	p[18] = r->mapping;
+	p[19] = r->filtering;
+	p[20] = r->refresh;
+	p[21] = r->hairpin;
+	p[22] = r->netmap;
+	put32(p + 24, sec > 0xffffffffu ? 0xffffffffu : (uint32_t)sec);
+	p += 28;
+	memcpy(p, m->int_addr.b, al);
+	memcpy(p + al, m->ext_addr.b, al);
+	memcpy(p + 2 * al, m->remote.b, al);
+	memcpy(p + 3 * al, r->min_addr.b, al);
+	memcpy(p + 4 * al, r->max_addr.b, al);
+	sync_hdr_put(buf, SYNC_T_PT_MAP, 0, (uint16_t)len, 0);
+	return (int)len;
+}
+
+int sync_map_decode(const uint8_t *msg, size_t len, struct nat_map_state *m)
+{
+	const uint8_t *p = msg + SYNC_HDR_LEN;
+	struct nat_range *r = &m->range;
+	size_t al;
+	uint32_t sec;
+
+	memset(m, 0, sizeof(*m));
+	if (len < SYNC_HDR_LEN + 28)
+		return ERR(SYNC_RX_BAD_SIZE);
+	if (p[0] != 1 || (p[1] != 4 && p[1] != 6) || p[23])
+		return ERR(SYNC_RX_BAD_PAYLOAD);
+	al = p[1] == 4 ? 4 : 16;
+	if (len != SYNC_HDR_LEN + 28 + 5 * al)
+		return ERR(SYNC_RX_BAD_SIZE);
+	m->family = p[1] == 4 ? AF_INET : AF_INET6;
+	m->l4proto = p[2];
+	m->mode = p[3];
+	m->zone = get16(p + 4);
+	m->int_port = get16(p + 6);
+	m->ext_port = get16(p + 8);
+	r->flags = get16(p + 10);
+	r->min_port = get16(p + 12);
+	r->max_port = get16(p + 14);
+	r->base_port = get16(p + 16);
+	r->mapping = p[18];
+	r->filtering = p[19];
+	r->refresh = p[20];
+	r->hairpin = p[21];
+	r->netmap = p[22];
+	r->family = m->family;
+	sec = get32(p + 24);
+	/* a day at most: a TCP mapping is 2 h 4 min by default */
+	if (!sec || sec > 86400 || !m->int_port || !m->ext_port ||
+	    (m->mode != NAT_B_EI && m->mode != NAT_B_AD) || r->mapping > NAT_B_APD ||
+	    r->filtering > NAT_B_APD || r->refresh > NAT_REFRESH_BOTH ||
+	    r->hairpin > NAT_HAIRPIN_OFF || r->netmap > 1)
+		return ERR(SYNC_RX_BAD_PAYLOAD);
+	m->timeout = (uint64_t)sec * 1000000000ull;
+	p += 28;
+	memcpy(m->int_addr.b, p, al);
+	memcpy(m->ext_addr.b, p + al, al);
+	memcpy(m->remote.b, p + 2 * al, al);
+	memcpy(r->min_addr.b, p + 3 * al, al);
+	memcpy(r->max_addr.b, p + 4 * al, al);
 	return 0;
 }

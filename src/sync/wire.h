@@ -44,6 +44,9 @@ enum sync_type {
 	SYNC_T_EXP_UPD = 4,
 	SYNC_T_EXP_DEL = 5,
 	SYNC_T_CTL = 10,
+	/* pkttables peers only (natmap.c): a NAT mapping. conntrackd refuses a type above 5
+	 * (counted as a bad type), so it is never sent to a conntrackd peer. */
+	SYNC_T_PT_MAP = 6,
 };
 
 enum sync_flag {
@@ -204,6 +207,23 @@ int sync_hdr_next(const uint8_t *d, size_t len, size_t off, struct sync_hdr *h);
  * 0, or -(1 + SYNC_RX_BAD_PAYLOAD / SYNC_RX_INCOMPLETE). Nothing is applied here. */
 int sync_ct_decode(const uint8_t *msg, size_t len, struct sync_flow *f);
 int sync_exp_decode(const uint8_t *msg, size_t len, struct sync_exp *x);
+
+/*
+ * A NAT mapping (SYNC_T_PT_MAP), after the base header (seq 0, flags 0), all big-endian:
+ *
+ *   0 body version (1) | 1 family (4, 6) | 2 protocol | 3 mode (NAT_B_EI 1, NAT_B_AD 2)
+ *   4 zone (16)        | 6 internal port (16)        | 8 external port (16) | 10 range flags
+ *   12 range min port  | 14 range max port           | 16 range base port   | 18 range
+ *   mapping, filtering, refresh, hairpin, netmap (8 each) | 23 zero | 24 timeout s (32)
+ *   28 internal, external, remote, range min, range max address (4 or 16 bytes each)
+ *
+ * 56 bytes in all for IPv4, 116 for IPv6; any other length is refused.
+ */
+#define SYNC_MAP_MAX 116
+struct nat_map_state;
+int sync_map_encode(uint8_t *buf, size_t cap, const struct nat_map_state *m);
+/* 0, or -(1 + SYNC_RX_BAD_SIZE / SYNC_RX_BAD_PAYLOAD). */
+int sync_map_decode(const uint8_t *msg, size_t len, struct nat_map_state *m);
 
 /* 32-bit serial order of sequence numbers. */
 static inline bool sync_seq_before(uint32_t a, uint32_t b)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target: bytes -> a box's sync receiver, as a datagram off the sync link. The first
- * byte picks the mode (FTFW, NOTRACK, ALARM), direct mode and the authenticated envelope;
+ * byte picks the mode (FTFW, NOTRACK, ALARM), direct mode, the authenticated envelope and a
+ * pkttables peer with a NAT table (so NAT mapping messages are read and taken in);
  * the rest is the datagram, fed twice (the second time its numbers are old). Whatever it holds,
  * nothing may crash or leak, a refused message changes no table, and the counters add up.
  * Then the external cache is committed into the table, which must stay consistent.
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "ct/ct.h"
+#include "nat/nat.h"
 #include "sync/sync.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -27,6 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ct_config cc;
 	struct sync_config sc;
 	struct ct_table *ct;
+	struct nat_table *nat = NULL;
 	struct sync *s;
 	uint64_t now = 1700000000ull * 1000000000ull;
 	const struct sync_stats *st;
@@ -44,8 +47,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sc.auth = data[0] & 8;
 	sc.external_max = 64;
 	sc.resend_max = 64;
-	s = sync_new(&sc, ct, NULL, &ops, NULL, now);
+	if (data[0] & 16) {
+		sc.peer = SYNC_PEER_PKTTABLES;
+		sc.map_max = 16;
+		nat = nat_table_new(ct, NULL, NULL, NULL);
+	}
+	s = sync_new(&sc, ct, nat, &ops, NULL, now);
 	if (!s) {
+		nat_table_free(nat);
 		ct_table_free(ct);
 		return 0;
 	}
@@ -58,7 +67,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sync_commit(s, now + 3000000000ull);
 	if (ct_table_stats(ct)->count > cc.max_entries)
 		abort();
+	if (nat && (st->map_applied > st->map_rx ||
+		    nat_table_stats(nat)->mappings > nat_table_config(nat)->max_mappings))
+		abort();
 	sync_free(s);
+	nat_table_free(nat);
 	ct_table_free(ct);
 	return 0;
 }

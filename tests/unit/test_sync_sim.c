@@ -712,6 +712,136 @@ static void test_failover_snat_random_fully(void **state)
 	world_free(w);
 }
 
+/* ---- NAT mappings between pkttables boxes ------------------------------------------------- */
+
+static struct nat_range eim_range(const char *ext)
+{
+	struct nat_range r;
+
+	memset(&r, 0, sizeof(r));
+	r.family = (uint8_t)pt_addr_parse(ext, &r.min_addr);
+	r.max_addr = r.min_addr;
+	r.flags = NAT_R_MAP_IPS; /* the default policies: an endpoint-independent mapping */
+	return r;
+}
+
+static uint16_t sport_of(struct sbox *b, const char *text, const struct nat_range *r)
+{
+	struct pkt *p = route(b, text, false, r);
+	uint16_t port = p->info.sport;
+
+	done(b, p);
+	return port;
+}
+
+/* A mapping made on A (a STUN-like query) appears on B; B's allocator does not give its port
+ * to another host; after A fails the client keeps its external endpoint towards a new remote
+ * (endpoint-independent), and a mapping taken in is not sent back. */
+static void test_nat_mapping_replicated(void **state)
+{
+	struct sync_config sc;
+	struct world *w;
+	struct sbox *a, *b;
+	struct nat_range r = eim_range("203.0.113.1");
+	uint16_t pa, pb, pc;
+
+	(void)state;
+	sync_config_default(&sc);
+	sc.peer = SYNC_PEER_PKTTABLES;
+	w = world_new(2, &sc);
+	a = &w->box[0];
+	b = &w->box[1];
+	run(w, HANDSHAKE);
+	pa = sport_of(a, "udp 10.0.0.9:7000 > 198.51.100.1:3478 len=4", &r);
+	assert_int_equal(nat_table_stats(a->nat)->mappings, 1);
+	run(w, 5);
+	assert_int_equal(sync_stats(a->sync)->map_tx, 1);
+	assert_int_equal(sync_stats(b->sync)->map_applied, 1);
+	assert_int_equal(nat_table_stats(b->nat)->mappings, 1);
+	/* taken in, not echoed back, not sent again while A keeps using it */
+	run(w, 50);
+	assert_int_equal(sync_stats(b->sync)->map_tx, 0);
+	assert_int_equal(sync_stats(a->sync)->map_rx, 0);
+	assert_int_equal(sport_of(a, "udp 10.0.0.9:7000 > 198.51.100.1:3478 len=4", &r), pa);
+	run(w, 5);
+	assert_int_equal(sync_stats(a->sync)->map_tx, 1);
+	/* another host asking B for the same port gets another one */
+	pb = sport_of(b, "udp 10.0.0.10:7000 > 198.51.100.1:3478 len=4", &r);
+	assert_int_not_equal(pb, pa);
+	/* A dies: the client keeps its external endpoint through B, towards a new remote too */
+	w->down = true;
+	pc = sport_of(b, "udp 10.0.0.9:7000 > 192.0.2.50:5060 len=4", &r);
+	assert_int_equal(pc, pa);
+	assert_int_equal(nat_table_stats(b->nat)->mappings, 2);
+	assert_int_equal(sync_stats(b->sync)->map_refused, 0);
+	world_free(w);
+}
+
+/* With a conntrackd peer (the default kind) no mapping message ever leaves; a box configured
+ * for a conntrackd peer refuses one (a bad type, counted, nothing applied), and one with a bad
+ * length is refused by a pkttables-kind box. */
+static void test_nat_mapping_not_to_conntrackd(void **state)
+{
+	struct world *w = world_new(2, NULL);
+	struct sbox *a = &w->box[0], *b = &w->box[1];
+	struct nat_range r = eim_range("203.0.113.1");
+	struct nat_map_state m;
+	uint8_t d[SYNC_MAP_MAX];
+	int n;
+
+	(void)state;
+	run(w, HANDSHAKE);
+	sport_of(a, "udp 10.0.0.9:7000 > 198.51.100.1:3478 len=4", &r);
+	run(w, 5);
+	sync_bulk(a->sync, w->now);
+	run(w, 5);
+	assert_int_equal(nat_table_stats(a->nat)->mappings, 1);
+	assert_int_equal(sync_stats(a->sync)->map_tx, 0);
+	assert_int_equal(sync_stats(b->sync)->map_rx, 0);
+	assert_int_equal(sync_stats(b->sync)->rx_malformed, 0);
+	assert_int_equal(nat_table_stats(b->nat)->mappings, 0);
+	/* such a message all the same: refused by type */
+	memset(&m, 0, sizeof(m));
+	m.family = AF_INET;
+	m.l4proto = 17;
+	m.mode = NAT_B_EI;
+	pt_addr_parse("10.0.0.9", &m.int_addr);
+	pt_addr_parse("203.0.113.1", &m.ext_addr);
+	m.int_port = m.ext_port = 7000;
+	m.timeout = S(300);
+	m.range = r;
+	n = sync_map_encode(d, sizeof(d), &m);
+	assert_int_equal(n, 56);
+	sync_receive(b->sync, d, (size_t)n, w->now);
+	assert_int_equal(sync_stats(b->sync)->rx_err[SYNC_RX_BAD_TYPE], 1);
+	assert_int_equal(nat_table_stats(b->nat)->mappings, 0);
+	world_free(w);
+	/* a pkttables-kind box: a short one is refused, a good one taken in */
+	{
+		struct sync_config sc;
+
+		sync_config_default(&sc);
+		sc.peer = SYNC_PEER_PKTTABLES;
+		sc.mode = SYNC_MODE_NOTRACK;
+		w = world_new(1, &sc);
+		b = &w->box[0];
+		d[3] = (uint8_t)(n - 4); /* len 52 */
+		sync_receive(b->sync, d, (size_t)n - 4, w->now);
+		assert_int_equal(sync_stats(b->sync)->rx_err[SYNC_RX_BAD_SIZE], 1);
+		assert_int_equal(nat_table_stats(b->nat)->mappings, 0);
+		d[3] = (uint8_t)n;
+		d[8 + 23] = 1; /* the zero byte */
+		sync_receive(b->sync, d, (size_t)n, w->now);
+		assert_int_equal(sync_stats(b->sync)->rx_err[SYNC_RX_BAD_PAYLOAD], 1);
+		d[8 + 23] = 0;
+		sync_receive(b->sync, d, (size_t)n, w->now);
+		assert_int_equal(sync_stats(b->sync)->map_applied, 1);
+		assert_int_equal(nat_table_stats(b->nat)->mappings, 1);
+		assert_int_equal(sync_stats(b->sync)->rx_malformed, 2);
+		world_free(w);
+	}
+}
+
 /* ---- refusals ---------------------------------------------------------------------------- */
 
 static void test_malformed_counted_nothing_applied(void **state)
@@ -984,6 +1114,8 @@ int main(void)
 	    cmocka_unit_test(test_external_bounded),
 	    cmocka_unit_test(test_coalesce_with_hold),
 	    cmocka_unit_test(test_default_hold_updates),
+	    cmocka_unit_test(test_nat_mapping_replicated),
+	    cmocka_unit_test(test_nat_mapping_not_to_conntrackd),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

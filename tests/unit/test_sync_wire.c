@@ -6,6 +6,7 @@
  */
 #include "ct_test.h"
 
+#include "nat/nat.h"
 #include "sync/wire.h"
 
 static size_t unhex(const char *h, uint8_t *out)
@@ -268,6 +269,68 @@ static void test_truncations(void **state)
 	}
 }
 
+/* pkttables' NAT mapping message: an IPv6 AD mapping read back as written; every shorter
+ * length and every bad field refused. */
+static void test_nat_mapping_message(void **state)
+{
+	uint8_t m[SYNC_MAP_MAX], c[SYNC_MAP_MAX];
+	struct nat_map_state a, b;
+	int n;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.family = AF_INET6;
+	a.l4proto = 17;
+	a.mode = NAT_B_AD;
+	a.zone = 3;
+	pt_addr_parse("fd00::9", &a.int_addr);
+	pt_addr_parse("2001:db8::1", &a.ext_addr);
+	pt_addr_parse("2001:db8:5::7", &a.remote);
+	a.int_port = 5060;
+	a.ext_port = 40000;
+	a.timeout = 300000000000ull;
+	a.range.family = AF_INET6;
+	a.range.min_addr = a.range.max_addr = a.ext_addr;
+	a.range.flags = NAT_R_MAP_IPS | NAT_R_PROTO;
+	a.range.min_port = 40000;
+	a.range.max_port = 50000;
+	a.range.mapping = NAT_B_AD;
+	a.range.hairpin = NAT_HAIRPIN_OFF;
+	n = sync_map_encode(m, sizeof(m), &a);
+	assert_int_equal(n, 116);
+	assert_int_equal(m[0], 0x16);
+	assert_int_equal(sync_map_decode(m, (size_t)n, &b), 0);
+	assert_memory_equal(&a.int_addr, &b.int_addr, sizeof(a.int_addr));
+	assert_memory_equal(&a.remote, &b.remote, sizeof(a.remote));
+	assert_memory_equal(&a.range, &b.range, sizeof(a.range));
+	assert_int_equal(b.ext_port, 40000);
+	assert_int_equal(b.zone, 3);
+	assert_int_equal(b.timeout, a.timeout);
+	assert_int_equal(sync_map_encode(m, 115, &a), -ENOSPC);
+	for (int k = 0; k < n; k++)
+		assert_true(sync_map_decode(m, (size_t)k, &b) < 0);
+	{
+		/* body offset, value: each refused */
+		static const uint8_t bad[][2] = {
+		    {0, 0},  {0, 2},  {1, 0},  {1, 5},	{1, 4}, /* IPv4 at the IPv6 length */
+		    {3, 0},  {3, 3},  {18, 4}, {19, 4}, {20, 3},
+		    {21, 3}, {22, 2}, {23, 1}, {25, 2}, /* 131372 s: over a day */
+		};
+
+		for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			memcpy(c, m, (size_t)n);
+			c[8 + bad[i][0]] = bad[i][1];
+			assert_true(sync_map_decode(c, (size_t)n, &b) < 0);
+		}
+		memcpy(c, m, (size_t)n);
+		memset(c + 8 + 24, 0, 4); /* no timeout */
+		assert_true(sync_map_decode(c, (size_t)n, &b) < 0);
+		memcpy(c, m, (size_t)n);
+		memset(c + 8 + 6, 0, 2); /* internal port 0 */
+		assert_true(sync_map_decode(c, (size_t)n, &b) < 0);
+	}
+}
+
 static void test_expectation_roundtrip(void **state)
 {
 	uint8_t m[SYNC_MSG_MAX];
@@ -312,6 +375,7 @@ int main(void)
 	    cmocka_unit_test(test_framing),
 	    cmocka_unit_test(test_truncations),
 	    cmocka_unit_test(test_expectation_roundtrip),
+	    cmocka_unit_test(test_nat_mapping_message),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
