@@ -37,7 +37,7 @@ void sync_config_default(struct sync_config *c)
 	c->tx_max = 262144;
 	c->external_max = 262144;
 	c->mtu = 1500;
-	c->tx_hold = 1000000; /* 1 ms */
+	c->tx_hold = SYNC_TX_HOLD_AUTO;
 	c->alive_interval = 1000000000ull;
 	c->refresh_time = 60000000000ull;
 	c->cache_timeout = 180000000000ull;
@@ -56,6 +56,8 @@ struct sync *sync_new(const struct sync_config *c, struct ct_table *ct, struct n
 	if (!s)
 		return NULL;
 	s->cfg = *c;
+	if (s->cfg.tx_hold == SYNC_TX_HOLD_AUTO) /* active-active pairs want every change at once */
+		s->cfg.tx_hold = s->cfg.disable_external ? 0 : 500000;
 	if (!s->cfg.ack_window)
 		s->cfg.ack_window = 1;
 	if (s->cfg.mtu < 576)

@@ -51,6 +51,8 @@ struct sync_filter {
 	void *local_priv;
 };
 
+#define SYNC_TX_HOLD_AUTO UINT64_MAX
+
 struct sync_config {
 	enum sync_mode mode;
 	enum sync_peer_kind peer;
@@ -66,8 +68,10 @@ struct sync_config {
 	/* How long a connection's events may wait for more of its events, so they leave as one
 	 * message (0: until the next sync_tick, which in live mode follows every batch):
 	 * tx_hold_new for a connection the peer has not heard of yet (its NEW), tx_hold for the
-	 * updates of one it has (1 ms by default: a handshake's or a close's updates leave as
-	 * one UPD, and a new connection still leaves at once). */
+	 * updates of one it has. By default (SYNC_TX_HOLD_AUTO) 500 us, so a handshake's or a
+	 * close's updates leave as one UPD while a new connection still leaves at once; 0 in
+	 * direct mode (disable_external: active-active pairs, where the peer may see the
+	 * connection's next packet at any moment). */
 	uint64_t tx_hold;
 	uint64_t tx_hold_new;
 	bool disable_external;	  /* DisableExternalCache: received state into the table at once */
