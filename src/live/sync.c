@@ -5,6 +5,7 @@
  *
  *   sync mode ftfw|notrack|alarm
  *   sync udp local ADDR peer ADDR [port N] [iface NAME]
+ *   sync tcp local ADDR peer ADDR [port N] [iface NAME]
  *   sync multicast group ADDR (local ADDR | iface NAME) [port N]
  *   sync peer-kind conntrackd|conntrackd-1.4.6|conntrackd-1.4.4|pkttables
  *   sync key FILE                       (peer-kind pkttables only)
@@ -31,6 +32,7 @@
 #include "ct/ct_plugin.h"
 #include "engine/box.h"
 #include "live/sync.h"
+#include "live/sync_tcp.h"
 #include "nat/nat_plugin.h"
 #include "sync/sync.h"
 
@@ -38,7 +40,7 @@
 
 struct live_sync {
 	struct sync_config cfg;
-	bool multicast, have_local, have_peer;
+	bool multicast, tcp, have_local, have_peer;
 	int family;
 	union pt_addr local, peer; /* unicast: ours and the peer's; multicast: group in peer */
 	uint16_t port;
@@ -49,6 +51,7 @@ struct live_sync {
 	int rx_fd, tx_fd;
 	struct sockaddr_storage dst;
 	socklen_t dstlen;
+	struct sync_tcp *tcp_link; /* sync tcp ... */
 };
 
 /* ---- config ------------------------------------------------------------------------------ */
@@ -123,6 +126,7 @@ static int link_words(struct live_sync *s, int argc, char **argv, char *msg, siz
 	unsigned long v;
 
 	s->multicast = mc;
+	s->tcp = !strcmp(argv[1], "tcp");
 	s->port = 3780; /* the convention of every conntrackd example (no compiled-in default) */
 	for (int i = 2; i < argc; i += 2) {
 		union pt_addr a;
@@ -161,9 +165,10 @@ static int link_words(struct live_sync *s, int argc, char **argv, char *msg, siz
 		}
 	}
 	if (!s->have_peer)
-		BAD(mc ? "sync multicast: group ADDR is needed" : "sync udp: peer ADDR is needed");
+		BAD(mc ? "sync multicast: group ADDR is needed" : "sync %s: peer ADDR is needed",
+		    argv[1]);
 	if (!mc && !s->have_local)
-		BAD("sync udp: local ADDR is needed");
+		BAD("sync %s: local ADDR is needed", argv[1]);
 	if (mc && s->family == AF_INET && !s->have_local && !s->ifname[0])
 		BAD("sync multicast: local ADDR or iface NAME is needed");
 	if (mc && s->family == AF_INET6 && !s->ifname[0])
@@ -342,7 +347,7 @@ int live_sync_config(struct live_sync **ls, int argc, char **argv, const char *d
 		s->rx_fd = s->tx_fd = -1;
 		*ls = s;
 	}
-	if (!strcmp(argv[1], "udp") || !strcmp(argv[1], "multicast"))
+	if (!strcmp(argv[1], "udp") || !strcmp(argv[1], "multicast") || !strcmp(argv[1], "tcp"))
 		return link_words(s, argc, argv, msg, mlen);
 	return option_words(s, argc, argv, dir, msg, mlen);
 }
@@ -383,6 +388,20 @@ static int open_sockets(struct live_sync *s, FILE *err)
 	if (s->ifname[0] && !ifindex) {
 		fprintf(err, "sync: no interface '%s'\n", s->ifname);
 		return -ENODEV;
+	}
+	if (s->tcp) {
+		struct sockaddr_storage peer;
+		socklen_t plen;
+		unsigned scope = s->family == AF_INET6 ? ifindex : 0;
+		int r;
+
+		len = sockaddr_of(s->family, &s->local, s->port, scope, &ss);
+		plen = sockaddr_of(s->family, &s->peer, s->port, scope, &peer);
+		if ((r = sync_tcp_open(&s->tcp_link, &ss, len, &peer, plen, s->cfg.auth, 0)) < 0) {
+			fprintf(err, "sync tcp: port %u: %s\n", s->port, strerror(-r));
+			return r;
+		}
+		return 0;
 	}
 	s->rx_fd = socket(s->family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	s->tx_fd = socket(s->family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -432,6 +451,8 @@ static int link_send(void *priv, const void *buf, size_t len)
 {
 	struct live_sync *s = priv;
 
+	if (s->tcp_link)
+		return sync_tcp_send(s->tcp_link, buf, len, box_now(s->box));
 	if (sendto(s->tx_fd, buf, len, MSG_DONTWAIT, (struct sockaddr *)&s->dst, s->dstlen) < 0)
 		return -errno;
 	return 0;
@@ -450,7 +471,7 @@ int live_sync_start(struct live_sync *s, struct box *b, FILE *err)
 	int r;
 
 	if (!s->have_peer) {
-		fprintf(err, "sync: no link (sync udp ... or sync multicast ...)\n");
+		fprintf(err, "sync: no link (sync udp ..., sync tcp ... or sync multicast ...)\n");
 		return -EINVAL;
 	}
 	if (s->cfg.auth) {
@@ -493,6 +514,7 @@ void live_sync_free(struct live_sync *s)
 	if (!s)
 		return;
 	sync_free(s->sync);
+	sync_tcp_free(s->tcp_link);
 	if (s->rx_fd >= 0)
 		close(s->rx_fd);
 	if (s->tx_fd >= 0)
@@ -502,6 +524,8 @@ void live_sync_free(struct live_sync *s)
 
 int live_sync_fd(const struct live_sync *s)
 {
+	if (s && s->sync && s->tcp_link)
+		return sync_tcp_fd(s->tcp_link);
 	return s && s->sync ? s->rx_fd : -1;
 }
 
@@ -509,6 +533,11 @@ void live_sync_input(struct live_sync *s, uint64_t now)
 {
 	static uint8_t buf[65536];
 
+	if (s->tcp_link) {
+		sync_tcp_input(s->tcp_link, s->sync, now);
+		sync_tick(s->sync, now);
+		return;
+	}
 	for (int i = 0; i < SYNC_RX_BUDGET; i++) {
 		ssize_t n = recv(s->rx_fd, buf, sizeof(buf), MSG_DONTWAIT);
 
@@ -521,11 +550,20 @@ void live_sync_input(struct live_sync *s, uint64_t now)
 
 uint64_t live_sync_next(const struct live_sync *s)
 {
-	return s && s->sync ? sync_next_timer(s->sync) : UINT64_MAX;
+	uint64_t t;
+
+	if (!s || !s->sync)
+		return UINT64_MAX;
+	t = sync_next_timer(s->sync);
+	if (s->tcp_link && sync_tcp_next(s->tcp_link) < t)
+		t = sync_tcp_next(s->tcp_link);
+	return t;
 }
 
 void live_sync_tick(struct live_sync *s, uint64_t now)
 {
+	if (s && s->sync && s->tcp_link)
+		sync_tcp_input(s->tcp_link, s->sync, now); /* a reconnection may be due */
 	if (s && s->sync)
 		sync_tick(s->sync, now);
 }
@@ -560,6 +598,8 @@ int live_sync_command(void *priv, const char *cmd, FILE *out)
 		fprintf(out, "queued %u\n", sync_bulk(s->sync, now));
 	} else if (!strcmp(word, "stats")) {
 		sync_stats_print(s->sync, out);
+		if (s->tcp_link)
+			sync_tcp_stats_print(s->tcp_link, out);
 	} else if (!strcmp(word, "external")) {
 		sync_dump_external(s->sync, out, now);
 	} else if (!strcmp(word, "internal")) {
