@@ -164,7 +164,7 @@ static struct pkt **short_conns(unsigned n)
 	return v;
 }
 
-/* hold_new, hold: sync_config's tx_hold_new and tx_hold (UINT64_MAX: the default) */
+/* hold, hold_upd: sync_config's tx_hold and tx_hold_update (UINT64_MAX: the default) */
 static void bench_short(unsigned n, struct pkt **pk, const char *name, uint64_t hold_new,
 			uint64_t hold)
 {
@@ -177,10 +177,12 @@ static void bench_short(unsigned n, struct pkt **pk, const char *name, uint64_t 
 
 	sync_config_default(&sc);
 	if (hold_new != UINT64_MAX)
-		sc.tx_hold_new = hold_new;
+		sc.tx_hold = hold_new;
 	if (hold != UINT64_MAX)
-		sc.tx_hold = hold;
-	hold = sc.tx_hold > sc.tx_hold_new ? sc.tx_hold : sc.tx_hold_new;
+		sc.tx_hold_update = hold;
+	hold = sc.tx_hold_update == SYNC_TX_HOLD_AUTO ? 500000 : sc.tx_hold_update;
+	if (hold < sc.tx_hold)
+		hold = sc.tx_hold;
 	a = sync_new(&sc, ta, NULL, &mem_ops, &sa, now);
 	b = sync_new(&sc, tb, NULL, &mem_ops, &sb, now);
 	sa.peer = b;

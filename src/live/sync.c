@@ -12,7 +12,7 @@
  *   sync disable-external-cache | window-tracking | startup-resync | no-local | no-nat-mappings
  *   sync ack-window N | resend-queue N | external-max N | mtu N
  *   sync refresh-time S | cache-timeout S | commit-timeout S
- *   sync tx-hold MICROSECONDS | tx-hold-new MICROSECONDS
+ *   sync tx-hold MICROSECONDS | tx-hold-update MICROSECONDS
  *   sync ignore-proto P... | ignore-addr PREFIX... | ignore-tcp-state STATE... | mark V[/M]
  */
 #include <errno.h>
@@ -286,7 +286,7 @@ static int option_words(struct live_sync *s, int argc, char **argv, const char *
 			    {"external-max", 1u << 24, false},	 {"mtu", 65535, false},
 			    {"refresh-time", 86400, true},	 {"cache-timeout", 86400 * 7, true},
 			    {"commit-timeout", 86400 * 7, true}, {"tx-hold", 1000000, false},
-			    {"tx-hold-new", 1000000, false}};
+			    {"tx-hold-update", 1000000, false}};
 
 		for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
 			if (strcmp(w, nums[i].name))
@@ -319,7 +319,7 @@ static int option_words(struct live_sync *s, int argc, char **argv, const char *
 				c->tx_hold = v * 1000ull; /* microseconds */
 				break;
 			default:
-				c->tx_hold_new = v * 1000ull;
+				c->tx_hold_update = v * 1000ull;
 			}
 			return 0;
 		}
@@ -328,7 +328,7 @@ static int option_words(struct live_sync *s, int argc, char **argv, const char *
 	    "disable-external-cache, window-tracking, startup-resync, no-local, no-nat-mappings, "
 	    "ack-window, "
 	    "resend-queue, external-max, mtu, refresh-time, cache-timeout, commit-timeout, "
-	    "tx-hold, tx-hold-new, "
+	    "tx-hold, tx-hold-update, "
 	    "ignore-proto, ignore-addr, ignore-tcp-state, mark)",
 	    w);
 }

@@ -5,11 +5,13 @@
  * connection between two sends make one message (SYNC-WIRE.md 7.2.3). Here the same, and the
  * notifier does as little as it can (it runs on the data path, several times per connection):
  *
- *   event NEW      -> record (entry pointer), on the "new" list, due after tx_hold_new (0: at
- *                     the next flush, which in live mode follows every batch)
- *   event UPD      -> merged into the entry's record if there is one (a NEW stays NEW), else a
- *                     record on the "held" list, due after tx_hold: the handshake's and the
- *                     close's updates of a connection already announced leave together
+ *   event NEW      -> record (entry pointer), on the "new" list, due after tx_hold (0: at the
+ *                     next flush, which in live mode follows every batch)
+ *   event UPD      -> merged into the entry's record if there is one (a NEW stays NEW); else
+ *                     a record on the "new" list for a handshake's update (the peer needs it
+ *                     for a takeover), on the "held" list, due after tx_hold_update, for an
+ *                     ASSURED connection's (its close's updates leave together). An update
+ *                     leaves out a mark that is 0 and did not change.
  *   event DESTROY  -> if only a NEW was pending, the peer never heard of it: dropped. Else the
  *                     record (or a new one) keeps the original tuple only (what a DEL needs,
  *                     SYNC-WIRE.md 11.1) and moves to the tail of the "new" list, so a DEL
@@ -36,6 +38,7 @@ struct sync_pend {
 	const struct ct_entry *e;      /* NULL: a DEL of key */
 	struct ct_tuple key;
 	uint64_t due;
+	uint32_t events; /* CT_EV_* since the record was made */
 	uint8_t type;
 	uint8_t list; /* PEND_NEW, PEND_HELD */
 };
@@ -174,17 +177,24 @@ static void make_del(struct sync *s, struct sync_pend *p, const struct ct_entry 
 {
 	p->key = *ct_entry_tuple(e, CT_DIR_ORIGINAL);
 	p->type = SYNC_T_CT_DEL;
-	p->due = now + s->cfg.tx_hold_new;
+	p->due = now + s->cfg.tx_hold;
 	list_add(s, p, PEND_NEW);
 }
 
-int sync_pend_event(struct sync *s, const struct ct_entry *e, uint8_t type, uint64_t now)
+void sync_pend_merge(struct sync *s, uint32_t events)
+{
+	s->pend_last->events |= events;
+}
+
+int sync_pend_event(struct sync *s, const struct ct_entry *e, uint8_t type, uint32_t events,
+		    uint64_t now)
 {
 	struct sync_pend *p = s->pend_last;
 
 	if (!p || p->e != e)
 		p = find(s, e);
 	if (p) {
+		p->events |= events;
 		s->st.coalesced++;
 		if (type != SYNC_T_CT_DEL) {
 			s->pend_last = p;
@@ -212,12 +222,14 @@ int sync_pend_event(struct sync *s, const struct ct_entry *e, uint8_t type, uint
 	}
 	p->e = e;
 	p->type = type;
-	if (type == SYNC_T_CT_NEW) {
-		p->due = now + s->cfg.tx_hold_new;
-		list_add(s, p, PEND_NEW);
-	} else {
-		p->due = now + s->cfg.tx_hold;
+	p->events = events;
+	if (type == SYNC_T_CT_UPD && (ct_entry_status(e) & CT_S_ASSURED) &&
+	    !(events & (CT_EV_REPLY | CT_EV_ASSURED))) {
+		p->due = now + s->cfg.tx_hold_update; /* its close, a mark: not urgent */
 		list_add(s, p, PEND_HELD);
+	} else {
+		p->due = now + s->cfg.tx_hold; /* a new connection, its handshake */
+		list_add(s, p, PEND_NEW);
 	}
 	{
 		uint32_t h = addr_hash(s, e);
@@ -251,8 +263,16 @@ void sync_pend_flush(struct sync *s, uint64_t now, bool all)
 
 			list_del(s, p);
 			if (e) {
+				struct sync_flow f;
+
 				unhash(s, p);
-				sync_queue_entry(s, e, p->type, now);
+				sync_flow_from_entry(&f, e, s->cfg.tcp_window_tracking, now);
+				/* an update carries no mark that is 0 and did not change: the peer
+				 * has it (an UPD is merged attribute by attribute) */
+				if (p->type == SYNC_T_CT_UPD && !f.mark &&
+				    !(p->events & CT_EV_MARK))
+					f.have &= ~(1ull << SA_MARK);
+				sync_queue_flow(s, &f, p->type);
 			} else {
 				struct sync_flow f;
 

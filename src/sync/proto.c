@@ -37,7 +37,7 @@ void sync_config_default(struct sync_config *c)
 	c->tx_max = 262144;
 	c->external_max = 262144;
 	c->mtu = 1500;
-	c->tx_hold = SYNC_TX_HOLD_AUTO;
+	c->tx_hold_update = SYNC_TX_HOLD_AUTO;
 	c->alive_interval = 1000000000ull;
 	c->refresh_time = 60000000000ull;
 	c->cache_timeout = 180000000000ull;
@@ -56,8 +56,10 @@ struct sync *sync_new(const struct sync_config *c, struct ct_table *ct, struct n
 	if (!s)
 		return NULL;
 	s->cfg = *c;
-	if (s->cfg.tx_hold == SYNC_TX_HOLD_AUTO) /* active-active pairs want every change at once */
-		s->cfg.tx_hold = s->cfg.disable_external ? 0 : 500000;
+	if (s->cfg.tx_hold_update == SYNC_TX_HOLD_AUTO) /* active-active: every change at once */
+		s->cfg.tx_hold_update = s->cfg.disable_external ? 0 : 500000;
+	if (s->cfg.tx_hold_update < s->cfg.tx_hold)
+		s->cfg.tx_hold_update = s->cfg.tx_hold;
 	if (!s->cfg.ack_window)
 		s->cfg.ack_window = 1;
 	if (s->cfg.mtu < 576)
@@ -242,7 +244,7 @@ __attribute__((noinline)) static void ct_event_slow(struct sync *s, uint32_t eve
 	else
 		type = SYNC_T_CT_UPD;
 	/* events carry no time: the table's latest clock is when it happened */
-	if (sync_pend_event(s, e, type, ct_table_clock(s->ct)) < 0) {
+	if (sync_pend_event(s, e, type, events, ct_table_clock(s->ct)) < 0) {
 		if (type == SYNC_T_CT_DEL) {
 			struct sync_flow f;
 
@@ -262,6 +264,7 @@ static void ct_event(void *priv, uint32_t events, const struct ct_entry *e,
 	(void)why;
 	/* one more event of the connection the last one went to: it is pending already */
 	if (s->pend_last_e == e && !(events & CT_EV_DESTROY) && !s->applying && !s->filter_on) {
+		sync_pend_merge(s, events);
 		s->st.coalesced++;
 		return;
 	}

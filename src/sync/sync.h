@@ -66,14 +66,13 @@ struct sync_config {
 	uint64_t cache_timeout;	 /* ALARM: external entries not refreshed within it go (180 s) */
 	uint64_t commit_timeout; /* 0: the received timeout minus the time since it came */
 	/* How long a connection's events may wait for more of its events, so they leave as one
-	 * message (0: until the next sync_tick, which in live mode follows every batch):
-	 * tx_hold_new for a connection the peer has not heard of yet (its NEW), tx_hold for the
-	 * updates of one it has. By default (SYNC_TX_HOLD_AUTO) 500 us, so a handshake's or a
-	 * close's updates leave as one UPD while a new connection still leaves at once; 0 in
-	 * direct mode (disable_external: active-active pairs, where the peer may see the
-	 * connection's next packet at any moment). */
+	 * message (0: until the next sync_tick, which in live mode follows every batch). */
 	uint64_t tx_hold;
-	uint64_t tx_hold_new;
+	/* At least that long for the updates of an ASSURED connection (its close, a mark): by
+	 * default (SYNC_TX_HOLD_AUTO) 500 us, so a close's updates leave as one UPD while a new
+	 * connection and its handshake still leave at once; 0 in direct mode (disable_external:
+	 * active-active pairs, where the peer may see the connection's next packet any moment). */
+	uint64_t tx_hold_update;
 	bool disable_external;	  /* DisableExternalCache: received state into the table at once */
 	bool tcp_window_tracking; /* send the window scale attributes */
 	bool startup_resync;	  /* FTFW: the first message is RESYNC|HELLO */

@@ -144,7 +144,10 @@ bool sync_filter_pass(const struct sync *s, const struct ct_entry *e);
 struct sync_pend;
 /* An event of e: merged into its connection's pending message. 0, or -ENOSPC/-ENOMEM (the
  * caller sends it at once). */
-int sync_pend_event(struct sync *s, const struct ct_entry *e, uint8_t type, uint64_t now);
+int sync_pend_event(struct sync *s, const struct ct_entry *e, uint8_t type, uint32_t events,
+		    uint64_t now);
+/* More events (CT_EV_*) of the connection the last one went to (s->pend_last). */
+void sync_pend_merge(struct sync *s, uint32_t events);
 /* An entry's DESTROY that is not sent (our own commit, filtered): forget its record. */
 void sync_pend_forget(struct sync *s, const struct ct_entry *e);
 /* Queue the messages of the connections whose hold is over (all: every one). */

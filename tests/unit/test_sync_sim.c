@@ -1008,7 +1008,7 @@ static void test_coalesce_with_hold(void **state)
 
 	(void)state;
 	sync_config_default(&sc);
-	sc.tx_hold = sc.tx_hold_new = MS(5);
+	sc.tx_hold = MS(5);
 	w = world_new(2, &sc);
 	a = &w->box[0];
 	b = &w->box[1];
@@ -1039,7 +1039,8 @@ static void test_coalesce_with_hold(void **state)
 	world_free(w);
 }
 
-/* The default: a new connection leaves at the next tick, its later updates wait tx_hold (0.5 ms)
+/* The default: a new connection leaves at the next tick, the updates of an ASSURED one wait
+ * tx_hold_update (0.5 ms)
  * and leave as one UPD; a DEL carries the tuple only, and a DEL always leaves before the NEW of
  * a later connection with the same tuple. */
 static void test_default_hold_updates(void **state)
@@ -1053,9 +1054,9 @@ static void test_default_hold_updates(void **state)
 
 	(void)state;
 	sync_config_default(&sc);
-	assert_int_equal(sc.tx_hold_new, 0);
+	assert_int_equal(sc.tx_hold, 0);
 	w = world_new(2, &sc);
-	assert_int_equal(sync_get_config(w->box[0].sync)->tx_hold, 500000);
+	assert_int_equal(sync_get_config(w->box[0].sync)->tx_hold_update, 500000);
 	a = &w->box[0];
 	b = &w->box[1];
 	run(w, HANDSHAKE);
