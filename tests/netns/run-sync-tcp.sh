@@ -12,42 +12,14 @@
 # itself and B's RESYNC brings A's whole table, nothing refused.
 # Exit 77 (skipped) when not root or without namespaces. Every wait is bounded.
 cd "$(dirname "$0")/../.." || exit 2
-BIN=${PT_BIN:-$PWD/build/pkttables}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-T="timeout -k 2"
-fails=0
-ok() { echo "PASS: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-skip() { echo "SKIP: $*"; exit 77; }
-
-[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces)"
-[ -x "$BIN" ] || { echo "FAIL: $BIN missing"; exit 1; }
-command -v ip >/dev/null 2>&1 || skip "ip not installed"
+. tests/netns/lib.sh
+. tests/netns/sync-lib.sh
+sync_init synctcp "network namespaces"
 A=sta$$ B=stb$$
-D=$(mktemp -d /tmp/pt-synctcp.XXXXXX)
-PA="" PB=""
-cleanup() {
-	for p in $PA $PB; do kill "$p" 2>/dev/null; done
-	sleep 0.2
-	ip netns del $A 2>/dev/null
-	ip netns del $B 2>/dev/null
-	rm -rf "$D"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-ip netns add $A 2>/dev/null || skip "cannot create network namespaces"
-ip netns add $B || exit 1
-ip link add sA netns $A type veth peer name sB netns $B || skip "cannot create veth pairs"
-ip -n $A addr add 192.168.79.1/24 dev sA
-ip -n $B addr add 192.168.79.2/24 dev sB
-for n in $A $B; do
-	ip -n $n link set lo up
-	ip -n $n link add fwd0 type veth peer name fwd1
-	ip -n $n link set fwd0 up
-	ip -n $n link set fwd1 up
-done
-ip -n $A link set sA up
-ip -n $B link set sB up
+sync_ns $A $B
+sync_link $A sA 192.168.79.1/24 $B sB 192.168.79.2/24
+sync_fwd $A
+sync_fwd $B
 head -c 32 /dev/urandom >"$D/sync.key"
 conf() { # NAME LOCAL PEER
 	cat <<CONF
@@ -62,26 +34,9 @@ CONF
 }
 conf a 192.168.79.1 192.168.79.2 >"$D/a.conf"
 conf b 192.168.79.2 192.168.79.1 >"$D/b.conf"
-start_a() { ip netns exec $A $BIN run --config "$D/a.conf" >>"$D/a.out" 2>&1 & PA=$!; }
-start_b() { ip netns exec $B $BIN run --config "$D/b.conf" >>"$D/b.out" 2>&1 & PB=$!; }
-start_a
-start_b
-for i in $(seq 50); do [ -S "$D/a.ctl" ] && [ -S "$D/b.ctl" ] && break; sleep 0.1; done
-[ -S "$D/a.ctl" ] && [ -S "$D/b.ctl" ] || { cat "$D/a.out" "$D/b.out"; echo "FAIL: boxes did not start"; exit 1; }
-
-psync() { _s=$1; shift; $T 10 "$BIN" sync --socket "$D/$_s.ctl" "$@"; }
-pct() { _s=$1; shift; $T 10 "$BIN" ct --socket "$D/$_s.ctl" "$@"; }
-wait_for() {
-	_n=$(($1 * 10))
-	shift
-	while [ $_n -gt 0 ]; do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.1
-		_n=$((_n - 1))
-	done
-	return 1
-}
-has() { _f=$1; shift; "$@" 2>/dev/null | grep -q -- "$_f"; }
+pt_start $A a "$D/a.conf"
+pt_start $B b "$D/b.conf"
+PB=$PT_PID
 stat_of() { psync "$1" stats 2>/dev/null | awk -v k="$2" '$1 == k {print $2}'; }
 
 wait_for 5 has "rx_hello [1-9]" psync b stats || bad "no HELLO reached B over TCP"
@@ -107,14 +62,13 @@ wait_for 5 has "src=10.9.0.1" psync a external && ok "B -> A over TCP" || bad "B
 
 # B dies; A carries on; B comes back: A reconnects by itself, a RESYNC brings everything
 kill $PB 2>/dev/null
-wait $PB 2>/dev/null
-PB=""
+sleep 0.3
 rm -f "$D/b.ctl"
 pct a -I -s 10.7.0.3 -d 10.8.0.3 -p udp --sport 7 --dport 7 -t 300 >/dev/null || bad "ct -I on A"
 e0=$(stat_of a tcp_established)
 sleep 1.5
-start_b
-wait_for 5 test -S "$D/b.ctl" || bad "B did not start again"
+mv "$D/b.out" "$D/b.out.1"
+pt_start $B b "$D/b.conf"
 if wait_for 8 sh -c "[ \"\$($T 10 $BIN sync --socket $D/a.ctl stats | awk '\$1 == \"tcp_established\" {print \$2}')\" -gt ${e0:-0} ]"; then
 	ok "A reconnected to the restarted B ($(stat_of a tcp_connects) attempts in all)"
 else
@@ -132,5 +86,5 @@ m=$(stat_of b rx_malformed) f=$(stat_of b rx_auth_fail) r=$(stat_of b tcp_rx_bad
 	bad "refused: malformed $m auth $f bad frames $r"
 psync a stats | grep -E "^tcp_" | tr '\n' ' '
 echo
-[ $fails -eq 0 ] || { echo "--- a"; cat "$D/a.out"; echo "--- b"; cat "$D/b.out"; }
+sync_report a b
 exit $((fails > 0))
