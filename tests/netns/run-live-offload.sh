@@ -56,15 +56,8 @@ COMMIT
 -A FORWARD -i $L -m conntrack --ctstate NEW -j ACCEPT
 COMMIT
 RULES
-cat >"$D/router6.rules" <<RULES
-*filter
-:INPUT ACCEPT [0:0]
-:FORWARD DROP [0:0]
-:OUTPUT ACCEPT [0:0]
--A FORWARD -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT
--A FORWARD -i $L -m conntrack --ctstate NEW -j ACCEPT
-COMMIT
-RULES
+# IPv6: the same filter, no NAT
+sed -n '/^\*filter/,$p' "$D/router.rules" >"$D/router6.rules"
 
 # Server: TCP 9000 "get N" sends N pattern bytes, "put N" takes N bytes and answers their
 # sha256 and the peer's address; UDP 7778 checks each datagram against its pattern, "end"
