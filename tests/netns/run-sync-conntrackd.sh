@@ -55,21 +55,8 @@ tmo_ok() { [ "$1" -ge $(($2 - 2)) ] && [ "$1" -le $(($2 + 2)) ]; }
 sync_hello a
 
 # ---- kernel + conntrackd -> pkttables ---------------------------------------------------
-kct $B -I -s 10.7.0.1 -d 10.8.0.1 -p tcp --sport 5000 --dport 22 --state ESTABLISHED -t 900 \
-	-u ASSURED -m 7 >/dev/null 2>&1 || bad "conntrack -I tcp"
-kct $B -I -s 10.7.0.2 -d 10.8.0.2 -p udp --sport 5353 --dport 53 -t 120 \
-	--src-nat 203.0.113.9:61000 >/dev/null 2>&1 || bad "conntrack -I udp snat"
-if wait_for 5 has "src=10.7.0.2 dst=10.8.0.2 sport=5353 dport=53 snat=203.0.113.9 spat=61000" \
-	psync a external; then
-	ok "conntrackd -> pkttables: UDP with SNAT address and port (little-endian SPAT) arrived"
-else
-	bad "conntrackd -> pkttables: UDP SNAT flow missing"; psync a external
-fi
-line=$(psync a external | grep "src=10.7.0.1 dst=10.8.0.1 sport=5000 dport=22")
-case $line in
-*ESTABLISHED*mark=7*) ok "conntrackd -> pkttables: TCP ESTABLISHED, mark 7" ;;
-*) bad "conntrackd -> pkttables: TCP flow: '$line'" ;;
-esac
+sync_two_flows a "conntrackd -> pkttables" kct $B
+line=$SYNC_LINE
 t=$(echo "$line" | awk '{print $3}')
 tmo_ok "${t:-0}" 900 && ok "timeout $t (900 +-2)" || bad "timeout '$t', want 900 +-2"
 psync a commit | grep -q "committed 2" && ok "pkttables sync commit: 2" || bad "commit"

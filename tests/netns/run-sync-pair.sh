@@ -41,21 +41,8 @@ pt_start $A a "$D/a.conf"
 pt_start $B b "$D/b.conf"
 
 sync_hello b
-pct a -I -s 10.7.0.1 -d 10.8.0.1 -p tcp --sport 5000 --dport 22 --state ESTABLISHED -t 900 \
-	-u SEEN_REPLY,ASSURED -m 7 >/dev/null || bad "ct -I tcp on A"
-pct a -I -s 10.7.0.2 -d 10.8.0.2 -p udp --sport 5353 --dport 53 -t 120 \
-	--src-nat 203.0.113.9:61000 >/dev/null || bad "ct -I udp on A"
-if wait_for 5 has "src=10.7.0.2 dst=10.8.0.2 sport=5353 dport=53 snat=203.0.113.9 spat=61000" \
-	psync b external; then
-	ok "A -> B: UDP with SNAT 203.0.113.9:61000"
-else
-	bad "A -> B: UDP missing"; psync b external; psync b stats
-fi
-line=$(psync b external | grep "src=10.7.0.1 dst=10.8.0.1 sport=5000 dport=22")
-case $line in
-*ESTABLISHED*mark=7*) ok "A -> B: TCP ESTABLISHED mark 7" ;;
-*) bad "A -> B: TCP '$line'" ;;
-esac
+sync_two_flows b "A -> B" pct a
+line=$SYNC_LINE
 t=$(echo "$line" | awk '{print $3}')
 [ "${t:-0}" -ge 898 ] && [ "${t:-0}" -le 902 ] && ok "timeout $t (900 +-2)" || bad "timeout '$t'"
 psync b commit | grep -q "committed 2" && ok "B commits 2" || bad "B commit"

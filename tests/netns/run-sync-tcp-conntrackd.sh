@@ -49,21 +49,7 @@ wait_for 8 has "tcp_connected 1" psync a stats && wait_for 5 has "tcp_accepts [1
 	ok "both TCP connections up" || bad "TCP connections: $(psync a stats | grep tcp_ | tr '\n' ' ')"
 sleep 1.2
 
-kct $B -I -s 10.7.0.1 -d 10.8.0.1 -p tcp --sport 5000 --dport 22 --state ESTABLISHED -t 900 \
-	-u ASSURED -m 7 >/dev/null 2>&1 || bad "conntrack -I tcp"
-kct $B -I -s 10.7.0.2 -d 10.8.0.2 -p udp --sport 5353 --dport 53 -t 120 \
-	--src-nat 203.0.113.9:61000 >/dev/null 2>&1 || bad "conntrack -I udp snat"
-if wait_for 5 has "src=10.7.0.2 dst=10.8.0.2 sport=5353 dport=53 snat=203.0.113.9 spat=61000" \
-	psync a external; then
-	ok "conntrackd -> pkttables over TCP: UDP with SNAT address and port"
-else
-	bad "conntrackd -> pkttables: UDP SNAT flow missing"; psync a external
-fi
-line=$(psync a external | grep "src=10.7.0.1 dst=10.8.0.1 sport=5000 dport=22")
-case $line in
-*ESTABLISHED*mark=7*) ok "conntrackd -> pkttables over TCP: TCP ESTABLISHED, mark 7" ;;
-*) bad "conntrackd -> pkttables: TCP flow: '$line'" ;;
-esac
+sync_two_flows a "conntrackd -> pkttables over TCP" kct $B
 
 pct a -I -s 10.9.0.1 -d 10.10.0.1 -p tcp --sport 6000 --dport 80 --state ESTABLISHED -t 600 \
 	-u SEEN_REPLY,ASSURED -m 85 >/dev/null 2>&1 || bad "pkttables ct -I tcp"

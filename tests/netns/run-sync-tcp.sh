@@ -42,21 +42,7 @@ stat_of() { psync "$1" stats 2>/dev/null | awk -v k="$2" '$1 == k {print $2}'; }
 wait_for 5 has "rx_hello [1-9]" psync b stats || bad "no HELLO reached B over TCP"
 wait_for 5 has "tcp_connected 1" psync a stats && wait_for 5 has "tcp_connected 1" psync b stats &&
 	ok "both connections up" || { bad "connections"; psync a stats | grep tcp_; }
-pct a -I -s 10.7.0.1 -d 10.8.0.1 -p tcp --sport 5000 --dport 22 --state ESTABLISHED -t 900 \
-	-u SEEN_REPLY,ASSURED -m 7 >/dev/null || bad "ct -I tcp on A"
-pct a -I -s 10.7.0.2 -d 10.8.0.2 -p udp --sport 5353 --dport 53 -t 120 \
-	--src-nat 203.0.113.9:61000 >/dev/null || bad "ct -I udp on A"
-if wait_for 5 has "src=10.7.0.2 dst=10.8.0.2 sport=5353 dport=53 snat=203.0.113.9 spat=61000" \
-	psync b external; then
-	ok "A -> B over TCP: UDP with SNAT 203.0.113.9:61000"
-else
-	bad "A -> B: UDP missing"; psync b external; psync b stats
-fi
-line=$(psync b external | grep "src=10.7.0.1 dst=10.8.0.1 sport=5000 dport=22")
-case $line in
-*ESTABLISHED*mark=7*) ok "A -> B over TCP: TCP ESTABLISHED mark 7" ;;
-*) bad "A -> B: TCP '$line'" ;;
-esac
+sync_two_flows b "A -> B over TCP" pct a
 pct b -I -s 10.9.0.1 -d 10.10.0.1 -p udp --sport 1 --dport 2 -t 60 >/dev/null || bad "ct -I on B"
 wait_for 5 has "src=10.9.0.1" psync a external && ok "B -> A over TCP" || bad "B -> A missing"
 

@@ -25,6 +25,10 @@
 # wait_for SECONDS CMD...          until CMD succeeds (0.1 s steps); 1 when it never did
 # has PATTERN CMD...               CMD's output has PATTERN (grep)
 # sync_hello NAME                  box NAME got a HELLO within 5 s, then 1.2 s for the answer
+# sync_two_flows NAME LABEL MAKE... MAKE (kct NS, or pct BOX: conntrack's -I) makes a TCP
+#                                  connection (ESTABLISHED, ASSURED, mark 7, 900 s) and a UDP
+#                                  one with SNAT 203.0.113.9:61000; both must reach pkttables
+#                                  box NAME's external cache within 5 s. $SYNC_LINE: the TCP one's
 # sync_report NAME...              on failure: the logs of the boxes NAME
 
 SYNC_NS=""
@@ -140,6 +144,26 @@ has() { _f=$1; shift; "$@" 2>/dev/null | grep -q -- "$_f"; }
 sync_hello() {
 	wait_for 5 has "rx_hello [1-9]" psync "$1" stats || bad "no HELLO reached $1"
 	sleep 1.2
+}
+
+sync_two_flows() {
+	_who=$1 _lbl=$2
+	shift 2
+	"$@" -I -s 10.7.0.1 -d 10.8.0.1 -p tcp --sport 5000 --dport 22 --state ESTABLISHED -t 900 \
+		-u SEEN_REPLY,ASSURED -m 7 >/dev/null 2>&1 || bad "$_lbl: making the TCP connection"
+	"$@" -I -s 10.7.0.2 -d 10.8.0.2 -p udp --sport 5353 --dport 53 -t 120 \
+		--src-nat 203.0.113.9:61000 >/dev/null 2>&1 || bad "$_lbl: making the UDP connection"
+	if wait_for 5 has "src=10.7.0.2 dst=10.8.0.2 sport=5353 dport=53 snat=203.0.113.9 spat=61000" \
+		psync "$_who" external; then
+		ok "$_lbl: UDP with SNAT 203.0.113.9:61000 (SPAT little-endian on the wire)"
+	else
+		bad "$_lbl: UDP with SNAT missing"; psync "$_who" external; psync "$_who" stats
+	fi
+	SYNC_LINE=$(psync "$_who" external | grep "src=10.7.0.1 dst=10.8.0.1 sport=5000 dport=22")
+	case $SYNC_LINE in
+	*ESTABLISHED*mark=7*) ok "$_lbl: TCP ESTABLISHED, mark 7" ;;
+	*) bad "$_lbl: TCP '$SYNC_LINE'" ;;
+	esac
 }
 
 sync_report() {
