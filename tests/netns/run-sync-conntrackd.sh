@@ -18,35 +18,7 @@ cd "$(dirname "$0")/../.." || exit 2
 . tests/netns/lib.sh
 . tests/netns/sync-lib.sh
 sync_init sync "network namespaces" conntrackd conntrack
-A=sya$$ B=syb$$
-sync_ns $A $B
-sync_link $A vA 192.168.77.1/24 $B vB 192.168.77.2/24
-sync_fwd $A
-
-cat >"$D/a.conf" <<CONF
-iface fwd0
-addr fwd0 10.99.0.1/24
-sync mode ftfw
-sync udp local 192.168.77.1 peer 192.168.77.2 port 3780
-sync peer-kind conntrackd
-control ./a.ctl
-CONF
-ctd_conf b 192.168.77.0/24 <<CONF
-	Mode FTFW {
-		ResendQueueSize 131072
-		ACKWindowSize 300
-		DisableExternalCache no
-	}
-	UDP {
-		IPv4_address 192.168.77.2
-		IPv4_Destination_Address 192.168.77.1
-		Port 3780
-		Interface vB
-		Checksum on
-	}
-CONF
-pt_start $A a "$D/a.conf"
-ctd_start $B b
+sync_ctd_pair sy 192.168.77 udp
 
 # timeout field of a line: "N" right after the protocol number (external) or as conntrack -L
 tmo_ok() { [ "$1" -ge $(($2 - 2)) ] && [ "$1" -le $(($2 + 2)) ]; }

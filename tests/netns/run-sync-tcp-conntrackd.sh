@@ -14,34 +14,7 @@ cd "$(dirname "$0")/../.." || exit 2
 . tests/netns/lib.sh
 . tests/netns/sync-lib.sh
 sync_init synctcpctd "network namespaces" conntrackd conntrack
-A=tca$$ B=tcb$$
-sync_ns $A $B
-sync_link $A vA 192.168.76.1/24 $B vB 192.168.76.2/24
-sync_fwd $A
-cat >"$D/a.conf" <<CONF
-iface fwd0
-addr fwd0 10.99.0.1/24
-sync mode ftfw
-sync tcp local 192.168.76.1 peer 192.168.76.2 port 3780
-sync peer-kind conntrackd
-control ./a.ctl
-CONF
-ctd_conf b 192.168.76.0/24 <<CONF
-	Mode FTFW {
-		ResendQueueSize 131072
-		ACKWindowSize 300
-		DisableExternalCache no
-	}
-	TCP {
-		IPv4_address 192.168.76.2
-		IPv4_Destination_Address 192.168.76.1
-		Port 3780
-		Interface vB
-		Checksum on
-	}
-CONF
-pt_start $A a "$D/a.conf"
-ctd_start $B b
+sync_ctd_pair tc 192.168.76 tcp
 
 wait_for 8 has "rx_hello [1-9]" psync a stats && ok "conntrackd's HELLO arrived over TCP" ||
 	bad "no HELLO from conntrackd over TCP"

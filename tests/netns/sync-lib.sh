@@ -18,6 +18,9 @@
 #                                  Sync section; General has files $D/NAME.{log,lock,ctl} and
 #                                  a userspace filter that ignores 127.0.0.1, ::1 and the
 #                                  prefix IGNORE (the sync link's)
+# sync_ctd_pair P NET udp|tcp        namespaces A=${P}a$$ (pkttables, box a) and B=${P}b$$
+#                                  (conntrackd, config b) joined by vA NET.1/24 -- vB NET.2/24,
+#                                  FTFW over UDP or TCP port 3780; both started
 # ctd_start NS NAME                `conntrackd -C $D/NAME.conf` in NS, waits up to 5 s for its
 #                                  socket. Sets $CTD_PID
 # psync NAME ARGS / pct NAME ARGS  pkttables sync|ct against box NAME's control socket
@@ -121,6 +124,38 @@ ctd_start() {
 	CTD_PID=$!
 	sync_bg $CTD_PID
 	wait_for 5 test -S "$D/$2.ctl" || { cat "$D/$2.out"; echo "FAIL: conntrackd $2 did not start"; exit 1; }
+}
+
+sync_ctd_pair() {
+	_net=$2 _kind=$3
+	A=${1}a$$ B=${1}b$$
+	sync_ns $A $B
+	sync_link $A vA $_net.1/24 $B vB $_net.2/24
+	sync_fwd $A
+	cat >"$D/a.conf" <<CONF
+iface fwd0
+addr fwd0 10.99.0.1/24
+sync mode ftfw
+sync $_kind local $_net.1 peer $_net.2 port 3780
+sync peer-kind conntrackd
+control ./a.ctl
+CONF
+	ctd_conf b $_net.0/24 <<CONF
+	Mode FTFW {
+		ResendQueueSize 131072
+		ACKWindowSize 300
+		DisableExternalCache no
+	}
+	$(echo "$_kind" | tr a-z A-Z) {
+		IPv4_address $_net.2
+		IPv4_Destination_Address $_net.1
+		Port 3780
+		Interface vB
+		Checksum on
+	}
+CONF
+	pt_start $A a "$D/a.conf"
+	ctd_start $B b
 }
 
 psync() { _s=$1; shift; $T 10 "$BIN" sync --socket "$D/$_s.ctl" "$@"; }
