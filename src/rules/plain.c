@@ -193,7 +193,7 @@ static void field_add(struct field *f, unsigned w, uint64_t v, uint64_t m)
 static bool fields_of(int family, const struct rules_plain_exact *x, struct field f[6])
 {
 	bool v4 = family == AF_INET;
-	unsigned in1 = v4 ? RULES_PLAIN_W4 : RULES_PLAIN_W6;
+	unsigned in1 = v4 ? RULES_PLAIN_W4 : RULES_PLAIN_W6 + 2; /* rules_plain_key.w[] */
 
 	memset(f, 0, 6 * sizeof(*f));
 	if (v4) {
@@ -201,16 +201,16 @@ static bool fields_of(int family, const struct rules_plain_exact *x, struct fiel
 		field_add(&f[1], 0, first4(x->dst) << 32, first4(x->dmsk) << 32);
 	} else {
 		field_add(&f[0], 0, x->src[0], x->smsk[0]);
-		field_add(&f[0], 4, x->src[1], x->smsk[1]);
+		field_add(&f[0], RULES_PLAIN_W6, x->src[1], x->smsk[1]);
 		field_add(&f[1], 1, x->dst[0], x->dmsk[0]);
-		field_add(&f[1], 5, x->dst[1], x->dmsk[1]);
+		field_add(&f[1], RULES_PLAIN_W6 + 1, x->dst[1], x->dmsk[1]);
 	}
 	field_add(&f[2], v4 ? 1 : 2, x->in[0], x->inm[0]);
 	field_add(&f[2], in1, x->in[1], x->inm[1]);
 	field_add(&f[3], v4 ? 2 : 3, x->out[0], x->outm[0]);
 	field_add(&f[3], in1 + 1, x->out[1], x->outm[1]);
-	field_add(&f[4], v4 ? 3 : 6, x->proto, x->protom & 0xffff);
-	field_add(&f[5], v4 ? 3 : 6, x->proto, x->protom & RULES_PLAIN_NONFIRST);
+	field_add(&f[4], v4 ? 3 : 4, x->proto, x->protom & 0xffff);
+	field_add(&f[5], v4 ? 3 : 4, x->proto, x->protom & RULES_PLAIN_NONFIRST);
 	return !v4 || (!beyond4(x->smsk) && !beyond4(x->dmsk));
 }
 

@@ -5,23 +5,22 @@
  * ruleset is published (rules_ruleset_prepare), against a key of the packet taken once per
  * traversal. A rule fails when a word of the packet differs from the rule's under its mask:
  *
- *   IPv4 row (64 bytes)   IPv6 row (112 bytes)    key word
+ *   IPv4 row (64 bytes)   IPv6 row (80 bytes)     key word
  *   src | dst << 32       src[0..7]  dst[0..7]    the addresses, 32 or 64 bits at a time
  *   in[0..7]  out[0..7]   in[0..7]  out[0..7]     interface names, zero-padded: the mask
  *                                                 covers the name and its NUL ('+': the name)
- *                         src[8..15] dst[8..15]
  *   proto                 proto                   l4proto | non-first fragment << 16 (IPv4)
  *
  * The row holds only the fields without '!'. A rule that has more (a field with '!', an
- * interface name of 8 bytes or more) also sets RULES_PLAIN_MORE in the last word, which no key
- * has: its row passing all but that bit sends the rule to rules_plain_more, which tests the
- * rest: one masked key word per test (a field with '!' must differ in it; bytes 8-15 of a
- * name must equal), or, when a field does not fit one word (an IPv6 address with '!' masked
- * in both halves, an IPv4 mask beyond four bytes), rules_plain_exact, every field and its '!'
- * at once. All give what rules_ip_match (the kernel's ip_packet_match / ip6_packet_match)
- * gives, except for an IPv6 packet whose extension headers could not be walked
- * (PKT_BAD_EXTHDR): a rule with -p may drop it at once (hotdrop), which only rules_ip_match
- * says; the traversal takes that for such packets.
+ * interface name of 8 bytes or more, an IPv6 prefix longer than 64 bits) also sets RULES_PLAIN_MORE
+ * in the last word, which no key has: its row passing all but that bit sends the rule to
+ * rules_plain_more, which tests the rest: one masked key word per test (a field with '!' must
+ * differ in it; bytes 8-15 of a name or of an IPv6 address must equal), or, when a field does not
+ * fit one word (an IPv6 address with '!' masked in both halves, an IPv4 mask beyond four bytes),
+ * rules_plain_exact, every field and its '!' at once. All give what rules_ip_match (the kernel's
+ * ip_packet_match / ip6_packet_match) gives, except for an IPv6 packet whose extension headers
+ * could not be walked (PKT_BAD_EXTHDR): a rule with -p may drop it at once (hotdrop), which only
+ * rules_ip_match says; the traversal takes that for such packets.
  */
 #ifndef RULES_PLAIN_H
 #define RULES_PLAIN_H
@@ -29,12 +28,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "pkt/pkt.h"
 #include "rules/rules.h"
 
 #define RULES_PLAIN_W4	     4 /* words of an IPv4 row */
-#define RULES_PLAIN_W6	     7 /* words of an IPv6 row */
+#define RULES_PLAIN_W6	     5 /* words of an IPv6 row */
 #define RULES_PLAIN_MORE     (1ull << 63)
 #define RULES_PLAIN_NONFIRST (1u << 16) /* in the proto word: a non-first IPv4 fragment */
 #define RULES_PLAIN_TESTS    6		/* tests of rules_plain_more at most */
@@ -59,8 +59,9 @@ struct rules_plain_exact {
 
 /* The packet as the rows and the rules' tests read it. */
 struct rules_plain_key {
-	/* the row's words, then bytes 8-15 of the in and out names */
-	uint64_t w[RULES_PLAIN_W6 + 2];
+	/* the row's words, then (IPv6) bytes 8-15 of the source and destination, then bytes 8-15
+	 * of the in and out names */
+	uint64_t w[RULES_PLAIN_W6 + 4];
 	const uint64_t *in, *out;    /* the interface names' words */
 	const struct pkt_info *info; /* the addresses, for rules_plain_exact */
 	uint32_t proto;
@@ -124,9 +125,9 @@ static inline void rules_plain_key(struct rules_plain_key *k, int family,
 	memcpy(&k->w[1], info->dst.b, 8);
 	k->w[2] = in[0];
 	k->w[3] = out[0];
-	memcpy(&k->w[4], info->src.b + 8, 8);
-	memcpy(&k->w[5], info->dst.b + 8, 8);
-	k->w[6] = k->proto;
+	k->w[4] = k->proto;
+	memcpy(&k->w[5], info->src.b + 8, 8);
+	memcpy(&k->w[6], info->dst.b + 8, 8);
 	k->w[7] = in[1];
 	k->w[8] = out[1];
 }
@@ -147,7 +148,6 @@ static inline unsigned rules_plain_next(const struct rules_plain *pl, unsigned i
 	const uint64_t *rows = pl->rows, *d = rows + (size_t)i * 2 * W,
 		       *end = rows + (size_t)n * 2 * W;
 	const uint64_t k0 = k->w[0], k1 = k->w[1], k2 = k->w[2], k3 = k->w[3];
-	const uint64_t k4 = W > 4 ? k->w[4] : 0, k5 = W > 5 ? k->w[5] : 0;
 	const uint64_t kp = k->w[W - 1];
 
 	for (; d != end; d += 2 * W) {
@@ -159,19 +159,11 @@ static inline unsigned rules_plain_next(const struct rules_plain *pl, unsigned i
 			continue;
 		if ((k2 ^ d[4]) & d[5])
 			continue;
-		if (W > 4) {
-			if ((k3 ^ d[6]) & d[7])
-				continue;
-			if ((k4 ^ d[8]) & d[9])
-				continue;
-			if ((k5 ^ d[10]) & d[11])
-				continue;
-		}
+		if (W > 4 && ((k3 ^ d[6]) & d[7]))
+			continue;
 		r = (kp ^ d[2 * W - 2]) & d[2 * W - 1];
 		if (!r)
 			break;
-		if ((int64_t)r >= 0) /* no RULES_PLAIN_MORE: the protocol differs (the sign flag) */
-			continue;
 		if (r == RULES_PLAIN_MORE &&
 		    rules_plain_more(&pl->exact[(size_t)(d - rows) / (2 * W)], k))
 			break;
