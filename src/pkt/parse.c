@@ -553,8 +553,10 @@ static int parse_common(const struct pkt *p, struct pkt_info *in, bool verify_cs
 	    end > p->len || tot < 20 + 8)
 		return 1;
 	if (proto == IPPROTO_TCP) {
+		if (34 + 20 > seg || tot < 20 + 20)
+			return 1;
 		doff = (uint32_t)(l4[12] >> 4) * 4;
-		if (34 + 20 > seg || tot < 20 + 20 || doff < 20 || 34 + doff > end)
+		if (doff < 20 || 34 + doff > end)
 			return 1;
 	}
 	if (verify_csum && !ip4_hdr20_sum_ok(ip))
