@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -479,6 +480,30 @@ static struct pkt *frame_to_pkt(struct live_worker *w, const struct afpacket_fra
 _Static_assert(LIVE_RX_BUDGET <= BOX_BURST_MAX, "a staged batch is one burst at most");
 
 /*
+ * Under the box lock, after a batch: what it made that is due now (a new connection, its
+ * handshake: tx-hold 0) leaves at once from this worker, the send being non-blocking; what is
+ * held for later (tx-hold, tx-hold-update) is worker 0's timer, so worker 0 is woken when it
+ * would sleep past it (l->sync_due: when it wakes next).
+ */
+static void sync_after_batch(struct live *l, struct live_worker *w, uint64_t now)
+{
+	static const uint64_t one = 1;
+	uint64_t due;
+
+	if (!l->sync)
+		return;
+	if (live_sync_next(l->sync) <= now)
+		live_sync_tick(l->sync, now);
+	due = live_sync_next(l->sync);
+	if (w->id && due < l->sync_due && l->sync_wake >= 0) {
+		l->sync_due = due;
+		if (write(l->sync_wake, &one, sizeof(one)) < 0) {
+			/* only a full counter (EAGAIN): worker 0 is woken anyway */
+		}
+	}
+}
+
+/*
  * The staged batch through the box, under the box lock: ARP/ND first (an answer learnt may
  * release packets waiting for it), then the packets in the order they came. The clock is read
  * under the lock, so the box's time never goes back whichever worker sets it.
@@ -506,6 +531,7 @@ static void run_stage(struct live_worker *w)
 		box_receive_burst(l->box, w->stage_if[i], &w->stage[i], j - i, NULL);
 		run_local(l);
 	}
+	sync_after_batch(l, w, now);
 	live_pool_unlock(&l->pool);
 	w->nstage = w->nnd = 0;
 }
@@ -610,6 +636,7 @@ int live_open(const char *config, int classifier, FILE *err, struct live **out)
 	if (!l)
 		return -ENOMEM;
 	l->err = err;
+	l->sync_wake = -1;
 	l->box = box_new("live", &ops, l);
 	l->neigh = neigh_new(NULL, &live_neigh_ops, l);
 	if (!l->box || !l->neigh) {
@@ -629,6 +656,8 @@ int live_open(const char *config, int classifier, FILE *err, struct live **out)
 		rc = live_reload(l);
 	if (rc == 0 && l->sync)
 		rc = live_sync_start(l->sync, l->box, err);
+	if (rc == 0 && l->sync && (l->sync_wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0)
+		rc = -errno;
 	if (rc < 0) {
 		live_free(l);
 		return rc;
@@ -659,6 +688,8 @@ void live_free(struct live *l)
 		pcapio_finish(l->nflog[i].w);
 	ctl_server_free(l->ctl); /* unlinks the socket */
 	live_sync_free(l->sync); /* before the box: it watches the box's conntrack table */
+	if (l->sync_wake >= 0)
+		close(l->sync_wake);
 	for (unsigned i = 0; i < LIVE_MAX_WORKERS; i++)
 		if (l->w[i])
 			worker_free(l->w[i], l->nsock);
@@ -680,18 +711,19 @@ int live_set_control(struct live *l, const char *spec)
 
 /*
  * A worker's wait: the ports it receives on, and for worker 0 the control socket and the sync
- * link, in one ppoll (waitmask: worker 0's signals; NULL for the others, which keep every
- * signal blocked). Every ring is then looked at (as afpacket_poll does, the ring is the truth:
- * a retired block may be waiting without POLLIN). Returns what ppoll did; *ctl_ready when
- * requests wait.
+ * link and its wake-up (sync_after_batch), in one ppoll, until the sync's own timer at the latest
+ * (sync_due, box clock, computed under the lock by worker0_chores; waitmask: worker 0's signals;
+ * NULL for the others, which keep every signal blocked). Every ring is then looked at (as
+ * afpacket_poll does, the ring is the truth: a retired block may be waiting without POLLIN).
+ * Returns what ppoll did; *ctl_ready when requests wait.
  */
-static int worker_wait(struct live_worker *w, const sigset_t *waitmask, bool *ctl_ready,
-		       bool *sync_ready)
+static int worker_wait(struct live_worker *w, const sigset_t *waitmask, uint64_t sync_due,
+		       bool *ctl_ready, bool *sync_ready)
 {
 	struct live *l = w->l;
-	struct pollfd pfd[BOX_MAX_IFACES + 2];
+	struct pollfd pfd[BOX_MAX_IFACES + 3];
 	struct timespec ts = {.tv_sec = 0, .tv_nsec = LIVE_WAIT_MS * 1000000L};
-	uint64_t due = w->id ? UINT64_MAX : live_sync_next(l->sync), now = io_monotonic_ns();
+	uint64_t due = w->id ? UINT64_MAX : sync_due, now = io_monotonic_ns(), v;
 	unsigned n = 0;
 	int r;
 
@@ -707,11 +739,14 @@ static int worker_wait(struct live_worker *w, const sigset_t *waitmask, bool *ct
 	pfd[n] =
 	    (struct pollfd){.fd = !w->id && l->ctl ? ctl_server_fd(l->ctl) : -1, .events = POLLIN};
 	pfd[n + 1] = (struct pollfd){.fd = w->id ? -1 : live_sync_fd(l->sync), .events = POLLIN};
-	r = ppoll(pfd, n + 2, &ts, waitmask);
+	pfd[n + 2] = (struct pollfd){.fd = w->id ? -1 : l->sync_wake, .events = POLLIN};
+	r = ppoll(pfd, n + 3, &ts, waitmask);
 	if (r < 0)
 		return -errno;
 	*ctl_ready = pfd[n].revents != 0;
 	*sync_ready = pfd[n + 1].revents != 0;
+	if (pfd[n + 2].revents && read(l->sync_wake, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		return -errno;
 	return (int)n;
 }
 
@@ -729,7 +764,7 @@ static void worker_snapshot(struct live_worker *w)
 /* Worker 0's share between batches, under the box lock: signals, the control socket, sync and
  * the neighbours' timers. */
 static void worker0_chores(struct live *l, struct live_flags *flags, bool ctl_ready,
-			   bool sync_ready, uint64_t *last_tick)
+			   bool sync_ready, uint64_t *last_tick, uint64_t *sync_due)
 {
 	bool dump = flags->dump;
 	uint64_t now;
@@ -766,6 +801,10 @@ static void worker0_chores(struct live *l, struct live_flags *flags, bool ctl_re
 	}
 	if (dump)
 		live_dump(l, l->err);
+	/* worker 0's next wake for sync; another worker's batch moves it earlier (and wakes it) */
+	*sync_due = live_sync_next(l->sync);
+	l->sync_due = *sync_due < now + LIVE_WAIT_MS * 1000000ull ? *sync_due
+								  : now + LIVE_WAIT_MS * 1000000ull;
 	live_pool_unlock(&l->pool);
 }
 
@@ -773,11 +812,11 @@ static void worker0_chores(struct live *l, struct live_flags *flags, bool ctl_re
 static int worker_loop(struct live_worker *w, struct live_flags *flags, const sigset_t *waitmask)
 {
 	struct live *l = w->l;
-	uint64_t last_tick = 0;
+	uint64_t last_tick = 0, sync_due = 0;
 
 	while (!live_pool_stopping(&l->pool) && !(flags && flags->stop)) {
 		bool ctl_ready = false, sync_ready = false;
-		int r = worker_wait(w, waitmask, &ctl_ready, &sync_ready);
+		int r = worker_wait(w, waitmask, sync_due, &ctl_ready, &sync_ready);
 
 		if (r < 0 && r != -EINTR) {
 			fprintf(l->err, "pkttables: worker %u: poll: %s\n", w->id, strerror(-r));
@@ -792,7 +831,7 @@ static int worker_loop(struct live_worker *w, struct live_flags *flags, const si
 			run_stage(w);
 		}
 		if (flags)
-			worker0_chores(l, flags, ctl_ready, sync_ready, &last_tick);
+			worker0_chores(l, flags, ctl_ready, sync_ready, &last_tick, &sync_due);
 		else if (live_pool_snap_due(&l->pool, w->id)) {
 			worker_snapshot(w);
 			live_pool_snap_done(&l->pool, w->id);

@@ -94,6 +94,8 @@ struct live {
 	int cls_forced;		/* run --classifier (CLS_MODE_*), or -1: the config's line */
 	struct ctl_server *ctl;
 	struct live_sync *sync; /* `sync ...` lines: state replication (live/sync.c) */
+	uint64_t sync_due;	/* when worker 0 next wakes for sync (box clock, ns) */
+	int sync_wake;		/* eventfd worker 0 polls: sync work due before sync_due */
 	uint64_t pkt_id;
 	struct live_stats st; /* before the workers: reloads at start */
 	FILE *err;
