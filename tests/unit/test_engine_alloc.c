@@ -156,6 +156,19 @@ static struct pkt *flow_packet(unsigned i, const union pt_addr *src, const union
 	return p;
 }
 
+/* Flow i's packet out of lan0, its bytes kept in f->out_bytes[i]. */
+static struct pkt *flow_out(struct flows *f, unsigned i)
+{
+	union pt_addr src = {0}, dst = {0};
+	struct pkt *o;
+
+	src.w[0] = htonl(0x0a000001u + i);
+	dst.w[0] = htonl(0xcb007100u + i);
+	o = flow_packet(i, &src, &dst, (uint16_t)(1024 + i), 443);
+	pkt_copy_out(o, 0, f->out_bytes[i], 64);
+	return o;
+}
+
 /* Send p in at ifindex; the packet that came out (NULL if none). */
 static struct pkt *send_one(struct box *b, struct flows *f, int ifindex, struct pkt *p)
 {
@@ -170,6 +183,18 @@ static struct pkt *send_one(struct box *b, struct flows *f, int ifindex, struct 
 
 static void pool_rounds(struct box *b, struct flows *f);
 
+/* The default gateway box, its interfaces in f. */
+static struct box *gateway(struct flows *f)
+{
+	struct box *b = box_new("alloc", &ops, f);
+
+	assert_non_null(b);
+	assert_int_equal(box_setup_default_gateway(b), 0);
+	f->lan = box_iface_index(b, "lan0");
+	f->wan = box_iface_index(b, "wan0");
+	return b;
+}
+
 static void test_no_allocation_per_established_packet(void **state)
 {
 	struct rules_ruleset *rs = NULL;
@@ -182,11 +207,7 @@ static void test_no_allocation_per_established_packet(void **state)
 	(void)state;
 	if (!ALLOC_COUNTING)
 		skip();
-	b = box_new("alloc", &ops, &f);
-	assert_non_null(b);
-	assert_int_equal(box_setup_default_gateway(b), 0);
-	f.lan = box_iface_index(b, "lan0");
-	f.wan = box_iface_index(b, "wan0");
+	b = gateway(&f);
 	pt_addr_parse("192.0.2.1", &wan_addr);
 	assert_int_equal(box_add_addr(b, f.wan, AF_INET, &wan_addr, 24), 0);
 	assert_int_equal(ct_box_enable(b, true), 0);
@@ -200,14 +221,8 @@ static void test_no_allocation_per_established_packet(void **state)
 
 	/* each flow's first packet and its reply: connections, NAT bindings */
 	for (unsigned i = 0; i < FLOWS; i++) {
-		union pt_addr src = {0}, dst = {0};
-		struct pkt *o;
+		struct pkt *o = send_one(b, &f, f.lan, flow_out(&f, i));
 
-		src.w[0] = htonl(0x0a000001u + i);
-		dst.w[0] = htonl(0xcb007100u + i);
-		o = flow_packet(i, &src, &dst, (uint16_t)(1024 + i), 443);
-		pkt_copy_out(o, 0, f.out_bytes[i], 64);
-		o = send_one(b, &f, f.lan, o);
 		assert_non_null(o);
 		assert_int_equal(pkt_parse(o, PKT_LINK_ETHERNET, false), 0);
 		assert_true(pt_addr_eq(&o->info.src, &wan_addr)); /* translated */
@@ -300,19 +315,13 @@ static void test_no_allocation_forwarding_from_pool(void **state)
 	(void)state;
 	if (!ALLOC_COUNTING)
 		skip();
-	b = box_new("alloc", &ops, &f);
-	assert_non_null(b);
-	assert_int_equal(box_setup_default_gateway(b), 0);
-	f.lan = box_iface_index(b, "lan0");
-	f.wan = box_iface_index(b, "wan0");
+	b = gateway(&f);
 	for (unsigned i = 0; i < FLOWS; i++) {
 		union pt_addr src = {0}, dst = {0};
-		struct pkt *o;
+		struct pkt *o = flow_out(&f, i);
 
 		src.w[0] = htonl(0x0a000001u + i);
 		dst.w[0] = htonl(0xcb007100u + i);
-		o = flow_packet(i, &src, &dst, (uint16_t)(1024 + i), 443);
-		pkt_copy_out(o, 0, f.out_bytes[i], 64);
 		pkt_free(o);
 		o = flow_packet(i, &dst, &src, 443, (uint16_t)(1024 + i));
 		pkt_copy_out(o, 0, f.in_bytes[i], 64);
