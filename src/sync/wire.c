@@ -61,6 +61,7 @@ struct out {
 	uint8_t *buf;
 	size_t cap, off;
 	bool full;
+	bool chk; /* false: the caller knows the buffer holds the longest message (no checks) */
 };
 
 /* One attribute: len (4 + n, unpadded), id, payload, zero padding to 4 bytes (the caller
@@ -70,7 +71,7 @@ static inline uint8_t *attr(struct out *o, unsigned id, size_t n)
 	size_t padded = (4 + n + 3) & ~(size_t)3;
 	uint8_t *p;
 
-	if (o->full || o->off + padded > o->cap) {
+	if (o->chk && (o->full || o->off + padded > o->cap)) {
 		o->full = true;
 		return NULL;
 	}
@@ -112,9 +113,12 @@ static inline void attr_addrs(struct out *o, unsigned id, int family, const unio
 	size_t n = family == AF_INET ? 4 : 16;
 	uint8_t *p = attr(o, id, 2 * n);
 
-	if (p) {
-		memcpy(p, a->b, n);
-		memcpy(p + n, b->b, n);
+	if (p && n == 4) { /* constant sizes: inline stores, not a call */
+		memcpy(p, a->b, 4);
+		memcpy(p + 4, b->b, 4);
+	} else if (p) {
+		memcpy(p, a->b, 16);
+		memcpy(p + 16, b->b, 16);
 	}
 }
 static inline void attr_addr(struct out *o, unsigned id, int family, const union pt_addr *a)
@@ -122,8 +126,10 @@ static inline void attr_addr(struct out *o, unsigned id, int family, const union
 	size_t n = family == AF_INET ? 4 : 16;
 	uint8_t *p = attr(o, id, n);
 
-	if (p)
-		memcpy(p, a->b, n);
+	if (p && n == 4)
+		memcpy(p, a->b, 4);
+	else if (p)
+		memcpy(p, a->b, 16);
 }
 static inline void attr_ports(struct out *o, unsigned id, uint16_t s, uint16_t d)
 {
@@ -157,16 +163,24 @@ static bool proto_is_icmp(uint8_t l4)
 
 #define HAS(f, id) (((f)->have >> (id)) & 1)
 
-int sync_ct_encode(uint8_t *buf, size_t cap, uint8_t type, const struct sync_flow *f,
-		   enum sync_peer_kind peer)
+/*
+ * The longest connection message sync_ct_encode can build: header 8, addresses (IPv6) 36,
+ * status 8, L4 protocol 8, ports 8, protocol state 24 (TCP state and both window scales, or
+ * SCTP, or ICMP), timeout 8, mark 8, master 52, SNAT 20, DNAT 20, SPAT 8, DPAT 8, sequence
+ * adjustment 28, helper 16 (at most 11 characters and the NUL), labels 20, synproxy 16,
+ * zone 8: 304 bytes. A buffer at least CT_ENC_BOUND long needs no check per attribute.
+ */
+#define CT_ENC_BOUND 320
+
+static inline __attribute__((always_inline)) int ct_encode(uint8_t *buf, size_t cap, uint8_t type,
+							   const struct sync_flow *f,
+							   enum sync_peer_kind peer, bool chk)
 {
-	struct out o = {.buf = buf, .cap = cap, .off = SYNC_HDR_LEN};
+	struct out o = {.buf = buf, .cap = cap, .off = SYNC_HDR_LEN, .chk = chk};
 	const struct ct_tuple *t = &f->orig;
 	bool v4 = t->family == AF_INET;
 	uint8_t l4 = t->l4proto;
 
-	if (cap < SYNC_HDR_LEN)
-		return -ENOSPC;
 	attr_addrs(&o, v4 ? SA_IPV4 : SA_IPV6, t->family, &t->src, &t->dst);
 	if (HAS(f, SA_STATUS)) /* a DEL needs the tuple only (SYNC-WIRE.md 11.1) */
 		attr_u32(&o, SA_STATUS, f->status);
@@ -245,9 +259,19 @@ int sync_ct_encode(uint8_t *buf, size_t cap, uint8_t type, const struct sync_flo
 	return (int)o.off;
 }
 
+int sync_ct_encode(uint8_t *buf, size_t cap, uint8_t type, const struct sync_flow *f,
+		   enum sync_peer_kind peer)
+{
+	if (cap >= CT_ENC_BOUND)
+		return ct_encode(buf, cap, type, f, peer, false);
+	if (cap < SYNC_HDR_LEN)
+		return -ENOSPC;
+	return ct_encode(buf, cap, type, f, peer, true);
+}
+
 int sync_exp_encode(uint8_t *buf, size_t cap, uint8_t type, const struct sync_exp *x)
 {
-	struct out o = {.buf = buf, .cap = cap, .off = SYNC_HDR_LEN};
+	struct out o = {.buf = buf, .cap = cap, .off = SYNC_HDR_LEN, .chk = true};
 	bool v4 = x->master.family == AF_INET;
 	uint8_t mp = x->master.l4proto;
 
