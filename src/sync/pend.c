@@ -166,6 +166,7 @@ static void rec_put(struct sync *s, struct sync_pend *p)
 	if (p == s->pend_last) {
 		s->pend_last = NULL;
 		s->pend_last_e = NULL;
+		s->pend_last_ev = NULL;
 	}
 	p->next = s->pend_free;
 	s->pend_free = p;
@@ -181,11 +182,6 @@ static void make_del(struct sync *s, struct sync_pend *p, const struct ct_entry 
 	list_add(s, p, PEND_NEW);
 }
 
-void sync_pend_merge(struct sync *s, uint32_t events)
-{
-	s->pend_last->events |= events;
-}
-
 int sync_pend_event(struct sync *s, const struct ct_entry *e, uint8_t type, uint32_t events,
 		    uint64_t now)
 {
@@ -199,6 +195,7 @@ int sync_pend_event(struct sync *s, const struct ct_entry *e, uint8_t type, uint
 		if (type != SYNC_T_CT_DEL) {
 			s->pend_last = p;
 			s->pend_last_e = e;
+			s->pend_last_ev = &p->events;
 			return 0;
 		}
 		unhash(s, p);
@@ -209,6 +206,7 @@ int sync_pend_event(struct sync *s, const struct ct_entry *e, uint8_t type, uint
 		}
 		s->pend_last = NULL;
 		s->pend_last_e = NULL;
+		s->pend_last_ev = NULL;
 		make_del(s, p, e, now);
 		return 0;
 	}
@@ -239,6 +237,7 @@ int sync_pend_event(struct sync *s, const struct ct_entry *e, uint8_t type, uint
 	}
 	s->pend_last = p;
 	s->pend_last_e = e;
+	s->pend_last_ev = &p->events;
 	return 0;
 }
 
@@ -307,6 +306,7 @@ void sync_pend_free(struct sync *s)
 	s->pend_free = NULL;
 	s->pend_last = NULL;
 	s->pend_last_e = NULL;
+	s->pend_last_ev = NULL;
 	memset(s->pend_q, 0, sizeof(s->pend_q));
 	s->npend = 0;
 }

@@ -88,7 +88,8 @@ struct sync {
 	 * connection's (ct_event then returns at once) */
 	struct sync_pend *pend_last;
 	const struct ct_entry *pend_last_e;
-	bool filter_on; /* any filter configured */
+	uint32_t *pend_last_ev; /* pend_last's events (set and cleared with it) */
+	bool filter_on;		/* any filter configured */
 	/* message slots (proto.c) */
 	struct sync_msg *msg_free;
 	void *msg_chunks;
@@ -146,8 +147,12 @@ struct sync_pend;
  * caller sends it at once). */
 int sync_pend_event(struct sync *s, const struct ct_entry *e, uint8_t type, uint32_t events,
 		    uint64_t now);
-/* More events (CT_EV_*) of the connection the last one went to (s->pend_last). */
-void sync_pend_merge(struct sync *s, uint32_t events);
+/* More events (CT_EV_*) of the connection the last one went to (s->pend_last): inline, as
+ * five of a short connection's six events come here. */
+static inline void sync_pend_merge(struct sync *s, uint32_t events)
+{
+	*s->pend_last_ev |= events;
+}
 /* An entry's DESTROY that is not sent (our own commit, filtered): forget its record. */
 void sync_pend_forget(struct sync *s, const struct ct_entry *e);
 /* Queue the messages of the connections whose hold is over (all: every one). */
