@@ -6,6 +6,6 @@
 #ifndef CMD_VERSION_H
 #define CMD_VERSION_H
 
-#define PKTTABLES_VERSION "0.5.0"
+#define PKTTABLES_VERSION "0.6.0"
 
 #endif
