@@ -4,6 +4,7 @@
  * (proto.c) and the replicated part of the conntrack table.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,69 +16,101 @@
 
 /* ---- statistics -------------------------------------------------------------------------- */
 
+/*
+ * One row a line of output, in the order printed (tools and the simulator's `expect sync-stats`
+ * read these names). A field is a uint64_t or uint32_t of struct sync: most are counters of
+ * s->st; resend_queue, tx_queue and pending are the queues' lengths now.
+ */
+struct stat_row {
+	const char *name;
+	size_t off, size;
+};
+
+/* Where a field of struct sync is and how wide (4 or 8 bytes). */
+#define FIELD(f) offsetof(struct sync, f), sizeof(((struct sync *)0)->f)
+
+static const struct stat_row stat_rows[] = {
+    {"tx_datagrams", FIELD(st.tx_dgrams)},
+    {"tx_bytes", FIELD(st.tx_bytes)},
+    {"tx_messages", FIELD(st.tx_msgs)},
+    {"tx_errors", FIELD(st.tx_errors)},
+    {"rx_datagrams", FIELD(st.rx_dgrams)},
+    {"rx_bytes", FIELD(st.rx_bytes)},
+    {"rx_messages", FIELD(st.rx_msgs)},
+    {"rx_malformed", FIELD(st.rx_malformed)},
+    {"rx_truncated", FIELD(st.rx_err[SYNC_RX_TRUNCATED])},
+    {"rx_bad_size", FIELD(st.rx_err[SYNC_RX_BAD_SIZE])},
+    {"rx_bad_version", FIELD(st.rx_err[SYNC_RX_BAD_VERSION])},
+    {"rx_bad_header", FIELD(st.rx_err[SYNC_RX_BAD_HEADER])},
+    {"rx_bad_type", FIELD(st.rx_err[SYNC_RX_BAD_TYPE])},
+    {"rx_bad_payload", FIELD(st.rx_err[SYNC_RX_BAD_PAYLOAD])},
+    {"rx_incomplete", FIELD(st.rx_err[SYNC_RX_INCOMPLETE])},
+    {"rx_auth_fail", FIELD(st.rx_auth_fail)},
+    {"rx_replay", FIELD(st.rx_replay)},
+    {"seq_lost", FIELD(st.seq_lost)},
+    {"seq_before", FIELD(st.seq_before)},
+    {"tx_ack", FIELD(st.tx_ack)},
+    {"tx_nack", FIELD(st.tx_nack)},
+    {"tx_resync", FIELD(st.tx_resync)},
+    {"tx_alive", FIELD(st.tx_alive)},
+    {"rx_ack", FIELD(st.rx_ack)},
+    {"rx_nack", FIELD(st.rx_nack)},
+    {"rx_resync", FIELD(st.rx_resync)},
+    {"rx_hello", FIELD(st.rx_hello)},
+    {"resent", FIELD(st.resent)},
+    {"resend_queue", FIELD(rs.len)},
+    {"resend_dropped", FIELD(st.rs_dropped)},
+    {"tx_queue", FIELD(tx.len)},
+    {"tx_dropped", FIELD(st.tx_dropped)},
+    {"pending", FIELD(npend)},
+    {"coalesced", FIELD(st.coalesced)},
+    {"internal_sent_new", FIELD(st.int_sent_new)},
+    {"internal_sent_upd", FIELD(st.int_sent_upd)},
+    {"internal_sent_del", FIELD(st.int_sent_del)},
+    {"filtered", FIELD(st.filtered)},
+    {"external_entries", FIELD(st.ext_count)},
+    {"external_new", FIELD(st.ext_new)},
+    {"external_upd", FIELD(st.ext_upd)},
+    {"external_del", FIELD(st.ext_del)},
+    {"external_full", FIELD(st.ext_full)},
+    {"external_expired", FIELD(st.ext_expired)},
+    {"expectations", FIELD(st.exp_count)},
+    {"expectations_received", FIELD(st.exp_received)},
+    {"expectations_full", FIELD(st.exp_full)},
+    {"expectations_committed", FIELD(st.exp_committed)},
+    {"expectations_failed", FIELD(st.exp_failed)},
+    {"nat_mappings_sent", FIELD(st.map_tx)},
+    {"nat_mappings_received", FIELD(st.map_rx)},
+    {"nat_mappings_applied", FIELD(st.map_applied)},
+    {"nat_mappings_refused", FIELD(st.map_refused)},
+    {"nat_mappings_forgotten", FIELD(st.map_forgotten)},
+    {"committed", FIELD(st.committed)},
+    {"commit_failed", FIELD(st.commit_failed)},
+    {"direct_applied", FIELD(st.direct_applied)},
+    {"direct_failed", FIELD(st.direct_failed)},
+};
+
+static unsigned long long stat_value(const struct sync *s, const struct stat_row *r)
+{
+	const char *at = (const char *)s + r->off;
+	uint64_t v64;
+	uint32_t v32;
+
+	if (r->size == sizeof(v32)) {
+		memcpy(&v32, at, sizeof(v32));
+		return v32;
+	}
+	memcpy(&v64, at, sizeof(v64));
+	return v64;
+}
+
 void sync_stats_print(const struct sync *s, FILE *f)
 {
-	const struct sync_stats *t = &s->st;
 	static const char *const mode[] = {"ftfw", "notrack", "alarm"};
 
 	fprintf(f, "mode %s\n", mode[s->cfg.mode]);
-	fprintf(f, "tx_datagrams %llu\ntx_bytes %llu\ntx_messages %llu\ntx_errors %llu\n",
-		(unsigned long long)t->tx_dgrams, (unsigned long long)t->tx_bytes,
-		(unsigned long long)t->tx_msgs, (unsigned long long)t->tx_errors);
-	fprintf(f, "rx_datagrams %llu\nrx_bytes %llu\nrx_messages %llu\n",
-		(unsigned long long)t->rx_dgrams, (unsigned long long)t->rx_bytes,
-		(unsigned long long)t->rx_msgs);
-	fprintf(f,
-		"rx_malformed %llu\nrx_truncated %llu\nrx_bad_size %llu\nrx_bad_version %llu\n"
-		"rx_bad_header %llu\nrx_bad_type %llu\nrx_bad_payload %llu\nrx_incomplete %llu\n",
-		(unsigned long long)t->rx_malformed,
-		(unsigned long long)t->rx_err[SYNC_RX_TRUNCATED],
-		(unsigned long long)t->rx_err[SYNC_RX_BAD_SIZE],
-		(unsigned long long)t->rx_err[SYNC_RX_BAD_VERSION],
-		(unsigned long long)t->rx_err[SYNC_RX_BAD_HEADER],
-		(unsigned long long)t->rx_err[SYNC_RX_BAD_TYPE],
-		(unsigned long long)t->rx_err[SYNC_RX_BAD_PAYLOAD],
-		(unsigned long long)t->rx_err[SYNC_RX_INCOMPLETE]);
-	fprintf(f, "rx_auth_fail %llu\nrx_replay %llu\nseq_lost %llu\nseq_before %llu\n",
-		(unsigned long long)t->rx_auth_fail, (unsigned long long)t->rx_replay,
-		(unsigned long long)t->seq_lost, (unsigned long long)t->seq_before);
-	fprintf(f,
-		"tx_ack %llu\ntx_nack %llu\ntx_resync %llu\ntx_alive %llu\nrx_ack %llu\n"
-		"rx_nack %llu\nrx_resync %llu\nrx_hello %llu\nresent %llu\n",
-		(unsigned long long)t->tx_ack, (unsigned long long)t->tx_nack,
-		(unsigned long long)t->tx_resync, (unsigned long long)t->tx_alive,
-		(unsigned long long)t->rx_ack, (unsigned long long)t->rx_nack,
-		(unsigned long long)t->rx_resync, (unsigned long long)t->rx_hello,
-		(unsigned long long)t->resent);
-	fprintf(f,
-		"resend_queue %u\nresend_dropped %llu\ntx_queue %u\ntx_dropped %llu\n"
-		"pending %u\ncoalesced %llu\n",
-		s->rs.len, (unsigned long long)t->rs_dropped, s->tx.len,
-		(unsigned long long)t->tx_dropped, s->npend, (unsigned long long)t->coalesced);
-	fprintf(f,
-		"internal_sent_new %llu\ninternal_sent_upd %llu\ninternal_sent_del %llu\n"
-		"filtered %llu\n",
-		(unsigned long long)t->int_sent_new, (unsigned long long)t->int_sent_upd,
-		(unsigned long long)t->int_sent_del, (unsigned long long)t->filtered);
-	fprintf(f,
-		"external_entries %u\nexternal_new %llu\nexternal_upd %llu\nexternal_del %llu\n"
-		"external_full %llu\nexternal_expired %llu\nexpectations %u\n"
-		"expectations_received %llu\nexpectations_full %llu\nexpectations_committed %llu\n"
-		"expectations_failed %llu\n",
-		t->ext_count, (unsigned long long)t->ext_new, (unsigned long long)t->ext_upd,
-		(unsigned long long)t->ext_del, (unsigned long long)t->ext_full,
-		(unsigned long long)t->ext_expired, t->exp_count,
-		(unsigned long long)t->exp_received, (unsigned long long)t->exp_full,
-		(unsigned long long)t->exp_committed, (unsigned long long)t->exp_failed);
-	fprintf(f,
-		"nat_mappings_sent %llu\nnat_mappings_received %llu\nnat_mappings_applied %llu\n"
-		"nat_mappings_refused %llu\nnat_mappings_forgotten %llu\n",
-		(unsigned long long)t->map_tx, (unsigned long long)t->map_rx,
-		(unsigned long long)t->map_applied, (unsigned long long)t->map_refused,
-		(unsigned long long)t->map_forgotten);
-	fprintf(f, "committed %llu\ncommit_failed %llu\ndirect_applied %llu\ndirect_failed %llu\n",
-		(unsigned long long)t->committed, (unsigned long long)t->commit_failed,
-		(unsigned long long)t->direct_applied, (unsigned long long)t->direct_failed);
+	for (size_t i = 0; i < sizeof(stat_rows) / sizeof(stat_rows[0]); i++)
+		fprintf(f, "%s %llu\n", stat_rows[i].name, stat_value(s, &stat_rows[i]));
 }
 
 struct dump_walk {
