@@ -8,70 +8,42 @@
  * Then the external cache is committed into the table, which must stay consistent.
  */
 #include <stdlib.h>
-#include <string.h>
 
-#include "ct/ct.h"
-#include "nat/nat.h"
-#include "sync/sync.h"
+#include "fuzz_sync.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static int sink(void *priv, const void *buf, size_t len)
-{
-	(void)priv;
-	(void)buf;
-	return len ? 0 : -1;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct sync_ops ops = {.send = sink};
-	struct ct_config cc;
-	struct sync_config sc;
-	struct ct_table *ct;
-	struct nat_table *nat = NULL;
-	struct sync *s;
-	uint64_t now = 1700000000ull * 1000000000ull;
+	struct sync_fuzz f;
 	const struct sync_stats *st;
+	uint64_t now = SYNC_FUZZ_NOW;
 
-	if (size < 1)
+	if (size < 1 || sync_fuzz_init(&f, 1024, (enum sync_mode)(data[0] % 3)) < 0)
 		return 0;
-	ct_config_default(&cc);
-	cc.max_entries = 1024;
-	ct = ct_table_new(&cc);
-	if (!ct)
-		return 0;
-	sync_config_default(&sc);
-	sc.mode = (enum sync_mode)(data[0] % 3);
-	sc.disable_external = data[0] & 4;
-	sc.auth = data[0] & 8;
-	sc.external_max = 64;
-	sc.resend_max = 64;
+	f.sc.disable_external = data[0] & 4;
+	f.sc.auth = data[0] & 8;
 	if (data[0] & 16) {
-		sc.peer = SYNC_PEER_PKTTABLES;
-		sc.map_max = 16;
-		nat = nat_table_new(ct, NULL, NULL, NULL);
+		f.sc.peer = SYNC_PEER_PKTTABLES;
+		f.sc.map_max = 16;
+		f.nat = nat_table_new(f.ct, NULL, NULL, NULL);
 	}
-	s = sync_new(&sc, ct, nat, &ops, NULL, now);
-	if (!s) {
-		nat_table_free(nat);
-		ct_table_free(ct);
+	if (sync_fuzz_start(&f) < 0) {
+		sync_fuzz_free(&f);
 		return 0;
 	}
-	sync_receive(s, data + 1, size - 1, now);
-	sync_receive(s, data + 1, size - 1, now + 1000);
-	sync_tick(s, now + 2000000000ull);
-	st = sync_stats(s);
-	if (st->ext_count > sc.external_max || st->rx_malformed > st->rx_msgs + st->rx_dgrams)
+	sync_receive(f.s, data + 1, size - 1, now);
+	sync_receive(f.s, data + 1, size - 1, now + 1000);
+	sync_tick(f.s, now + 2000000000ull);
+	st = sync_stats(f.s);
+	if (st->ext_count > f.sc.external_max || st->rx_malformed > st->rx_msgs + st->rx_dgrams)
 		abort();
-	sync_commit(s, now + 3000000000ull);
-	if (ct_table_stats(ct)->count > cc.max_entries)
+	sync_commit(f.s, now + 3000000000ull);
+	if (ct_table_stats(f.ct)->count > f.cc.max_entries)
 		abort();
-	if (nat && (st->map_applied > st->map_rx ||
-		    nat_table_stats(nat)->mappings > nat_table_config(nat)->max_mappings))
+	if (f.nat && (st->map_applied > st->map_rx ||
+		      nat_table_stats(f.nat)->mappings > nat_table_config(f.nat)->max_mappings))
 		abort();
-	sync_free(s);
-	nat_table_free(nat);
-	ct_table_free(ct);
+	sync_fuzz_free(&f);
 	return 0;
 }
