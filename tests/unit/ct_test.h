@@ -21,23 +21,13 @@
 
 #include "ct/ct.h"
 #include "pkt/build.h"
+#include "pkt_test.h"
 
 #define S(x) ((uint64_t)(x) * CT_SEC)
 
 static inline struct pkt *ct_test_pkt(const char *text)
 {
-	struct pkt_spec *s = malloc(sizeof(*s));
-	char err[160];
-	struct pkt *p;
-
-	assert_non_null(s);
-	if (pkt_spec_parse(text, s, err, sizeof(err)))
-		fail_msg("%s: %s", text, err);
-	p = pkt_build(s);
-	if (!p)
-		fail_msg("%s: build failed: %s", text, strerror(errno));
-	free(s);
-	return p;
+	return pkt_test_build(text);
 }
 
 /* What one packet got. */

@@ -14,6 +14,7 @@
 
 #include "engine/box.h"
 #include "pkt/build.h"
+#include "pkt_test.h"
 #include "rules/rules.h"
 
 #define REC_MAX 16
@@ -107,15 +108,7 @@ static struct box *gw_box(struct rec *r, const struct box_ops *ops)
 
 static struct pkt *mk(const char *spec)
 {
-	struct pkt_spec s;
-	char err[128];
-	struct pkt *p;
-
-	if (pkt_spec_parse(spec, &s, err, sizeof(err)))
-		fail_msg("spec '%s': %s", spec, err);
-	p = pkt_build(&s);
-	assert_non_null(p);
-	return p;
+	return pkt_test_build(spec);
 }
 
 /* A user chain; its index. */

@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 
 #include "pkt/build.h"
+#include "pkt_test.h"
 #include "rules/rules.h"
 
 /* ---- a small box: address types and a PRNG the tests control --------------------------- */
@@ -134,20 +135,6 @@ static void load(struct loaded *l, int fam, const char *rule)
 	assert_int_equal(load_in(l, fam, "filter", HOOK_INPUT, rule), 0);
 }
 
-static struct pkt *mkpkt(const char *spec)
-{
-	struct pkt_spec s;
-	char err[160];
-	struct pkt *p;
-
-	if (pkt_spec_parse(spec, &s, err, sizeof(err)) < 0)
-		fail_msg("spec '%s': %s", spec, err);
-	p = pkt_build(&s);
-	if (!p)
-		fail_msg("build '%s' failed", spec);
-	return p;
-}
-
 /* All match instances of the rule, ANDed (the standard part is not looked at). */
 static bool run_hook(struct loaded *l, struct pkt *p, unsigned hook, bool *hotdrop)
 {
@@ -192,7 +179,7 @@ static void run_cases(int fam, const struct mcase *c, size_t n)
 
 		if (load_in(&l, fam, "filter", HOOK_INPUT, c[i].rule))
 			fail_msg("case %zu: rule did not load: %s", i, c[i].rule);
-		p = mkpkt(c[i].pkt);
+		p = pkt_test_build(c[i].pkt);
 		got = run(&l, p);
 		if (got != (c[i].want == 1))
 			fail_msg("case %zu: '%s' on '%s': got %d, want %d", i, c[i].rule, c[i].pkt,
@@ -329,7 +316,7 @@ static void test_addrtype(void **state)
 
 	/* --limit-iface-in passes the incoming interface to the routing lookup */
 	load(&l, AF_INET, "-m addrtype --dst-type LOCAL --limit-iface-in");
-	p = mkpkt("udp 192.0.2.1:1 > 10.0.0.1:2");
+	p = pkt_test_build("udp 192.0.2.1:1 > 10.0.0.1:2");
 	assert_true(run(&l, p));
 	assert_non_null(box.last_iface);
 	assert_string_equal(box.last_iface, "lan0");
@@ -340,7 +327,7 @@ static void test_addrtype(void **state)
 	assert_int_equal(load_in(&l, AF_INET, "filter", HOOK_FORWARD,
 				 "-m addrtype --dst-type LOCAL --limit-iface-out"),
 			 0);
-	p = mkpkt("udp 192.0.2.1:1 > 10.0.0.1:2");
+	p = pkt_test_build("udp 192.0.2.1:1 > 10.0.0.1:2");
 	assert_false(run_hook(&l, p, HOOK_FORWARD, NULL));
 	assert_string_equal(box.last_iface, "wan0");
 	pkt_free(p);
@@ -608,7 +595,7 @@ static void test_rt(void **state)
 	pkt_free(p);
 
 	/* no routing header: no match, even inverted */
-	p = mkpkt("udp [2001:db8::2]:1 > [2001:db8::1]:2 ext=hop,frag");
+	p = pkt_test_build("udp [2001:db8::2]:1 > [2001:db8::1]:2 ext=hop,frag");
 	load(&l, AF_INET6, "-m rt ! --rt-type 0");
 	assert_false(run(&l, p));
 	unload(&l);
@@ -677,7 +664,7 @@ static void test_statistic(void **state)
 		{ "-m statistic --mode nth ! --every 3 --packet 1", "101101" },
 		{ "-m statistic --mode nth --every 1 --packet 0", "1111" },
 	};
-	struct pkt *p = mkpkt("udp 10.0.0.2:1 > 10.0.0.1:2");
+	struct pkt *p = pkt_test_build("udp 10.0.0.2:1 > 10.0.0.1:2");
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		struct loaded l;
@@ -793,7 +780,7 @@ static void test_truncated(void **state)
 {
 	for (size_t i = 0; i < sizeof(trunc_cases) / sizeof(trunc_cases[0]); i++) {
 		struct loaded l;
-		struct pkt *full = mkpkt(trunc_cases[i].pkt);
+		struct pkt *full = pkt_test_build(trunc_cases[i].pkt);
 		uint8_t buf[PKT_MAX_LEN];
 		uint32_t len = full->len;
 

@@ -18,6 +18,7 @@
 
 #include "engine/box.h"
 #include "pkt/build.h"
+#include "pkt_test.h"
 #include "rules/ext.h"
 #include "rules/rules.h"
 #include "rules_test.h"
@@ -196,18 +197,10 @@ static void test_unterminated_quote_refused(void **state)
 /* text -> build -> format; the line */
 static void format_of(const char *text, char *line, size_t len)
 {
-	struct pkt_spec *s = malloc(sizeof(*s));
-	char err[128];
-	struct pkt *p;
+	struct pkt *p = pkt_test_build(text);
 
-	assert_non_null(s);
-	if (pkt_spec_parse(text, s, err, sizeof(err)))
-		fail_msg("'%s': %s", text, err);
-	p = pkt_build(s);
-	assert_non_null(p);
 	pkt_spec_format(p, line, len);
 	pkt_free(p);
-	free(s);
 }
 
 /*

@@ -22,18 +22,13 @@
 #include "io/offload.h"
 #include "pkt/build.h"
 #include "pkt/gso.h"
+#include "pkt_test.h"
 
 /* A frame from a spec (Ethernet), as the ring would hand it: bytes and offload state. */
 static struct pkt *frame(const char *spec, struct afpacket_frame *f)
 {
-	struct pkt_spec s;
-	char err[128];
-	struct pkt *p;
+	struct pkt *p = pkt_test_build(spec);
 
-	if (pkt_spec_parse(spec, &s, err, sizeof(err)))
-		fail_msg("spec '%s': %s", spec, err);
-	p = pkt_build(&s);
-	assert_non_null(p);
 	assert_int_equal(pkt_linearize(p), 0);
 	memset(f, 0, sizeof(*f));
 	f->data = pkt_linear_data(p);

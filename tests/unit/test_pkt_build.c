@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "pkt/build.h"
+#include "pkt_test.h"
 
 /* Canonical lines: printed back exactly as written. */
 static const char *const canonical[] = {
@@ -59,22 +60,6 @@ static const char *const canonical[] = {
     "tcp [::1]:1 > [::2]:2 rst len=0 eth vlan=10,20",
 };
 
-static struct pkt *build_text(const char *text)
-{
-	struct pkt_spec *s = malloc(sizeof(*s));
-	char err[160];
-	struct pkt *p;
-
-	assert_non_null(s);
-	if (pkt_spec_parse(text, s, err, sizeof(err)))
-		fail_msg("%s: %s", text, err);
-	p = pkt_build(s);
-	if (!p)
-		fail_msg("%s: build failed: %s", text, strerror(errno));
-	free(s);
-	return p;
-}
-
 static void test_round_trip(void **state)
 {
 	char out[512];
@@ -82,7 +67,7 @@ static void test_round_trip(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(canonical) / sizeof(canonical[0]); i++) {
-		struct pkt *p = build_text(canonical[i]), *q;
+		struct pkt *p = pkt_test_build(canonical[i]), *q;
 		int n;
 
 		assert_int_equal(p->info.bad, PKT_OK);
@@ -91,7 +76,7 @@ static void test_round_trip(void **state)
 		if (strcmp(out, canonical[i]))
 			fail_msg("\n  in:  %s\n  out: %s", canonical[i], out);
 		/* and the printed line builds the same bytes */
-		q = build_text(out);
+		q = pkt_test_build(out);
 		assert_int_equal(q->len, p->len);
 		assert_memory_equal(pkt_linear_data(q), pkt_linear_data(p), p->len);
 		pkt_free(q);
@@ -122,7 +107,7 @@ static void test_normalisation(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		struct pkt *p = build_text(pairs[i][0]);
+		struct pkt *p = pkt_test_build(pairs[i][0]);
 
 		pkt_spec_format(p, out, sizeof(out));
 		if (strcmp(out, pairs[i][1]))
@@ -135,7 +120,7 @@ static void test_normalisation(void **state)
 static void test_payload_bytes(void **state)
 {
 	struct pkt *p =
-	    build_text("udp 10.0.0.2:1 > 10.0.0.3:2 payload=\"a b\\x41\\\"\\r\\n\" len=8");
+	    pkt_test_build("udp 10.0.0.2:1 > 10.0.0.3:2 payload=\"a b\\x41\\\"\\r\\n\" len=8");
 	static const uint8_t want[8] = {'a', ' ', 'b', 'A', '"', '\r', '\n', 0};
 	uint8_t udp[8];
 
@@ -243,7 +228,7 @@ static void test_errors_name_the_token(void **state)
 
 static void test_format_truncates_like_snprintf(void **state)
 {
-	struct pkt *p = build_text("tcp 10.0.0.2:1234 > 192.0.2.1:80 syn len=0");
+	struct pkt *p = pkt_test_build("tcp 10.0.0.2:1234 > 192.0.2.1:80 syn len=0");
 	char small[10];
 	int n;
 

@@ -16,22 +16,8 @@
 #include <cmocka.h>
 
 #include "pkt/build.h"
+#include "pkt_test.h"
 #include "pkt/reply.h"
-
-static struct pkt *build_text(const char *text)
-{
-	struct pkt_spec *s = malloc(sizeof(*s));
-	char err[160];
-	struct pkt *p;
-
-	assert_non_null(s);
-	if (pkt_spec_parse(text, s, err, sizeof(err)))
-		fail_msg("%s: %s", text, err);
-	p = pkt_build(s);
-	assert_non_null(p);
-	free(s);
-	return p;
-}
 
 static void assert_line(const struct pkt *p, const char *want)
 {
@@ -52,7 +38,7 @@ static uint32_t rd32(const struct pkt *p, uint32_t off)
 
 static void test_rst_to_syn(void **state)
 {
-	struct pkt *o = build_text("tcp 10.0.0.2:1234 > 192.0.2.1:80 syn seq=1000 mss=1460");
+	struct pkt *o = pkt_test_build("tcp 10.0.0.2:1234 > 192.0.2.1:80 syn seq=1000 mss=1460");
 	struct pkt *r;
 
 	(void)state;
@@ -66,8 +52,9 @@ static void test_rst_to_syn(void **state)
 
 static void test_rst_to_ack_and_fin(void **state)
 {
-	struct pkt *o = build_text("tcp [2001:db8::2]:1 > [2001:db8::1]:2 psh,ack seq=5 ack=777 "
-				   "len=10 tos=0x20");
+	struct pkt *o =
+	    pkt_test_build("tcp [2001:db8::2]:1 > [2001:db8::1]:2 psh,ack seq=5 ack=777 "
+			   "len=10 tos=0x20");
 	struct pkt *r;
 
 	(void)state;
@@ -78,7 +65,7 @@ static void test_rst_to_ack_and_fin(void **state)
 	pkt_free(o);
 
 	/* FIN without ACK carrying 10 bytes: SEG.LEN counts the data and the FIN */
-	o = build_text("tcp 10.0.0.2:1 > 10.0.0.3:2 fin seq=4294967290 len=10");
+	o = pkt_test_build("tcp 10.0.0.2:1 > 10.0.0.3:2 fin seq=4294967290 len=10");
 	assert_int_equal(pkt_reply_tcp_rst(o, NULL, &r), 0);
 	assert_int_equal(rd32(r, 20 + 8), 5u); /* wraps around 2^32 */
 	pkt_free(r);
@@ -91,17 +78,17 @@ static void test_rst_refusals(void **state)
 	struct pkt_reply_opts opts = {.check_csum = true};
 
 	(void)state;
-	o = build_text("tcp 10.0.0.2:1 > 10.0.0.3:2 rst,ack");
+	o = pkt_test_build("tcp 10.0.0.2:1 > 10.0.0.3:2 rst,ack");
 	assert_int_equal(pkt_reply_tcp_rst(o, NULL, &r), -EPERM);
 	assert_null(r);
 	pkt_free(o);
-	o = build_text("udp 10.0.0.2:1 > 10.0.0.3:2");
+	o = pkt_test_build("udp 10.0.0.2:1 > 10.0.0.3:2");
 	assert_int_equal(pkt_reply_tcp_rst(o, NULL, &r), -EINVAL);
 	pkt_free(o);
-	o = build_text("tcp 10.0.0.2:1 > 10.0.0.3:2 frag=off:4 len=8");
+	o = pkt_test_build("tcp 10.0.0.2:1 > 10.0.0.3:2 frag=off:4 len=8");
 	assert_int_equal(pkt_reply_tcp_rst(o, NULL, &r), -EINVAL);
 	pkt_free(o);
-	o = build_text("tcp 10.0.0.2:1 > 10.0.0.3:2 syn badsum");
+	o = pkt_test_build("tcp 10.0.0.2:1 > 10.0.0.3:2 syn badsum");
 	assert_int_equal(pkt_reply_tcp_rst(o, &opts, &r), -EBADMSG);
 	assert_int_equal(pkt_reply_tcp_rst(o, NULL, &r), 0);
 	pkt_free(r);
@@ -110,8 +97,8 @@ static void test_rst_refusals(void **state)
 
 static void test_rst_on_ethernet(void **state)
 {
-	struct pkt *o = build_text("tcp 10.0.0.2:1 > 10.0.0.3:2 syn smac=00:11:22:33:44:55 "
-				   "dmac=66:77:88:99:aa:bb vlan=10,20");
+	struct pkt *o = pkt_test_build("tcp 10.0.0.2:1 > 10.0.0.3:2 syn smac=00:11:22:33:44:55 "
+				       "dmac=66:77:88:99:aa:bb vlan=10,20");
 	struct pkt_reply_opts opts = {.eth = true, .ttl = 9};
 	struct pkt *r;
 
@@ -125,7 +112,7 @@ static void test_rst_on_ethernet(void **state)
 
 static void test_icmp_port_unreachable_quotes_datagram(void **state)
 {
-	struct pkt *o = build_text("udp 10.0.0.2:5000 > 192.0.2.1:53 len=12 tos=0x10");
+	struct pkt *o = pkt_test_build("udp 10.0.0.2:5000 > 192.0.2.1:53 len=12 tos=0x10");
 	union pt_addr me;
 	struct pkt_reply_opts opts = {.src = &me};
 	struct pkt *r;
@@ -143,7 +130,7 @@ static void test_icmp_port_unreachable_quotes_datagram(void **state)
 
 static void test_icmp_quote_limits(void **state)
 {
-	struct pkt *o = build_text("udp 10.0.0.2:1 > 10.0.0.3:2 len=1000");
+	struct pkt *o = pkt_test_build("udp 10.0.0.2:1 > 10.0.0.3:2 len=1000");
 	struct pkt *r;
 
 	(void)state;
@@ -154,7 +141,7 @@ static void test_icmp_quote_limits(void **state)
 	pkt_free(r);
 	pkt_free(o);
 
-	o = build_text("udp [2001:db8::2]:1 > [2001:db8::1]:2 len=2000");
+	o = pkt_test_build("udp [2001:db8::2]:1 > [2001:db8::1]:2 len=2000");
 	assert_int_equal(pkt_reply_icmp(o, 1, 4, 0, NULL, &r), 0);
 	assert_int_equal(r->len, 1280); /* RFC 4443 */
 	assert_memory_equal(pkt_linear_data(r) + 48, pkt_linear_data(o), 1280 - 48);
@@ -193,7 +180,7 @@ static void test_icmp_refusals(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct pkt *o = build_text(cases[i].text), *r;
+		struct pkt *o = pkt_test_build(cases[i].text), *r;
 		int ret = pkt_reply_icmp(o, cases[i].type, cases[i].code, 0, NULL, &r);
 
 		if (ret != cases[i].ret)
@@ -211,7 +198,7 @@ static void test_icmp_refusals(void **state)
 
 static void test_icmp_check_csum(void **state)
 {
-	struct pkt *o = build_text("udp 10.0.0.2:1 > 10.0.0.3:2 len=4 badsum"), *r;
+	struct pkt *o = pkt_test_build("udp 10.0.0.2:1 > 10.0.0.3:2 len=4 badsum"), *r;
 	struct pkt_reply_opts opts = {.check_csum = true};
 
 	(void)state;
