@@ -518,7 +518,7 @@ void nat_mapping_peer(struct nat_mapping *m, const union pt_addr *a, uint16_t po
 	unsigned i, oldest = 0;
 
 	for (i = 0; i < m->npeers; i++) {
-		if (pt_addr_eq(&m->peer[i].addr, a) && m->peer[i].port == port) {
+		if (m->peer[i].port == port && !memcmp(&m->peer[i].addr, a, sizeof(*a))) {
 			m->peer[i].last = now;
 			return;
 		}
@@ -624,13 +624,21 @@ static void ct_event(void *priv, uint32_t events, const struct ct_entry *e,
 void nat_hold(struct nat_table *n, struct pkt *p, uint64_t now)
 {
 	struct ct_entry *e = ct_pkt_entry(p);
-	const struct nat_binding *b = e ? ct_ext_find(e, CT_EXT_NAT) : NULL;
+	const struct nat_binding *b = e ? ct_ext_get(e, CT_EXT_NAT) : NULL;
+
+	if (b)
+		nat_hold_binding(n, p, e, b, now);
+}
+
+void nat_hold_binding(struct nat_table *n, const struct pkt *p, struct ct_entry *e,
+		      const struct nat_binding *b, uint64_t now)
+{
 	unsigned ci = ct_pkt_ctinfo(p);
 	uint8_t proto;
 	uint64_t hold;
 
 	/* an ICMP error about the connection refreshes nothing (RFC 5508 REQ-6) */
-	if (!b || (!b->map && !b->inmap) || (e->status & CT_S_DYING) || ci == CT_RELATED ||
+	if ((!b->map && !b->inmap) || (e->status & CT_S_DYING) || ci == CT_RELATED ||
 	    ci == CT_RELATED_REPLY)
 		return;
 	proto = e->th[0].tuple.l4proto;

@@ -145,6 +145,25 @@ void nat_mapping_free(struct nat_table *n, struct nat_mapping *m);
 void nat_mapping_peer(struct nat_mapping *m, const union pt_addr *a, uint16_t port, uint64_t now);
 uint64_t nat_timeout(const struct nat_table *n, uint8_t l4proto);
 
+/* translate.c */
+/* nat_translate with the entry's binding found (the NAT hook finds it once for this and
+ * nat_hold_binding). */
+int nat_translate_binding(struct nat_table *n, struct pkt *p, const struct ct_entry *e,
+			  struct nat_binding *b, unsigned hook, uint64_t now);
+/*
+ * Rewrite side m of p's datagram to tuple t's address and port (ICMP query id), checksums
+ * updated, p->info following: the general path (0, or -EINVAL). nat_rewrite_fast: the same
+ * for TCP and UDP with address a and port, when the headers up to the transport checksum are
+ * in the first segment and the checksum is not CHECKSUM_PARTIAL; 1 (nothing done) for any
+ * other packet. Equal results on every packet both take (test_nat_fast).
+ */
+int nat_rewrite_general(struct pkt *p, const struct ct_tuple *t, enum nat_manip m);
+int nat_rewrite_fast(struct pkt *p, const union pt_addr *a, uint16_t port, enum nat_manip m);
+
+/* nat.c: nat_hold with the entry's binding found */
+void nat_hold_binding(struct nat_table *n, const struct pkt *p, struct ct_entry *e,
+		      const struct nat_binding *b, uint64_t now);
+
 /* synhold.c */
 struct nat_held {
 	struct nat_held *next;

@@ -105,28 +105,42 @@ static int table_hook(void *priv, struct box_hook_state *st, struct pkt *p)
 static int nat_hook(void *priv, struct box_hook_state *st, struct pkt *p)
 {
 	struct nat_table *n = priv;
-	uint64_t now = box_now(st->box);
+	struct ct_entry *e = ct_pkt_entry(p);
 	enum nat_manip m = manip_of(st->hook);
-	if (!p->ct)
-		return EXT_ACCEPT;
-	if (ct_pkt_ctinfo(p) == CT_NEW && !nat_bound(p, m)) {
-		const struct nat_range *req = nat_pending(p, m);
-		bool behave = req && nat_range_mapping(req) != NAT_B_APD;
-		int err = bind_new(n, st, p, m, now);
+	struct nat_binding *b;
+	uint64_t now;
 
-		if (err == -ENOSPC && behave) /* RFC 5508 REQ-8; Linux drops silently */
-			box_send_icmp_error(st->box, p, st->family == AF_INET ? 3 : 1,
-					    st->family == AF_INET ? 13 : 1);
-		if (err < 0)
+	if (!e)
+		return EXT_ACCEPT;
+	now = box_now(st->box);
+	if (ct_pkt_ctinfo(p) == CT_NEW) {
+		if (!nat_bound(p, m)) {
+			const struct nat_range *req = nat_pending(p, m);
+			bool behave = req && nat_range_mapping(req) != NAT_B_APD;
+			int err = bind_new(n, st, p, m, now);
+
+			if (err == -ENOSPC && behave) /* RFC 5508 REQ-8; Linux drops silently */
+				box_send_icmp_error(st->box, p, st->family == AF_INET ? 3 : 1,
+						    st->family == AF_INET ? 13 : 1);
+			if (err < 0)
+				return drop(st);
+		}
+		if (st->hook == HOOK_INPUT && nat_syn_hold(n, p, now))
+			return drop(st); /* RFC 5382 REQ-4: held, the box must not answer it */
+		if (nat_translate(n, p, st->hook, now) < 0)
 			return drop(st);
+		nat_hold(n, p, now);
+		if (st->hook == HOOK_POSTROUTING)
+			nat_syn_outbound(n, p);
+		return EXT_ACCEPT;
 	}
-	if (st->hook == HOOK_INPUT && ct_pkt_ctinfo(p) == CT_NEW && nat_syn_hold(n, p, now))
-		return drop(st); /* RFC 5382 REQ-4: held, the box must not answer it */
-	if (nat_translate(n, p, st->hook, now) < 0)
+	/* a packet after the first: its binding is there or never will be; found once */
+	b = ct_ext_get(e, CT_EXT_NAT);
+	if (!b)
+		return EXT_ACCEPT;
+	if (nat_translate_binding(n, p, e, b, st->hook, now) < 0)
 		return drop(st);
-	nat_hold(n, p, now);
-	if (st->hook == HOOK_POSTROUTING && ct_pkt_ctinfo(p) == CT_NEW)
-		nat_syn_outbound(n, p);
+	nat_hold_binding(n, p, e, b, now);
 	return EXT_ACCEPT;
 }
 

@@ -39,7 +39,7 @@ int nat_seqadj_set(struct ct_table *t, struct ct_entry *e, enum ct_dir dir, uint
 
 int32_t nat_seqadj_offset(const struct ct_entry *e, enum ct_dir dir, uint32_t seq)
 {
-	const struct ct_seqadj *sa = ct_ext_find(e, CT_EXT_SEQADJ);
+	const struct ct_seqadj *sa = ct_ext_get(e, CT_EXT_SEQADJ);
 	const struct ct_seqadj_dir *d;
 
 	if (!sa)
@@ -121,7 +121,7 @@ int nat_seqadj_apply(struct pkt *p)
 	uint32_t seq, doff;
 	uint16_t check;
 
-	if (!e || !e->ext || !ct_ext_find(e, CT_EXT_SEQADJ))
+	if (!e || !ct_ext_get(e, CT_EXT_SEQADJ))
 		return 0;
 	if (!in->has_l4 || in->l4proto != IPPROTO_TCP || in->is_fragment)
 		return 0;

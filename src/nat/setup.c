@@ -55,7 +55,7 @@ static struct nat_binding *binding(const struct pkt *p)
 {
 	const struct ct_entry *e = ct_pkt_entry(p);
 
-	return e ? ct_ext_find(e, CT_EXT_NAT) : NULL;
+	return e ? ct_ext_get(e, CT_EXT_NAT) : NULL;
 }
 
 static struct nat_binding *entry_binding_add(struct ct_table *t, struct ct_entry *e)
@@ -74,14 +74,14 @@ static struct nat_binding *binding_add(struct ct_table *t, struct pkt *p)
 
 unsigned nat_entry_status(const struct ct_entry *e)
 {
-	const struct nat_binding *b = e ? ct_ext_find(e, CT_EXT_NAT) : NULL;
+	const struct nat_binding *b = e ? ct_ext_get(e, CT_EXT_NAT) : NULL;
 
 	return b ? b->status : 0;
 }
 
 unsigned nat_entry_decided(const struct ct_entry *e)
 {
-	const struct nat_binding *b = e ? ct_ext_find(e, CT_EXT_NAT) : NULL;
+	const struct nat_binding *b = e ? ct_ext_get(e, CT_EXT_NAT) : NULL;
 
 	return b ? b->done_mask : 0;
 }
