@@ -49,18 +49,34 @@ static int resolve_path(char *out, size_t len, const char *dir, const char *p)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-/* iface NAME [mac M] [mtu N]: the kernel's MAC and MTU unless the line says otherwise. Its
+/*
+ * The MAC pkttables speaks from on an AF_PACKET interface unless told otherwise: the kernel's
+ * with the locally administered bit set, the group bit clear and bit 2 of the first octet
+ * flipped, so it always differs from the kernel's. Frames to it reach the kernel's own stack as
+ * PACKET_OTHERHOST (the interface is promiscuous), which ip_rcv drops at once; frames to the
+ * kernel's MAC would each be routed by the namespace's stack first (docs/live.md).
+ */
+static void own_mac(const uint8_t kernel[6], uint8_t mac[6])
+{
+	memcpy(mac, kernel, 6);
+	mac[0] = (uint8_t)(((kernel[0] ^ 0x04) | 0x02) & 0xfe);
+}
+
+/* iface NAME [mac own|kernel|MAC] [mtu N]: the kernel's MTU and, with AF_PACKET, a MAC of
+ * pkttables' own (own_mac; AF_XDP and auto: the kernel's) unless the line says otherwise. Its
  * sockets are opened after the whole file is read (live_open_ports): `workers` may come later. */
 static int config_iface(struct live *l, unsigned lineno, int argc, char **argv, char *msg,
 			size_t mlen)
 {
 	struct afpacket_link link;
+	uint8_t derived[6];
+	const uint8_t *mac;
 	char macs[18], mtus[12];
 	char *args[LIVE_MAX_WORDS + 4];
 	int rc, n = 0, idx;
 
 	if (argc < 2) {
-		snprintf(msg, mlen, "usage: iface NAME [mac MAC] [mtu N]");
+		snprintf(msg, mlen, "usage: iface NAME [mac own|kernel|MAC] [mtu N]");
 		return -EINVAL;
 	}
 	if (box_iface_index(l->box, argv[1]) > 0) {
@@ -72,8 +88,21 @@ static int config_iface(struct live *l, unsigned lineno, int argc, char **argv, 
 		snprintf(msg, mlen, "interface '%s': %s", argv[1], strerror(-rc));
 		return rc;
 	}
-	snprintf(macs, sizeof(macs), "%02x:%02x:%02x:%02x:%02x:%02x", link.mac[0], link.mac[1],
-		 link.mac[2], link.mac[3], link.mac[4], link.mac[5]);
+	/* `mac own` and `mac kernel` are words of this line only: the setup line gets the MAC */
+	mac = link.mac;
+	if (l->io_kind == IO_AFPACKET) {
+		own_mac(link.mac, derived);
+		mac = derived;
+	}
+	for (int i = 2; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "mac") && !strcmp(argv[i + 1], "kernel"))
+			mac = link.mac;
+		else if (!strcmp(argv[i], "mac") && !strcmp(argv[i + 1], "own")) {
+			own_mac(link.mac, derived);
+			mac = derived;
+		}
+	snprintf(macs, sizeof(macs), "%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1], mac[2],
+		 mac[3], mac[4], mac[5]);
 	snprintf(mtus, sizeof(mtus), "%u", link.mtu);
 	args[n++] = argv[0];
 	args[n++] = argv[1];
@@ -81,8 +110,14 @@ static int config_iface(struct live *l, unsigned lineno, int argc, char **argv, 
 	args[n++] = macs;
 	args[n++] = "mtu";
 	args[n++] = mtus;
-	for (int i = 2; i < argc; i++)
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "mac") && i + 1 < argc &&
+		    (!strcmp(argv[i + 1], "kernel") || !strcmp(argv[i + 1], "own"))) {
+			i++;
+			continue;
+		}
 		args[n++] = argv[i];
+	}
 	if (box_setup_command(l->box, n, args, msg, mlen) < 0)
 		return -EINVAL;
 	idx = box_iface_index(l->box, argv[1]);
@@ -93,6 +128,7 @@ static int config_iface(struct live *l, unsigned lineno, int argc, char **argv, 
 	l->iface_kind[l->nsock] = l->io_kind;
 	l->iface_line[l->nsock] = lineno;
 	memcpy(l->mac[l->nsock], box_iface(l->box, idx)->mac, 6);
+	memcpy(l->kmac[l->nsock], link.mac, 6);
 	l->nsock++;
 	return 0;
 }

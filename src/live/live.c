@@ -556,8 +556,10 @@ static void rx_frame(void *arg, const struct afpacket_frame *f)
 
 	if (f->len < ETH_HLEN)
 		return;
-	/* Promiscuous: unicast frames for other hosts on the link are not ours to route. */
-	if (!(f->data[0] & 1) && memcmp(f->data, w->l->mac[c->ifindex - 1], 6)) {
+	/* Promiscuous: unicast frames for other hosts on the link are not ours to route. Frames
+	 * to the kernel's MAC are (a neighbour that learnt it before pkttables took its own). */
+	if (!(f->data[0] & 1) && memcmp(f->data, w->l->mac[c->ifindex - 1], 6) &&
+	    memcmp(f->data, w->l->kmac[c->ifindex - 1], 6)) {
 		w->st.not_for_us++;
 		return;
 	}

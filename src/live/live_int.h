@@ -79,9 +79,10 @@ struct live {
 	int io_kind;			/* `io ...`: enum io_kind for the next ifaces */
 	int iface_kind[BOX_MAX_IFACES]; /* each interface's io, opened after the config */
 	unsigned iface_line[BOX_MAX_IFACES];
-	uint8_t mac[BOX_MAX_IFACES][6]; /* read without the lock: fixed before the workers */
-	unsigned nworkers;		/* `workers N`; 0: live_workers_default() */
-	int spread;			/* `workers N SPREAD`: enum io_spread */
+	uint8_t mac[BOX_MAX_IFACES][6];	 /* read without the lock: fixed before the workers */
+	uint8_t kmac[BOX_MAX_IFACES][6]; /* the kernel's MAC of each interface (also taken) */
+	unsigned nworkers;		 /* `workers N`; 0: live_workers_default() */
+	int spread;			 /* `workers N SPREAD`: enum io_spread */
 	char config[PATH_MAX];
 	struct live_worker *w[LIVE_MAX_WORKERS];
 	struct live_pool pool;
