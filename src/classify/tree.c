@@ -56,10 +56,22 @@ static int grow(void **p, unsigned *cap, unsigned need, size_t size)
 	return 0;
 }
 
+/* Order of a rule's constraints in a check: narrow ones first, where a key that fails the rule
+ * most likely fails (a port, a state, a /32), the protocol and fragment bit last (most
+ * packets share them). */
+static uint64_t con_rank(const struct cls_bcon *k)
+{
+	uint64_t width = k->n ? (uint64_t)(k->iv[k->n - 1].hi - k->iv[0].lo) : 0;
+
+	return (uint64_t)(k->dim == CLS_PROTO || k->dim == CLS_FRAG) << 40 | width << 5 | k->dim;
+}
+
 int cls_store_rule(struct classifier *c, struct cls_rule *out, const struct cls_brule *r)
 {
-	unsigned niv = 0;
+	unsigned niv = 0, order[CLS_NDIMS];
 
+	if (r->ncon > CLS_NDIMS)
+		return -EINVAL;
 	for (unsigned i = 0; i < r->ncon; i++)
 		if (r->con[i].n > 1)
 			niv += r->con[i].n;
@@ -70,8 +82,16 @@ int cls_store_rule(struct classifier *c, struct cls_rule *out, const struct cls_
 				 .ncon = (uint16_t)r->ncon,
 				 .group = (uint8_t)cls_rule_group(r->con, r->ncon),
 				 .final = r->final};
+	/* insertion sort by rank (the builder keeps one constraint per dimension) */
 	for (unsigned i = 0; i < r->ncon; i++) {
-		const struct cls_bcon *k = &r->con[i];
+		unsigned j = i;
+
+		for (; j > 0 && con_rank(&r->con[order[j - 1]]) > con_rank(&r->con[i]); j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	for (unsigned i = 0; i < r->ncon; i++) {
+		const struct cls_bcon *k = &r->con[order[i]];
 		struct cls_con *d = &c->cons[c->ncons++];
 
 		*d = (struct cls_con){.dim = k->dim, .nint = (uint16_t)k->n};
@@ -153,12 +173,12 @@ bool cls_rule_span(const struct classifier *c, const struct cls_rule *r, unsigne
 
 /* ---- lookup ------------------------------------------------------------------------------ */
 
-static bool con_holds(const struct classifier *c, const struct cls_con *k, uint32_t v)
+static inline bool con_holds(const struct classifier *c, const struct cls_con *k, uint32_t v)
 {
 	const struct cls_interval *iv;
 	unsigned a, z;
 
-	if (v < k->lo || v > k->hi)
+	if (v - k->lo > k->hi - k->lo) /* outside lo..hi, one compare */
 		return false;
 	if (k->nint == 1)
 		return true;
@@ -176,7 +196,7 @@ static bool con_holds(const struct classifier *c, const struct cls_con *k, uint3
 	return a < k->nint && iv[a].lo <= v;
 }
 
-static bool rule_holds(const struct classifier *c, unsigned pos, const uint32_t *key)
+static inline bool rule_holds(const struct classifier *c, unsigned pos, const uint32_t *key)
 {
 	const struct cls_rule *r = &c->rules[pos];
 	const struct cls_con *k = &c->cons[r->coff];
@@ -198,6 +218,27 @@ static const struct cls_leaf *walk(const struct classifier *c, unsigned node, co
 	return &c->leaves[n->a];
 }
 
+/*
+ * A final rule that covers a leaf's box hides the rules after it there (the build leaves
+ * them out). A search from a position past it cannot trust the leaf: the engine resumes a
+ * chain after a target changed the packet (MARK), and the final rule, now holding for the
+ * new key, is behind it. Is entry e, skipped as below `from`, such a rule?
+ */
+static inline bool hides(const struct classifier *c, uint32_t e)
+{
+	return (e & CLS_COVERS) && c->rules[CLS_POS(e)].final;
+}
+
+/* The first rule at position >= from whose constraints the key meets, by every rule. */
+static unsigned scan_from(const struct classifier *c, const uint32_t *key, unsigned from,
+			  unsigned best)
+{
+	for (; from < best; from++)
+		if (rule_holds(c, from, key))
+			return from;
+	return best;
+}
+
 static unsigned leaf_first(const struct classifier *c, const struct cls_leaf *l,
 			   const uint32_t *key, unsigned from, unsigned best)
 {
@@ -214,6 +255,9 @@ static unsigned leaf_first(const struct classifier *c, const struct cls_leaf *l,
 			else
 				z = m;
 		}
+		for (unsigned k = 0; k < i; k++)
+			if (hides(c, l->pos[k]))
+				return scan_from(c, key, from, best);
 	}
 	for (; i < l->n && CLS_POS(l->pos[i]) < best; i++)
 		if ((l->pos[i] & CLS_COVERS) || rule_holds(c, CLS_POS(l->pos[i]), key))
@@ -258,8 +302,9 @@ unsigned cls_cursor_next(struct cls_cursor *cur, unsigned from)
 	for (unsigned g = 0; g < cur->n; g++) {
 		const uint32_t *p = cur->pos[g], *e = cur->end[g];
 
-		while (p < e && CLS_POS(*p) < from)
-			p++;
+		for (; p < e && CLS_POS(*p) < from; p++)
+			if (hides(c, *p)) /* see hides(): this leaf cannot answer */
+				return scan_from(c, cur->key, from, c->nrules);
 		for (; p < e && CLS_POS(*p) < best; p++)
 			if ((*p & CLS_COVERS) || rule_holds(c, CLS_POS(*p), cur->key)) {
 				best = CLS_POS(*p);

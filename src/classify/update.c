@@ -293,14 +293,19 @@ static bool same_rule(const struct classifier *c, const struct cls_rule *r,
 
 	if (r->ncon != br->ncon || r->final != br->final)
 		return false;
+	/* the built rule keeps its constraints in its own order (cls_store_rule): match by
+	 * dimension (one constraint per dimension) */
 	for (unsigned i = 0; i < br->ncon; i++) {
 		const struct cls_bcon *q = &br->con[i];
+		unsigned j = 0;
 
-		if (k[i].dim != q->dim || k[i].nint != q->n)
+		while (j < r->ncon && k[j].dim != q->dim)
+			j++;
+		if (j == r->ncon || k[j].nint != q->n)
 			return false;
-		if (q->n == 1 && (k[i].lo != q->iv[0].lo || k[i].hi != q->iv[0].hi))
+		if (q->n == 1 && (k[j].lo != q->iv[0].lo || k[j].hi != q->iv[0].hi))
 			return false;
-		if (q->n > 1 && memcmp(&c->ivs[k[i].ivoff], q->iv, q->n * sizeof(*q->iv)))
+		if (q->n > 1 && memcmp(&c->ivs[k[j].ivoff], q->iv, q->n * sizeof(*q->iv)))
 			return false;
 	}
 	return true;
