@@ -15,6 +15,16 @@
 
 /* ---- small helpers ----------------------------------------------------------------------- */
 
+/* A tuple is four attributes in a row, in this order, in both kinds of message: from SA_IPV4,
+ * SA_MASTER_IPV4, SE_MASTER_IPV4, SE_EXPECT_IPV4 and SE_MASK_IPV4. */
+enum tuple_attr { TUPLE_IPV4, TUPLE_IPV6, TUPLE_L4PROTO, TUPLE_PORT };
+#define TUPLE_FROM(P)                                                                              \
+	(P##IPV6 - P##IPV4 == TUPLE_IPV6 && P##L4PROTO - P##IPV4 == TUPLE_L4PROTO &&               \
+	 P##PORT - P##IPV4 == TUPLE_PORT)
+_Static_assert(TUPLE_FROM(SA_) && TUPLE_FROM(SA_MASTER_) && TUPLE_FROM(SE_MASTER_) &&
+		   TUPLE_FROM(SE_EXPECT_) && TUPLE_FROM(SE_MASK_),
+	       "the tuple attributes of wire.h are in TUPLE_* order");
+
 /* big-endian stores of any alignment (one store each, not one per byte) */
 static inline void put16(uint8_t *p, uint16_t v)
 {
@@ -140,6 +150,16 @@ static inline void attr_ports(struct out *o, unsigned id, uint16_t s, uint16_t d
 		put16(p + 2, d);
 	}
 }
+/* A tuple as its four attributes (TUPLE_* from base): addresses of family, protocol, ports. */
+static inline void attr_tuple(struct out *o, unsigned base, int family, const struct ct_tuple *t,
+			      bool ports)
+{
+	attr_addrs(o, base + (family == AF_INET ? TUPLE_IPV4 : TUPLE_IPV6), family, &t->src,
+		   &t->dst);
+	attr_u8(o, base + TUPLE_L4PROTO, t->l4proto);
+	if (ports)
+		attr_ports(o, base + TUPLE_PORT, t->s.port, t->d.port);
+}
 static void attr_str(struct out *o, unsigned id, const char *s, size_t max)
 {
 	size_t n = strnlen(s, max - 1);
@@ -209,15 +229,9 @@ static inline __attribute__((always_inline)) int ct_encode(uint8_t *buf, size_t 
 		attr_u32(&o, SA_TIMEOUT, f->timeout);
 	if (HAS(f, SA_MARK))
 		attr_u32(&o, SA_MARK, f->mark);
-	if (HAS(f, SA_MASTER_L4PROTO)) {
-		const struct ct_tuple *m = &f->master;
-
-		attr_addrs(&o, m->family == AF_INET ? SA_MASTER_IPV4 : SA_MASTER_IPV6, m->family,
-			   &m->src, &m->dst);
-		attr_u8(&o, SA_MASTER_L4PROTO, m->l4proto);
-		if (proto_has_ports(m->l4proto))
-			attr_ports(&o, SA_MASTER_PORT, m->s.port, m->d.port);
-	}
+	if (HAS(f, SA_MASTER_L4PROTO))
+		attr_tuple(&o, SA_MASTER_IPV4, f->master.family, &f->master,
+			   proto_has_ports(f->master.l4proto));
 	if (HAS(f, SA_SNAT_IPV4) || HAS(f, SA_SNAT_IPV6))
 		attr_addr(&o, v4 ? SA_SNAT_IPV4 : SA_SNAT_IPV6, t->family, &f->snat);
 	if (HAS(f, SA_DNAT_IPV4) || HAS(f, SA_DNAT_IPV6))
@@ -272,26 +286,14 @@ int sync_ct_encode(uint8_t *buf, size_t cap, uint8_t type, const struct sync_flo
 int sync_exp_encode(uint8_t *buf, size_t cap, uint8_t type, const struct sync_exp *x)
 {
 	struct out o = {.buf = buf, .cap = cap, .off = SYNC_HDR_LEN, .chk = true};
-	bool v4 = x->master.family == AF_INET;
-	uint8_t mp = x->master.l4proto;
+	int family = x->master.family;
+	bool ports = proto_has_ports(x->master.l4proto); /* the master's, for all three */
 
 	if (cap < SYNC_HDR_LEN)
 		return -ENOSPC;
-	attr_addrs(&o, v4 ? SE_MASTER_IPV4 : SE_MASTER_IPV6, x->master.family, &x->master.src,
-		   &x->master.dst);
-	attr_u8(&o, SE_MASTER_L4PROTO, mp);
-	if (proto_has_ports(mp))
-		attr_ports(&o, SE_MASTER_PORT, x->master.s.port, x->master.d.port);
-	attr_addrs(&o, v4 ? SE_EXPECT_IPV4 : SE_EXPECT_IPV6, x->master.family, &x->expect.src,
-		   &x->expect.dst);
-	attr_u8(&o, SE_EXPECT_L4PROTO, x->expect.l4proto);
-	if (proto_has_ports(mp))
-		attr_ports(&o, SE_EXPECT_PORT, x->expect.s.port, x->expect.d.port);
-	attr_addrs(&o, v4 ? SE_MASK_IPV4 : SE_MASK_IPV6, x->master.family, &x->mask.src,
-		   &x->mask.dst);
-	attr_u8(&o, SE_MASK_L4PROTO, x->mask.l4proto);
-	if (proto_has_ports(mp))
-		attr_ports(&o, SE_MASK_PORT, x->mask.s.port, x->mask.d.port);
+	attr_tuple(&o, SE_MASTER_IPV4, family, &x->master, ports);
+	attr_tuple(&o, SE_EXPECT_IPV4, family, &x->expect, ports);
+	attr_tuple(&o, SE_MASK_IPV4, family, &x->mask, ports);
 	if (x->have & (1u << SE_TIMEOUT))
 		attr_u32(&o, SE_TIMEOUT, x->timeout);
 	attr_u32(&o, SE_FLAGS, x->flags);
@@ -433,6 +435,26 @@ static void get_addrs(struct ct_tuple *t, int family, const uint8_t *p)
 	memcpy(t->dst.b, p + n, n);
 }
 
+/* Attribute TUPLE_* `which` of a tuple. */
+static void get_tuple_attr(struct ct_tuple *t, unsigned which, const uint8_t *p)
+{
+	switch (which) {
+	case TUPLE_IPV4:
+		get_addrs(t, AF_INET, p);
+		break;
+	case TUPLE_IPV6:
+		get_addrs(t, AF_INET6, p);
+		break;
+	case TUPLE_L4PROTO:
+		t->l4proto = p[0];
+		break;
+	case TUPLE_PORT:
+		t->s.port = get16(p);
+		t->d.port = get16(p + 2);
+		break;
+	}
+}
+
 static uint16_t get16_le(const uint8_t *p)
 {
 	return (uint16_t)(p[0] | p[1] << 8);
@@ -444,17 +466,10 @@ static void ct_attr(void *obj, unsigned id, const uint8_t *p, size_t n)
 
 	switch (id) {
 	case SA_IPV4:
-		get_addrs(&f->orig, AF_INET, p);
-		break;
 	case SA_IPV6:
-		get_addrs(&f->orig, AF_INET6, p);
-		break;
 	case SA_L4PROTO:
-		f->orig.l4proto = p[0];
-		break;
 	case SA_PORT:
-		f->orig.s.port = get16(p);
-		f->orig.d.port = get16(p + 2);
+		get_tuple_attr(&f->orig, id - SA_IPV4, p);
 		break;
 	case SA_TCP_STATE:
 		f->tcp_state = p[0];
@@ -469,17 +484,10 @@ static void ct_attr(void *obj, unsigned id, const uint8_t *p, size_t n)
 		f->mark = get32(p);
 		break;
 	case SA_MASTER_IPV4:
-		get_addrs(&f->master, AF_INET, p);
-		break;
 	case SA_MASTER_IPV6:
-		get_addrs(&f->master, AF_INET6, p);
-		break;
 	case SA_MASTER_L4PROTO:
-		f->master.l4proto = p[0];
-		break;
 	case SA_MASTER_PORT:
-		f->master.s.port = get16(p);
-		f->master.d.port = get16(p + 2);
+		get_tuple_attr(&f->master, id - SA_MASTER_IPV4, p);
 		break;
 	case SA_SNAT_IPV4:
 	case SA_SNAT_IPV6:
@@ -593,43 +601,22 @@ static void exp_attr(void *obj, unsigned id, const uint8_t *p, size_t n)
 
 	switch (id) {
 	case SE_MASTER_IPV4:
-		get_addrs(&x->master, AF_INET, p);
-		break;
 	case SE_MASTER_IPV6:
-		get_addrs(&x->master, AF_INET6, p);
-		break;
 	case SE_MASTER_L4PROTO:
-		x->master.l4proto = p[0];
-		break;
 	case SE_MASTER_PORT:
-		x->master.s.port = get16(p);
-		x->master.d.port = get16(p + 2);
+		get_tuple_attr(&x->master, id - SE_MASTER_IPV4, p);
 		break;
 	case SE_EXPECT_IPV4:
-		get_addrs(&x->expect, AF_INET, p);
-		break;
 	case SE_EXPECT_IPV6:
-		get_addrs(&x->expect, AF_INET6, p);
-		break;
 	case SE_EXPECT_L4PROTO:
-		x->expect.l4proto = p[0];
-		break;
 	case SE_EXPECT_PORT:
-		x->expect.s.port = get16(p);
-		x->expect.d.port = get16(p + 2);
+		get_tuple_attr(&x->expect, id - SE_EXPECT_IPV4, p);
 		break;
 	case SE_MASK_IPV4:
-		get_addrs(&x->mask, AF_INET, p);
-		break;
 	case SE_MASK_IPV6:
-		get_addrs(&x->mask, AF_INET6, p);
-		break;
 	case SE_MASK_L4PROTO:
-		x->mask.l4proto = p[0];
-		break;
 	case SE_MASK_PORT:
-		x->mask.s.port = get16(p);
-		x->mask.d.port = get16(p + 2);
+		get_tuple_attr(&x->mask, id - SE_MASK_IPV4, p);
 		break;
 	case SE_TIMEOUT:
 		x->timeout = get32(p);
