@@ -195,6 +195,31 @@ static struct ctl_tuple key(const struct ct_tuple *t)
 	return k;
 }
 
+/* Every expectation of the family, to on_exp: printed, or their tuples collected. */
+static int dump_exp(struct run *r, bool collect)
+{
+	char buf[256];
+
+	r->collect = collect;
+	return request(r,
+		       start(r, buf, sizeof(buf), CTL_TYPE(CTL_SUBSYS_EXP, CTL_EXP_GET), NLM_F_DUMP,
+			     r->o->family),
+		       on_exp);
+}
+
+/* EXP_GET or EXP_DELETE of the expectation of tuple t, in a message of family. */
+static int exp_by_tuple(struct run *r, uint16_t type, const struct ct_tuple *t, uint8_t family,
+			ctl_msg_cb cb)
+{
+	char buf[1024];
+	struct nlmsghdr *nlh =
+	    start(r, buf, sizeof(buf), CTL_TYPE(CTL_SUBSYS_EXP, type), 0, family);
+	struct ctl_tuple k = key(t);
+
+	ctl_put_tuple(nlh, sizeof(buf), CTA_EXPECT_TUPLE, &k);
+	return request(r, nlh, cb);
+}
+
 static int dump(struct run *r, bool collect)
 {
 	char buf[2048];
@@ -217,13 +242,7 @@ static int do_list(struct run *r)
 		return 0;
 	}
 	if (r->o->expect) {
-		char buf[256];
-
-		e = request(r,
-			    start(r, buf, sizeof(buf), CTL_TYPE(CTL_SUBSYS_EXP, CTL_EXP_GET),
-				  NLM_F_DUMP, r->o->family),
-			    on_exp);
-		if (e < 0)
+		if ((e = dump_exp(r, false)) < 0)
 			return fail_op(r, e, NULL);
 		fprintf(r->err, CTL_CLI_PREFIX "%u expectations have been shown.\n", r->n);
 		return 0;
@@ -254,13 +273,7 @@ static int do_get(struct run *r)
 	int e;
 
 	if (o->expect) {
-		char buf[1024];
-		struct nlmsghdr *nlh =
-		    start(r, buf, sizeof(buf), CTL_TYPE(CTL_SUBSYS_EXP, CTL_EXP_GET), 0, o->family);
-		struct ctl_tuple k = key(&o->orig.t);
-
-		ctl_put_tuple(nlh, sizeof(buf), CTA_EXPECT_TUPLE, &k);
-		if ((e = request(r, nlh, on_exp)) < 0)
+		if ((e = exp_by_tuple(r, CTL_EXP_GET, &o->orig.t, o->family, on_exp)) < 0)
 			return fail_op(r, e, NULL);
 		fprintf(r->err, CTL_CLI_PREFIX "%u expectations have been shown.\n", r->n);
 		return 0;
@@ -496,13 +509,7 @@ static int do_create(struct run *r)
 
 static int delete_exp(struct run *r, const struct ct_tuple *t)
 {
-	char buf[1024];
-	struct nlmsghdr *nlh =
-	    start(r, buf, sizeof(buf), CTL_TYPE(CTL_SUBSYS_EXP, CTL_EXP_DELETE), 0, t->family);
-	struct ctl_tuple k = key(t);
-
-	ctl_put_tuple(nlh, sizeof(buf), CTA_EXPECT_TUPLE, &k);
-	return request(r, nlh, NULL);
+	return exp_by_tuple(r, CTL_EXP_DELETE, t, t->family, NULL);
 }
 
 static int do_delete(struct run *r)
@@ -523,12 +530,7 @@ static int do_flush(struct run *r)
 	int e;
 
 	if (r->o->expect) {
-		r->collect = true;
-		e = request(r,
-			    start(r, buf, sizeof(buf), CTL_TYPE(CTL_SUBSYS_EXP, CTL_EXP_GET),
-				  NLM_F_DUMP, r->o->family),
-			    on_exp);
-		if (e < 0)
+		if ((e = dump_exp(r, true)) < 0)
 			return fail_op(r, e, NULL);
 		for (unsigned i = 0; i < r->nfound; i++)
 			delete_exp(r, &r->found[i].orig);
@@ -559,12 +561,7 @@ static int do_stats(struct run *r, bool count)
 	int e;
 
 	if (count && r->o->expect) {
-		r->collect = true;
-		e = request(r,
-			    start(r, buf, sizeof(buf), CTL_TYPE(CTL_SUBSYS_EXP, CTL_EXP_GET),
-				  NLM_F_DUMP, r->o->family),
-			    on_exp);
-		if (e < 0)
+		if ((e = dump_exp(r, true)) < 0)
 			return fail_op(r, e, NULL);
 		fprintf(r->out, "%u\n", r->nfound);
 		return 0;
