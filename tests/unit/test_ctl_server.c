@@ -189,6 +189,25 @@ static struct nlmsghdr *req(uint16_t subsys, uint16_t msg, uint16_t flags, uint8
 			     family, true);
 }
 
+/* Send a request and serve it until its answer is complete. */
+static void ask(struct fx *f, const struct nlmsghdr *nlh, struct answer *a)
+{
+	send_req(f, nlh);
+	serve(f, a);
+}
+
+/* A request whose answer is `error` (0: none) with a message naming `names` (or NULL). */
+static void expect_answer(struct fx *f, const struct nlmsghdr *nlh, int error, const char *names)
+{
+	struct answer a = {0};
+
+	ask(f, nlh, &a);
+	assert_int_equal(a.error, error);
+	if (names)
+		assert_non_null(strstr(a.msg, names));
+	answer_free(&a);
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -267,8 +286,7 @@ static void test_get_delete_flush(void **state)
 	tu.have = CTL_T_SRC | CTL_T_DST | CTL_T_PROTO | CTL_T_SPORT | CTL_T_DPORT;
 	nlh = req(CTL_SUBSYS_CT, CTL_CT_GET, 0, AF_INET);
 	ctl_put_tuple(nlh, sizeof(buf), CTA_TUPLE_ORIG, &tu);
-	send_req(f, nlh);
-	serve(f, &a);
+	ask(f, nlh, &a);
 	assert_int_equal(a.error, 0);
 	assert_int_equal(a.entries, 1);
 	assert_non_null(strstr(a.lines[0], "src=10.0.0.5 dst=192.0.2.1 sport=1029 dport=53"));
@@ -276,15 +294,11 @@ static void test_get_delete_flush(void **state)
 	/* delete it, then it is gone */
 	nlh = req(CTL_SUBSYS_CT, CTL_CT_DELETE, 0, AF_INET);
 	ctl_put_tuple(nlh, sizeof(buf), CTA_TUPLE_ORIG, &tu);
-	send_req(f, nlh);
-	serve(f, &a);
+	ask(f, nlh, &a);
 	assert_int_equal(a.error, 0);
 	assert_int_equal(ct_table_stats(f->t)->count, 999);
 	answer_free(&a);
-	send_req(f, nlh);
-	serve(f, &a);
-	assert_int_equal(a.error, -ENOENT);
-	answer_free(&a);
+	expect_answer(f, nlh, -ENOENT, NULL);
 	/* delete by filter: mark 1 (every 4th, but #5 was not one of them) */
 	nlh = req(CTL_SUBSYS_CT, CTL_CT_DELETE, 0, AF_INET);
 	memset(&flt, 0, sizeof(flt));
@@ -292,8 +306,7 @@ static void test_get_delete_flush(void **state)
 	flt.mark = 1;
 	flt.mark_mask = 0xffffffff;
 	ctl_put_filter(nlh, sizeof(buf), &flt);
-	send_req(f, nlh);
-	serve(f, &a);
+	ask(f, nlh, &a);
 	assert_int_equal(a.error, 0);
 	assert_int_equal(a.count, 250);
 	assert_int_equal(ct_table_stats(f->t)->count, 749);
@@ -305,18 +318,13 @@ static void test_get_delete_flush(void **state)
 	inet_pton(AF_INET, "10.0.3.7", &flt.orig.t.src);
 	flt.orig.have = CTL_T_SRC;
 	ctl_put_filter(nlh, sizeof(buf), &flt);
-	send_req(f, nlh);
-	serve(f, &a);
+	ask(f, nlh, &a);
 	assert_int_equal(a.entries, 1);
 	answer_free(&a);
 	/* statistics */
-	send_req(f, req(CTL_SUBSYS_CT, CTL_CT_GET_STATS, 0, AF_UNSPEC));
-	serve(f, &a);
-	assert_int_equal(a.error, 0);
-	answer_free(&a);
+	expect_answer(f, req(CTL_SUBSYS_CT, CTL_CT_GET_STATS, 0, AF_UNSPEC), 0, NULL);
 	/* flush */
-	send_req(f, req(CTL_SUBSYS_CT, CTL_CT_FLUSH, 0, AF_UNSPEC));
-	serve(f, &a);
+	ask(f, req(CTL_SUBSYS_CT, CTL_CT_FLUSH, 0, AF_UNSPEC), &a);
 	assert_int_equal(a.error, 0);
 	assert_int_equal(a.count, 749);
 	assert_int_equal(ct_table_stats(f->t)->count, 0);
@@ -334,10 +342,7 @@ static void test_events_slow_listener(void **state)
 	ctl_server_config_default(&cfg);
 	cfg.event_qlen = 8;
 	f = fx_new(&cfg);
-	send_req(f, req(CTL_SUBSYS_CT, CTL_CT_EVENTS, 0, AF_UNSPEC));
-	serve(f, &a);
-	assert_int_equal(a.error, 0);
-	answer_free(&a);
+	expect_answer(f, req(CTL_SUBSYS_CT, CTL_CT_EVENTS, 0, AF_UNSPEC), 0, NULL);
 	/* 100 new connections while nobody serves the socket: 8 fit, 92 are lost */
 	for (unsigned i = 0; i < 100; i++) {
 		snprintf(pkt, sizeof(pkt), "tcp 10.1.0.%u:4000 > 192.0.2.9:80 syn seq=1 win=100", i);
@@ -387,8 +392,7 @@ static void replace(struct fx *f, struct answer *a, const char *text, uint32_t f
 	mnl_attr_put(nlh, CTL_RA_TEXT, strlen(text), text);
 	mnl_attr_put_strz(nlh, CTL_RA_NAME, "new.rules");
 	mnl_attr_put_u32(nlh, CTL_RA_FLAGS, htonl(flags));
-	send_req(f, nlh);
-	serve(f, a);
+	ask(f, nlh, a);
 }
 
 static void dump_rules(struct fx *f, struct answer *a)
@@ -396,8 +400,7 @@ static void dump_rules(struct fx *f, struct answer *a)
 	struct nlmsghdr *nlh = req(CTL_SUBSYS_RULES, CTL_RULES_DUMP, 0, AF_INET);
 
 	mnl_attr_put_u32(nlh, CTL_RA_FLAGS, htonl(CTL_RF_COUNTERS));
-	send_req(f, nlh);
-	serve(f, a);
+	ask(f, nlh, a);
 }
 
 static void test_rules(void **state)
@@ -428,10 +431,7 @@ static void test_rules(void **state)
 	free(before);
 	answer_free(&a);
 	/* zero the counters */
-	send_req(f, req(CTL_SUBSYS_RULES, CTL_RULES_ZERO, 0, AF_INET));
-	serve(f, &a);
-	assert_int_equal(a.error, 0);
-	answer_free(&a);
+	expect_answer(f, req(CTL_SUBSYS_RULES, CTL_RULES_ZERO, 0, AF_INET), 0, NULL);
 	dump_rules(f, &a);
 	assert_non_null(strstr(a.text, "[0:0] -A INPUT -p tcp"));
 	answer_free(&a);
@@ -440,10 +440,7 @@ static void test_rules(void **state)
 	mnl_attr_put_strz(nlh, CTL_RA_TABLE, "filter");
 	mnl_attr_put_strz(nlh, CTL_RA_CHAIN, "INPUT");
 	mnl_attr_put_u32(nlh, CTL_RA_POLICY, htonl(NF_DROP));
-	send_req(f, nlh);
-	serve(f, &a);
-	assert_int_equal(a.error, 0);
-	answer_free(&a);
+	expect_answer(f, nlh, 0, NULL);
 	dump_rules(f, &a);
 	assert_non_null(strstr(a.text, ":INPUT DROP"));
 	answer_free(&a);
@@ -452,11 +449,7 @@ static void test_rules(void **state)
 	mnl_attr_put_strz(nlh, CTL_RA_TABLE, "filter");
 	mnl_attr_put_strz(nlh, CTL_RA_CHAIN, "NOPE");
 	mnl_attr_put_u32(nlh, CTL_RA_POLICY, htonl(NF_DROP));
-	send_req(f, nlh);
-	serve(f, &a);
-	assert_int_equal(a.error, -ENOENT);
-	assert_non_null(strstr(a.msg, "CTL_RA_CHAIN"));
-	answer_free(&a);
+	expect_answer(f, nlh, -ENOENT, "CTL_RA_CHAIN");
 	fx_free(f);
 }
 
@@ -476,29 +469,15 @@ static void test_malformed_survives(void **state)
 	/* no version */
 	nlh = ctl_msg_start(buf, sizeof(buf), CTL_TYPE(CTL_SUBSYS_CT, CTL_CT_FLUSH), NLM_F_REQUEST,
 			    3, 0, false);
-	send_req(f, nlh);
-	serve(f, &a);
-	assert_int_equal(a.error, -EINVAL);
-	assert_non_null(strstr(a.msg, "CTL_A_VERSION"));
-	answer_free(&a);
+	expect_answer(f, nlh, -EINVAL, "CTL_A_VERSION");
 	/* a bad attribute */
 	nlh = req(CTL_SUBSYS_CT, CTL_CT_GET, NLM_F_DUMP, AF_INET);
 	mnl_attr_put(nlh, CTA_MARK, 2, "ab");
-	send_req(f, nlh);
-	serve(f, &a);
-	assert_int_equal(a.error, -EINVAL);
-	assert_non_null(strstr(a.msg, "CTA_MARK"));
-	answer_free(&a);
+	expect_answer(f, nlh, -EINVAL, "CTA_MARK");
 	/* expectations: a dump of none; a delete must say which */
-	send_req(f, req(CTL_SUBSYS_EXP, CTL_EXP_GET, NLM_F_DUMP, AF_INET));
-	serve(f, &a);
-	assert_int_equal(a.error, 0);
-	answer_free(&a);
-	send_req(f, req(CTL_SUBSYS_EXP, CTL_EXP_DELETE, 0, AF_INET));
-	serve(f, &a);
-	assert_int_equal(a.error, -EINVAL);
-	assert_non_null(strstr(a.msg, "CTA_EXPECT_TUPLE"));
-	answer_free(&a);
+	expect_answer(f, req(CTL_SUBSYS_EXP, CTL_EXP_GET, NLM_F_DUMP, AF_INET), 0, NULL);
+	expect_answer(f, req(CTL_SUBSYS_EXP, CTL_EXP_DELETE, 0, AF_INET), -EINVAL,
+		      "CTA_EXPECT_TUPLE");
 	/* a create needs its timeout (ctnetlink requires one); with it, the entry is there */
 	{
 		struct ctl_ct c = { .have = CTL_C_ORIG };
@@ -511,30 +490,17 @@ static void test_malformed_survives(void **state)
 		c.orig.d.port = 53;
 		nlh = req(CTL_SUBSYS_CT, CTL_CT_NEW, NLM_F_CREATE | NLM_F_EXCL, AF_INET);
 		assert_int_equal(ctl_put_ct(nlh, sizeof(buf), &c), 0);
-		send_req(f, nlh);
-		serve(f, &a);
-		assert_int_equal(a.error, -EINVAL);
-		assert_non_null(strstr(a.msg, "CTA_TIMEOUT"));
-		answer_free(&a);
+		expect_answer(f, nlh, -EINVAL, "CTA_TIMEOUT");
 		c.have |= CTL_C_TIMEOUT;
 		c.timeout = 30;
 		nlh = req(CTL_SUBSYS_CT, CTL_CT_NEW, NLM_F_CREATE | NLM_F_EXCL, AF_INET);
 		assert_int_equal(ctl_put_ct(nlh, sizeof(buf), &c), 0);
-		send_req(f, nlh);
-		serve(f, &a);
-		assert_int_equal(a.error, 0);
-		answer_free(&a);
+		expect_answer(f, nlh, 0, NULL);
 		assert_non_null(ct_test_find(f->t, "udp 192.0.2.1:53 > 10.0.0.9:4000", 0));
-		send_req(f, nlh); /* again, with NLM_F_EXCL */
-		serve(f, &a);
-		assert_int_equal(a.error, -EEXIST);
-		answer_free(&a);
+		expect_answer(f, nlh, -EEXIST, NULL); /* again, with NLM_F_EXCL */
 	}
 	/* and the server still answers */
-	send_req(f, req(CTL_SUBSYS_CT, CTL_CT_GET_STATS, 0, AF_UNSPEC));
-	serve(f, &a);
-	assert_int_equal(a.error, 0);
-	answer_free(&a);
+	expect_answer(f, req(CTL_SUBSYS_CT, CTL_CT_GET_STATS, 0, AF_UNSPEC), 0, NULL);
 	fx_free(f);
 }
 
