@@ -93,7 +93,8 @@ static int send_flush(struct nfqueue *q)
 {
 	ssize_t n;
 
-	if (!q->slen)
+	if (!q->slen ||
+	    !q->nl) /* no socket (nfqueue_open_unbound): nfqueue_handle's caller reads */
 		return 0;
 	n = mnl_socket_sendto(q->nl, q->sbuf, q->slen);
 	q->slen = 0;
@@ -106,6 +107,8 @@ static char *send_room(struct nfqueue *q, size_t need)
 {
 	if (q->slen + need > NFQ_SEND_MAX)
 		send_flush(q);
+	if (q->slen + need > NFQ_SEND_MAX)
+		q->slen = 0; /* no socket: what the caller has not read is lost */
 	return q->sbuf + q->slen;
 }
 
@@ -228,7 +231,7 @@ static void handle_packet(struct nfqueue *q, const struct nlmsghdr *nlh)
 	q->st.packets++;
 	data = a[NFQA_PAYLOAD] ? mnl_attr_get_payload(a[NFQA_PAYLOAD]) : NULL;
 	len = a[NFQA_PAYLOAD] ? mnl_attr_get_payload_len(a[NFQA_PAYLOAD]) : 0;
-	if (ph->hook >= NF_INET_NUMHOOKS || !data || !(p = pkt_from_bytes(data, len))) {
+	if (ph->hook >= NF_INET_NUMHOOKS || !data || !(p = box_pkt_get(q->box, data, len))) {
 		/* Nothing to judge (or no memory to judge it with): let it go as it came. */
 		q->st.not_ip++;
 		verdict(q, id, NF_ACCEPT, mark, NULL, 0);
@@ -274,7 +277,9 @@ static void handle_packet(struct nfqueue *q, const struct nlmsghdr *nlh)
 		verdict(q, id, NF_ACCEPT, mark, NULL, 0);
 		break;
 	}
-	/* box_hook_packet leaves the packet with us: so is its conntrack reference, if any. */
+	/* box_hook_packet leaves the packet with us: so is its conntrack reference, if any. The
+	 * packet came from the box's pool (made and given back under the box lock, as the pool's
+	 * one thread at a time): pkt_free returns it there. */
 	box_pkt_unref(q->box, p);
 	pkt_free(p);
 }
@@ -435,6 +440,32 @@ int nfqueue_open(const struct nfqueue_opts *o, struct box *b, FILE *err, struct 
 	}
 	*out = q;
 	return 0;
+}
+
+struct nfqueue *nfqueue_open_unbound(unsigned queue_num, struct box *b)
+{
+	struct nfqueue *q = calloc(1, sizeof(*q));
+
+	if (!q)
+		return NULL;
+	q->err = stderr;
+	q->queue_num = queue_num;
+	q->box = b;
+	q->sbuf = malloc(NFQ_SEND_MAX);
+	if (!q->sbuf) {
+		nfqueue_free(q);
+		return NULL;
+	}
+	return q;
+}
+
+const void *nfqueue_handle(struct nfqueue *q, const void *msgs, size_t n, size_t *sent)
+{
+	q->slen = 0;
+	dispatch(q, msgs, n);
+	run_close(q);
+	*sent = q->slen;
+	return q->sbuf;
 }
 
 void nfqueue_free(struct nfqueue *q)

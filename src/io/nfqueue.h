@@ -51,6 +51,15 @@ int nfqueue_open(const struct nfqueue_opts *o, struct box *b, FILE *err, struct 
 /* Unbind (the kernel drops what is still waiting: no verdict will come) and free. */
 void nfqueue_free(struct nfqueue *q);
 
+/*
+ * A queue without a socket, for tests: nfqueue_handle takes `n` bytes of netlink messages as
+ * if received (packets through box b, answers to requests) and returns the verdict messages
+ * they made (*sent bytes, valid until the next call), which a bound queue would have sent.
+ * NULL on ENOMEM. Freed with nfqueue_free; nfqueue_fd and nfqueue_drain are not for it.
+ */
+struct nfqueue *nfqueue_open_unbound(unsigned queue_num, struct box *b);
+const void *nfqueue_handle(struct nfqueue *q, const void *msgs, size_t n, size_t *sent);
+
 /* The socket to wait on (POLLIN: packets wait). */
 int nfqueue_fd(const struct nfqueue *q);
 /*

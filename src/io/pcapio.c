@@ -31,6 +31,8 @@ struct pcapio_reader {
 	uint64_t count;	  /* records read */
 	uint32_t wirelen; /* of the last record */
 	bool nano;
+	pcapio_get_fn *get; /* the packets' source (pcapio_set_get); NULL: pkt_from_bytes */
+	void *get_ctx;
 };
 
 struct pcapio_writer {
@@ -149,7 +151,12 @@ int pcapio_next(struct pcapio_reader *r, struct pkt **out, char *err, size_t err
 	skip = r->strip <= len ? r->strip : len;
 	if (len - skip > PKT_MAX_LEN)
 		len = skip + PKT_MAX_LEN;
-	p = len - skip ? pkt_from_bytes(data + skip, len - skip) : pkt_alloc(0);
+	if (len == skip)
+		p = pkt_alloc(0);
+	else if (r->get)
+		p = r->get(r->get_ctx, data + skip, len - skip);
+	else
+		p = pkt_from_bytes(data + skip, len - skip);
 	if (!p) {
 		snprintf(err, errlen, "%s: packet %llu: out of memory", r->path,
 			 (unsigned long long)r->count);
@@ -160,6 +167,12 @@ int pcapio_next(struct pcapio_reader *r, struct pkt **out, char *err, size_t err
 	p->id = r->count;
 	*out = p;
 	return 1;
+}
+
+void pcapio_set_get(struct pcapio_reader *r, pcapio_get_fn *get, void *ctx)
+{
+	r->get = get;
+	r->get_ctx = ctx;
 }
 
 void pcapio_close(struct pcapio_reader *r)

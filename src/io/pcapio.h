@@ -48,6 +48,14 @@ int pcapio_dlt(const struct pcapio_reader *r);
  * that numbering stays in step with the file.
  */
 int pcapio_next(struct pcapio_reader *r, struct pkt **out, char *err, size_t errlen);
+/*
+ * Where pcapio_next's packets come from: get(ctx, data, len) makes a packet holding a copy of
+ * the record (e.g. box_pkt_get, a box's pool, so a replay allocates nothing per packet once
+ * the pool holds enough). Not set, or get NULL: pkt_from_bytes. An empty record is always an
+ * empty packet of its own.
+ */
+typedef struct pkt *pcapio_get_fn(void *ctx, const void *data, uint32_t len);
+void pcapio_set_get(struct pcapio_reader *r, pcapio_get_fn *get, void *ctx);
 /* Original (wire) length of the last packet returned, which may exceed its captured length. */
 uint32_t pcapio_last_wirelen(const struct pcapio_reader *r);
 void pcapio_close(struct pcapio_reader *r);

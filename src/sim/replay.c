@@ -403,6 +403,12 @@ static int load_rules(struct sim_box *sb, const char *path, int family, bool uni
 	return rc;
 }
 
+/* The capture's packets come from the box's pool: a replay allocates no packet per record. */
+static struct pkt *replay_get(void *box, const void *data, uint32_t len)
+{
+	return box_pkt_get(box, data, len);
+}
+
 int sim_replay(const struct sim_replay_opts *o, FILE *out, FILE *err)
 {
 	struct sim *s = sim_new(out, err, SIM_QUIET | SIM_REPLAY);
@@ -475,6 +481,7 @@ int sim_replay(const struct sim_replay_opts *o, FILE *out, FILE *err)
 		fprintf(err, "replay: %s\n", ebuf);
 		goto fail;
 	}
+	pcapio_set_get(r, replay_get, sb->box);
 	for (unsigned i = 1; i <= box_iface_count(sb->box); i++)
 		box_set_iface_link(sb->box, (int)i, pcapio_link(r));
 	if (o->out && pcapio_create(o->out, pcapio_link(r), &w, ebuf, sizeof(ebuf)) < 0) {
