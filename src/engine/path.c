@@ -341,6 +341,7 @@ static void decrease_ttl(struct pkt *p)
 		if (pkt_in_seg0(p, off, 12)) { /* written where it was read */
 			uint8_t *wh = p->seg[0].data + off;
 
+			p->written = true;
 			wh[8] = (uint8_t)(new_ >> 8);
 			wh[10] = (uint8_t)(sum >> 8);
 			wh[11] = (uint8_t)sum;

@@ -193,11 +193,18 @@ static const unsigned kernel_hook[NF_INET_NUMHOOKS] = {
     [NF_INET_POST_ROUTING] = HOOK_POSTROUTING,
 };
 
-/* The bytes the kernel should take back, or NULL when the rules left them as they were. */
+/*
+ * The bytes the kernel should take back, or NULL when the rules left them as they were. A
+ * packet no writer touched (p->written: pkt_store, pkt_splice, pkt_trim) is the kernel's as it
+ * came, with no compare; one that was written is compared, so that a write of the bytes that
+ * were there (a NAT to the same address, a TTL set to its value) sends no payload either.
+ */
 static const uint8_t *rewritten(struct pkt *p, const uint8_t *orig, uint32_t len, bool partial)
 {
 	uint8_t *d;
 
+	if (!p->written)
+		return NULL;
 	if (pkt_linearize(p) < 0)
 		return NULL;
 	d = pkt_linear_data(p);

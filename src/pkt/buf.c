@@ -291,6 +291,7 @@ int pkt_store_across(struct pkt *p, uint32_t off, const void *src, uint32_t len)
 		return -EFAULT;
 	if (len == 0)
 		return 0;
+	p->written = true;
 	for (i = seg_find(p, off, &inner); i < p->nsegs && len; i++, inner = 0) {
 		uint32_t n = p->seg[i].len - inner;
 
@@ -347,6 +348,7 @@ void pkt_trim(struct pkt *p, uint32_t len)
 
 	if (len >= p->len)
 		return;
+	p->written = true;
 	for (i = 0; i < p->nsegs; i++) {
 		if (p->seg[i].len > left)
 			p->seg[i].len = left;
@@ -371,6 +373,7 @@ int pkt_splice(struct pkt *p, uint32_t off, uint32_t oldlen, const void *src, ui
 	ret = make_owned_linear(p, (uint32_t)(total > p->len ? total : p->len));
 	if (ret)
 		return ret;
+	p->written = true;
 	d = p->seg[0].data;
 	tail = p->len - off - oldlen;
 	memmove(d + off + newlen, d + off + oldlen, tail);

@@ -173,6 +173,10 @@ struct pkt {
 	uint16_t gso_size;
 	uint8_t gso_type; /* PKT_GSO_TCP or PKT_GSO_UDP_L4, | PKT_GSO_ECN */
 	bool csum_partial;
+	/* Its bytes may differ from what it was made with: set by every writer of a packet's
+	 * bytes (pkt_store*, pkt_splice, pkt_trim that cuts; the forwarding path's TTL), never
+	 * cleared. Not set: the bytes are those it was made with (NFQUEUE sends no payload). */
+	bool written;
 	/* The pool the packet came from (pkt_pool_get): pkt_free gives it back. NULL: malloc. */
 	struct pkt_pool *pool;
 };
@@ -288,6 +292,7 @@ static inline int pkt_copy_out(const struct pkt *p, uint32_t off, void *dst, uin
 static inline int pkt_store(struct pkt *p, uint32_t off, const void *src, uint32_t len)
 {
 	if (pkt_in_seg0(p, off, len)) {
+		p->written = true;
 		memcpy(p->seg[0].data + off, src, len);
 		return 0;
 	}
