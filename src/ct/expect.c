@@ -188,6 +188,57 @@ unsigned ct_expect_sweep(struct ct_table *t, uint64_t now)
 	return n;
 }
 
+/* The expired expectations of one bucket. */
+static void sweep_bucket(struct ct_table *t, unsigned i, uint64_t now)
+{
+	struct ct_helper_state *hs = t->helpers;
+	struct ct_expect *x, *next;
+
+	for (x = hs->bucket[i]; x; x = next) {
+		next = x->hnext;
+		if (now >= x->expires) {
+			hs->stats.expired++;
+			unlink_expect(t, x);
+		}
+	}
+}
+
+unsigned ct_expect_sweep_elapsed(struct ct_table *t, uint64_t now)
+{
+	struct ct_helper_state *hs = t->helpers;
+	const uint64_t n = CT_EXPECT_BUCKETS;
+	uint64_t elapsed, due;
+
+	if (!hs)
+		return 0;
+	if (now <= hs->sweep_clock) {
+		hs->sweep_clock = now; /* a clock set back: count from there */
+		return 0;
+	}
+	elapsed = now - hs->sweep_clock;
+	due = elapsed >= CT_SWEEP_PERIOD ? n : elapsed * n / CT_SWEEP_PERIOD;
+	if (!due)
+		return 0; /* less than a bucket's worth: the time is kept for the next move */
+	if (due > CT_EXPECT_SWEEP_SLICE)
+		due = CT_EXPECT_SWEEP_SLICE;
+	if (due == n || due == CT_EXPECT_SWEEP_SLICE)
+		hs->sweep_clock = now; /* no backlog carried: lookups honour expiry anyway */
+	else
+		hs->sweep_clock += due * CT_SWEEP_PERIOD / n;
+	for (unsigned i = 0; i < due; i++) {
+		if (hs->stats.count)
+			sweep_bucket(t, hs->sweep_next, now);
+		hs->sweep_next = (hs->sweep_next + 1) % CT_EXPECT_BUCKETS;
+	}
+	hs->sweep_visited += due;
+	return (unsigned)due;
+}
+
+uint64_t ct_expect_sweep_visited(const struct ct_table *t)
+{
+	return t->helpers ? t->helpers->sweep_visited : 0;
+}
+
 /* The master's oldest expectation of a class (the kernel evicts that one). */
 static struct ct_expect *oldest_of(struct ct_helper_state *hs, const struct ct_entry *master,
 				   unsigned class)
@@ -225,12 +276,17 @@ int ct_expect_related(struct ct_table *t, struct ct_entry *master, const struct 
 	for (int w = 0; w < 4; w++)
 		x->tuple.src.w[w] &= x->mask_src.w[w];
 	x->tuple.s.all &= x->mask_sport;
-	ct_expect_sweep(t, now);
 	/* the same expectation again replaces the old one; another master's that would catch
-	 * the same connections is refused */
-	for (i = hs->oldest; i; i = next) {
-		next = i->next;
-		if (same(i, x)) {
+	 * the same connections is refused. Both can only be in x's bucket (it is chosen by the
+	 * half of the tuple they share with x); an expired one met there is gone, as for a
+	 * lookup. What expired elsewhere is the sweep's, or a full pass's below where a limit
+	 * is reached: no decision sees an expired expectation. */
+	for (i = hs->bucket[bucket_of(t, &x->tuple)]; i; i = next) {
+		next = i->hnext;
+		if (now >= i->expires) {
+			hs->stats.expired++;
+			unlink_expect(t, i);
+		} else if (same(i, x)) {
 			unlink_expect(t, i);
 		} else if (clash(i, x)) {
 			hs->stats.refused_clash++;
@@ -239,7 +295,12 @@ int ct_expect_related(struct ct_table *t, struct ct_entry *master, const struct 
 		}
 	}
 	if (pol->max_expected && help->expecting[x->class] >= pol->max_expected) {
-		struct ct_expect *old = oldest_of(hs, master, x->class);
+		struct ct_expect *old;
+
+		ct_expect_sweep(t, now); /* the master's expired ones do not count */
+		old = help->expecting[x->class] >= pol->max_expected
+			  ? oldest_of(hs, master, x->class)
+			  : NULL;
 
 		if (old) {
 			hs->stats.evicted++;
@@ -251,6 +312,8 @@ int ct_expect_related(struct ct_table *t, struct ct_entry *master, const struct 
 			return -EMFILE;
 		}
 	}
+	if (hs->stats.count >= hs->stats.max)
+		ct_expect_sweep(t, now); /* full of expired ones is not full */
 	if (hs->stats.count >= hs->stats.max) {
 		hs->stats.refused_full++;
 		free(x);

@@ -95,8 +95,19 @@ int ct_expect_related(struct ct_table *t, struct ct_entry *master, const struct 
 void ct_expect_remove(struct ct_table *t, struct ct_expect *x);
 /* The active expectation a connection with original tuple `tuple` would consume; NULL. */
 struct ct_expect *ct_expect_find(struct ct_table *t, const struct ct_tuple *tuple, uint64_t now);
-/* Remove expired expectations. Returns how many. */
+/* Remove expired expectations (all of them: a full pass). Returns how many. */
 unsigned ct_expect_sweep(struct ct_table *t, uint64_t now);
+/*
+ * Housekeeping by elapsed time (the box's clock hook, beside ct_sweep_elapsed): the expired
+ * expectations of the share of the buckets the time since the last slice is worth, all of them
+ * once per CT_SWEEP_PERIOD of box clock, at most CT_EXPECT_SWEEP_SLICE buckets a call. Expiry
+ * does not wait for it: a lookup and a registration treat an expectation past its time as gone,
+ * a listing sweeps first. Returns the buckets visited.
+ */
+#define CT_EXPECT_SWEEP_SLICE 64u
+unsigned ct_expect_sweep_elapsed(struct ct_table *t, uint64_t now);
+/* Buckets ct_expect_sweep_elapsed has visited in this table (for tests). */
+uint64_t ct_expect_sweep_visited(const struct ct_table *t);
 
 struct ct_expect_stats {
 	uint64_t created, consumed, expired, evicted, refused_full, refused_clash;

@@ -30,6 +30,10 @@ struct ct_helper_state {
 	struct ct_expect *oldest, *newest;
 	uint64_t next_id;
 	struct ct_expect_stats stats;
+	/* ct_expect_sweep_elapsed: the next bucket, the time its slices have covered, buckets
+	 * visited (for tests) */
+	unsigned sweep_next;
+	uint64_t sweep_clock, sweep_visited;
 	struct {
 		ct_expect_event_fn fn;
 		void *priv;

@@ -320,6 +320,7 @@ static void plugin_clock(void *priv, uint64_t now)
 	/* by elapsed time, bounded (replay moves the clock at nearly every packet); lookups and
 	 * listings skip expired entries meanwhile */
 	ct_sweep_elapsed(c->table, now);
+	ct_expect_sweep_elapsed(c->table, now);
 }
 
 /*
