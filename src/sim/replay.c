@@ -311,7 +311,10 @@ static void report_packet(struct sim_box *sb, struct pkt *orig, const char *inte
 						text);
 				}
 			}
-			if (w && oc->pkt) {
+			if (w && oc->pkt && sim_pkt_link(oc->pkt) == pcapio_writer_link(w)) {
+				/* framed as the file already: written as it is, no copy */
+				pcapio_write(w, oc->pkt, box_now(b));
+			} else if (w && oc->pkt) {
 				struct pkt *c = pkt_clone(oc->pkt);
 
 				c = sim_frame(c, sim_pkt_link(oc->pkt), pcapio_writer_link(w),
