@@ -240,6 +240,9 @@ unsigned ct_sweep(struct ct_table *t, uint64_t now, unsigned buckets);
 #define CT_SWEEP_PERIOD	   (1 * CT_SEC)
 #define CT_SWEEP_SLICE_MAX 256u
 unsigned ct_sweep_elapsed(struct ct_table *t, uint64_t now);
+/* The slicing of ct_sweep_elapsed for a table of n buckets whose slices have covered the time
+ * up to *clock (moved on here): how many buckets are due now, at most `slice`. */
+uint64_t ct_sweep_due(uint64_t *clock, uint64_t now, uint64_t n, uint64_t slice);
 /* Remove one entry now (reason CT_GONE_KILLED). */
 void ct_kill(struct ct_table *t, struct ct_entry *e);
 /* Remove every entry (conntrack -F). */

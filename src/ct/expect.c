@@ -206,25 +206,11 @@ static void sweep_bucket(struct ct_table *t, unsigned i, uint64_t now)
 unsigned ct_expect_sweep_elapsed(struct ct_table *t, uint64_t now)
 {
 	struct ct_helper_state *hs = t->helpers;
-	const uint64_t n = CT_EXPECT_BUCKETS;
-	uint64_t elapsed, due;
+	uint64_t due;
 
 	if (!hs)
 		return 0;
-	if (now <= hs->sweep_clock) {
-		hs->sweep_clock = now; /* a clock set back: count from there */
-		return 0;
-	}
-	elapsed = now - hs->sweep_clock;
-	due = elapsed >= CT_SWEEP_PERIOD ? n : elapsed * n / CT_SWEEP_PERIOD;
-	if (!due)
-		return 0; /* less than a bucket's worth: the time is kept for the next move */
-	if (due > CT_EXPECT_SWEEP_SLICE)
-		due = CT_EXPECT_SWEEP_SLICE;
-	if (due == n || due == CT_EXPECT_SWEEP_SLICE)
-		hs->sweep_clock = now; /* no backlog carried: lookups honour expiry anyway */
-	else
-		hs->sweep_clock += due * CT_SWEEP_PERIOD / n;
+	due = ct_sweep_due(&hs->sweep_clock, now, CT_EXPECT_BUCKETS, CT_EXPECT_SWEEP_SLICE);
 	for (unsigned i = 0; i < due; i++) {
 		if (hs->stats.count)
 			sweep_bucket(t, hs->sweep_next, now);

@@ -277,25 +277,35 @@ unsigned ct_sweep(struct ct_table *t, uint64_t now, unsigned buckets)
 	return removed;
 }
 
-unsigned ct_sweep_elapsed(struct ct_table *t, uint64_t now)
+uint64_t ct_sweep_due(uint64_t *clock, uint64_t now, uint64_t n, uint64_t slice)
 {
-	uint64_t n = (uint64_t)t->mask + 1, elapsed, due;
+	uint64_t elapsed, due;
 
-	if (now <= t->sweep_clock) {
-		t->sweep_clock = now; /* a clock set back: count from there */
+	if (now <= *clock) {
+		*clock = now; /* a clock set back: count from there */
 		return 0;
 	}
-	elapsed = now - t->sweep_clock;
+	elapsed = now - *clock;
 	/* n <= CT_BUCKETS_MAX (2^24) and elapsed < the period here: no overflow */
 	due = elapsed >= CT_SWEEP_PERIOD ? n : elapsed * n / CT_SWEEP_PERIOD;
 	if (!due)
 		return 0; /* less than a bucket's worth: the time is kept for the next move */
-	if (due > CT_SWEEP_SLICE_MAX)
-		due = CT_SWEEP_SLICE_MAX;
-	if (due == n || due == CT_SWEEP_SLICE_MAX)
-		t->sweep_clock = now; /* a backlog is not carried: lookups honour expiry anyway */
+	if (due > slice)
+		due = slice;
+	if (due == n || due == slice)
+		*clock = now; /* a backlog is not carried: lookups honour expiry anyway */
 	else
-		t->sweep_clock += due * CT_SWEEP_PERIOD / n;
+		*clock += due * CT_SWEEP_PERIOD / n;
+	return due;
+}
+
+unsigned ct_sweep_elapsed(struct ct_table *t, uint64_t now)
+{
+	uint64_t due =
+	    ct_sweep_due(&t->sweep_clock, now, (uint64_t)t->mask + 1, CT_SWEEP_SLICE_MAX);
+
+	if (!due)
+		return 0;
 	ct_sweep(t, now, (unsigned)due);
 	t->sweep_visited += due;
 	return (unsigned)due;
