@@ -205,6 +205,7 @@ int nat_rewrite_fast(struct pkt *p, const union pt_addr *nw, uint16_t np, enum n
 	    (uint64_t)in->l4off + cso + 2 > p->seg[0].len || (!v4 && in->family != AF_INET6))
 		return 1;
 	d = p->seg[0].data;
+	p->written = true; /* written through d, not pkt_store: NFQUEUE's mark */
 	l4 = d + in->l4off;
 	oldcheck = check = be16_at(l4 + cso);
 	if (v4) {

@@ -173,9 +173,10 @@ struct pkt {
 	uint16_t gso_size;
 	uint8_t gso_type; /* PKT_GSO_TCP or PKT_GSO_UDP_L4, | PKT_GSO_ECN */
 	bool csum_partial;
-	/* Its bytes may differ from what it was made with: set by every writer of a packet's
-	 * bytes (pkt_store*, pkt_splice, pkt_trim that cuts; the forwarding path's TTL), never
-	 * cleared. Not set: the bytes are those it was made with (NFQUEUE sends no payload). */
+	/* Its bytes may differ from what it was made with: set by pkt_store*, pkt_splice and a
+	 * pkt_trim that cuts, and by any code that writes a packet's bytes through a pointer of
+	 * its own (NAT's nat_rewrite_fast, the forwarding path's TTL); never cleared. Not set: the
+	 * bytes are those it was made with (NFQUEUE sends no payload; test_pkt_written). */
 	bool written;
 	/* The pool the packet came from (pkt_pool_get): pkt_free gives it back. NULL: malloc. */
 	struct pkt_pool *pool;

@@ -227,27 +227,17 @@ struct tally {
 };
 
 /*
- * Target t at `hook` (NULL: refused there) on one packet, which goes through the hooks before
- * it as well: at each, the flag cleared, box_hook_packet, and the bytes compared with those it
- * had before. Returns the steps whose bytes changed.
+ * One packet of `orig`'s bytes, from the box's pool, through the hooks of `path` in order: at
+ * each, the flag cleared, box_hook_packet, the bytes compared with those it had before.
+ * Returns the hooks at which its bytes changed.
  */
-static unsigned one_case(const struct target *t, unsigned hook, const char *spec, struct tally *ty)
+static unsigned one_pass(struct box *b, const struct target *t, unsigned hook, const char *spec,
+			 const struct pkt *orig, const unsigned *path, unsigned n, struct tally *ty)
 {
-	struct pkt *orig = packet(spec), *p;
-	int fam = orig->info.family;
-	struct rules_ruleset *rs = target_ruleset(t, hook, fam);
-	unsigned path[3], n = hook_path(hook, path), changed = 0;
 	uint8_t before[256];
-	struct rec r = {0};
-	struct box *b;
+	unsigned changed = 0;
+	struct pkt *p = box_pkt_get(b, orig->seg[0].data, orig->len);
 
-	if (!rs) {
-		pkt_free(orig);
-		return UINT_MAX;
-	}
-	b = nfq_gateway(&r, NULL);
-	box_set_ruleset(b, rs, fam);
-	p = box_pkt_get(b, pkt_linear_data(orig), orig->len);
 	assert_non_null(p);
 	assert_false(p->written);
 	for (unsigned k = 0; k < n; k++) {
@@ -280,6 +270,32 @@ static unsigned one_case(const struct target *t, unsigned hook, const char *spec
 	}
 	box_pkt_unref(b, p);
 	pkt_free(p);
+	return changed;
+}
+
+/*
+ * Target t at `hook` (UINT_MAX: refused there), in a fresh box, on two packets of one flow,
+ * each through the hooks before `hook` as well (one_pass). Returns the hooks that rewrote.
+ */
+static unsigned one_case(const struct target *t, unsigned hook, const char *spec, struct tally *ty)
+{
+	struct pkt *orig = packet(spec);
+	int fam = orig->info.family;
+	struct rules_ruleset *rs = target_ruleset(t, hook, fam);
+	unsigned path[3], n = hook_path(hook, path), changed = 0;
+	struct rec r = {0};
+	struct box *b;
+
+	if (!rs) {
+		pkt_free(orig);
+		return UINT_MAX;
+	}
+	b = nfq_gateway(&r, NULL);
+	box_set_ruleset(b, rs, fam);
+	/* the flow's first packet, then a second one: an established connection's (NAT's
+	 * rewrite through pointers, nat_rewrite_fast) */
+	for (unsigned round = 0; round < 2; round++)
+		changed += one_pass(b, t, hook, spec, orig, path, n, ty);
 	pkt_free(orig);
 	rec_free(&r);
 	box_free(b);
