@@ -34,6 +34,10 @@ struct box_hook_entry {
 	int table; /* a table's hook function (TABLE_*): skipped while the table is absent; -1 */
 	box_hook_fn fn;
 	void *priv;
+	/* In a vector (struct box_hook_vec): for the engine's own table functions (traverse.c),
+	 * the table's built-in chain at the hook in the vector's ruleset, which run_list enters
+	 * without an indirect call (and applies at once while it has no rules); else NULL. */
+	struct rules_chain *chain;
 };
 
 struct box_hook_list {
@@ -52,6 +56,9 @@ struct box_hook_vec {
 	uint64_t rs_serial; /* rules_ruleset.serial it was built for; 0: no ruleset */
 	uint64_t gen;	    /* box.hook_gen it was built at */
 	unsigned n;
+	/* e[0..lead-1]: engine tables whose chain at the hook has no rules (a chain's rules do
+	 * not change once published; its policy may), applied at once outside TRACE */
+	unsigned lead;
 	struct box_hook_entry e[BOX_MAX_HOOK_FNS];
 };
 
@@ -243,14 +250,28 @@ static inline unsigned box_hooks_idle(struct box *b, unsigned f)
 	return box_hooks_idle_find(b, f);
 }
 
+/* A current vector of engine tables of no rules only (lead == n), outside TRACE: their
+ * policies, counted, as traversing them would (hook.c). EXT_ACCEPT or EXT_DROP (drop filled). */
+int box_hook_policies(struct box *b, const struct box_hook_vec *v, const struct pkt *p,
+		      unsigned hook, struct box_drop *drop);
+
 /* Run every hook function at (family, hook). EXT_ACCEPT, EXT_DROP (st->drop filled) or
  * EXT_STOLEN. Handles EXT_QUEUE through ops.queue. *pp may be replaced by a hook function
  * (box_hook_state.replaced: defragmentation). */
 static inline int box_run_hook(struct box *b, int family, unsigned hook, int in, int out,
 			       struct pkt **pp, struct box_drop *drop)
 {
-	if (box_hook_idle(b, (unsigned)box_fam_index(family), hook))
-		return EXT_ACCEPT;
+	const unsigned f = (unsigned)box_fam_index(family);
+	const struct box_hook_vec *v = &b->hook_vec[f][hook];
+	const struct rules_ruleset *rs = b->cur[f];
+
+	/* current, and only engine tables of no rules there (none: idle) */
+	if (v->lead == v->n && v->gen == b->hook_gen && v->rs_serial == (rs ? rs->serial : 0)) {
+		if (!v->n)
+			return EXT_ACCEPT;
+		if (!(*pp)->trace && !b->trace_all)
+			return box_hook_policies(b, v, *pp, hook, drop);
+	}
 	return box_run_hook_prio(b, family, hook, in, out, pp, drop, INT_MIN, INT_MAX);
 }
 /* The transmit stage toward oif (mtu): EXT_ACCEPT (go on), EXT_STOLEN, EXT_DROP. */
@@ -263,6 +284,11 @@ int box_register_table_hook(struct box *b, int family, unsigned hook, int priori
 
 /* The tables' hook functions (traverse.c), registered by box_new. */
 void box_register_tables(struct box *b);
+/* The engine's table hook function (what box_register_tables registers). */
+int box_table_hook(void *priv, struct box_hook_state *st, struct pkt *p);
+/* The engine's table function's work for a table known to have a built-in chain at st->hook in
+ * the packet's ruleset (a vector's entry with a chain): the chain traversed, no checks. */
+int box_table_enter(struct box_hook_state *st, struct pkt *p, unsigned table);
 
 /* One TRACE line for the rule `rulenum` of `chain` (comment: "rule", "return", "policy"). */
 void box_trace(struct box *b, const struct pkt *p, unsigned table, const char *chain,

@@ -125,26 +125,51 @@ static inline bool table_absent(const struct rules_ruleset *rs, unsigned hook, i
 	return !rs || !rs->tables[table].present || rs->tables[table].builtin[hook] < 0;
 }
 
+/* hook_vec's work when the vector is stale: built again for the list and the packet's ruleset.
+ * An engine table function's entry gets its table's built-in chain at the hook (run_list
+ * enters it without the indirect call); a plug-in's table function (NAT's, behind its gate)
+ * does not. */
+static __attribute__((noinline)) const struct box_hook_vec *
+hook_vec_build(struct box *b, unsigned f, unsigned hook)
+{
+	struct rules_ruleset *rs = b->cur[f];
+	struct box_hook_vec *v = &b->hook_vec[f][hook];
+	const struct box_hook_list *l = &b->hooks[f][hook];
+
+	v->n = 0;
+	for (unsigned i = 0; i < l->n; i++) {
+		struct box_hook_entry e = l->e[i];
+
+		e.chain = NULL;
+		if (e.table >= 0 && table_absent(rs, hook, e.table))
+			continue;
+		if (e.table >= 0 && e.fn == box_table_hook) {
+			struct rules_table *t = &rs->tables[e.table];
+
+			if ((unsigned)t->builtin[hook] < t->nchains)
+				e.chain = &t->chains[t->builtin[hook]];
+		}
+		v->e[v->n++] = e;
+	}
+	v->lead = 0;
+	while (v->lead < v->n && v->e[v->lead].chain && !v->e[v->lead].chain->nrules)
+		v->lead++;
+	v->rs_serial = rs ? rs->serial : 0;
+	v->gen = b->hook_gen;
+	return v;
+}
+
 /* The vector of (family index f, hook) for the packet's ruleset, built again if the list or the
  * ruleset changed since it was built. A zeroed vector is right for a box that never registered
  * a function (hook_gen 0) and has no ruleset (serial 0). */
-static const struct box_hook_vec *hook_vec(struct box *b, unsigned f, unsigned hook)
+static inline const struct box_hook_vec *hook_vec(struct box *b, unsigned f, unsigned hook)
 {
 	const struct rules_ruleset *rs = b->cur[f];
-	uint64_t serial = rs ? rs->serial : 0;
-	struct box_hook_vec *v = &b->hook_vec[f][hook];
-	const struct box_hook_list *l;
+	const struct box_hook_vec *v = &b->hook_vec[f][hook];
 
-	if (v->gen == b->hook_gen && v->rs_serial == serial)
+	if (v->gen == b->hook_gen && v->rs_serial == (rs ? rs->serial : 0))
 		return v;
-	l = &b->hooks[f][hook];
-	v->n = 0;
-	for (unsigned i = 0; i < l->n; i++)
-		if (l->e[i].table < 0 || !table_absent(rs, hook, l->e[i].table))
-			v->e[v->n++] = l->e[i];
-	v->rs_serial = serial;
-	v->gen = b->hook_gen;
-	return v;
+	return hook_vec_build(b, f, hook);
 }
 
 unsigned box_hooks_idle_find(struct box *b, unsigned f)
@@ -172,30 +197,63 @@ static inline void state_reset(struct box_hook_state *st)
 }
 
 /*
- * The functions of list l with lo <= priority <= hi, for *pp; a function may replace it. One
+ * An engine table function's chain with no rules, outside TRACE: what traversing it would do
+ * (box_table_run), here without a call or a hook state: the policy, counted. EXT_ACCEPT,
+ * EXT_DROP (*drop filled as run_list fills it from the traversal's record), or -1: the chain
+ * must be traversed (it has rules, or the packet is traced).
+ */
+static inline int policy_only(const struct box *b, const struct box_hook_entry *e,
+			      const struct pkt *p, unsigned hook, struct box_drop *drop)
+{
+	struct rules_chain *c = e->chain;
+
+	if (c->nrules || p->trace || b->trace_all)
+		return -1;
+	c->pkts++;
+	c->bytes += p->info.l3len;
+	if (c->policy != EXT_DROP)
+		return EXT_ACCEPT;
+	*drop = (struct box_drop){
+	    .kind = BOX_DROP_POLICY, .table = e->table, .hook = hook, .chain = c->name};
+	return EXT_DROP;
+}
+
+/*
+ * The functions from e up to end with priority <= hi, for *pp; a function may replace it. One
  * state serves them all, the caller's, which starts reset: what a function may write (drop,
  * queue, replaced) is reset before the next, the rest (box, family, hook, interfaces, mtu) is
  * only read. The list is sorted by priority, so the window is a start and an end, not a test
  * per function; the packet's ruleset is read once per list, not once per table function. The
- * common outcome (EXT_ACCEPT, packet not replaced) is tested first.
+ * common outcome (EXT_ACCEPT, packet not replaced) is tested first. The engine's own tables
+ * (an entry with a chain) are entered by a direct call, and a traversal that accepts leaves
+ * the state as it found it (it writes the state only for another verdict), so no reset.
  */
-static int run_list(struct box *b, const struct box_hook_entry *e, unsigned n,
-		    struct box_hook_state *st, struct pkt **pp, struct box_drop *drop, int lo,
-		    int hi)
+static int run_list(struct box *b, const struct box_hook_entry *e, const struct box_hook_entry *end,
+		    struct box_hook_state *st, struct pkt **pp, struct box_drop *drop, int hi)
 {
 	const unsigned hook = st->hook;
-	const struct box_hook_entry *end = e + n;
 
-	while (e < end && e->prio < lo)
-		e++;
 	for (; e < end && e->prio <= hi; e++) {
 		unsigned repeats = 0;
 		int v;
 
+		if (e->chain) {
+			v = policy_only(b, e, *pp, hook, drop);
+			if (v == EXT_ACCEPT)
+				continue;
+			if (v == EXT_DROP)
+				return EXT_DROP;
+			v = box_table_enter(st, *pp, (unsigned)e->table);
+			if (v == EXT_ACCEPT)
+				continue;
+			goto verdict;
+		}
 		for (;;) {
-			v = e->fn(e->priv, st, *pp);
+			v = e->chain ? box_table_enter(st, *pp, (unsigned)e->table)
+				     : e->fn(e->priv, st, *pp);
 			if (v == EXT_ACCEPT && !st->replaced)
 				break;
+		verdict:
 			if (v == EXT_QUEUE)
 				v = queue_packet(b, st, *pp, &st->drop);
 			if (v == EXT_REPEAT && ++repeats <= BOX_MAX_REPEAT) {
@@ -231,6 +289,8 @@ static int run_list(struct box *b, const struct box_hook_entry *e, unsigned n,
 int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out, struct pkt **pp,
 		      struct box_drop *drop, int lo, int hi)
 {
+	const struct box_hook_vec *v = hook_vec(b, (unsigned)box_fam_index(family), hook);
+	const struct box_hook_entry *e = v->e, *end = v->e + v->n;
 	struct box_hook_state st = {
 	    .box = b,
 	    .family = family,
@@ -240,8 +300,31 @@ int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out,
 	    .drop = {.kind = BOX_DROP_HOOK, .table = -1, .hook = hook},
 	};
 
-	const struct box_hook_vec *v = hook_vec(b, (unsigned)box_fam_index(family), hook);
-	return run_list(b, v->e, v->n, &st, pp, drop, lo, hi);
+	while (e < end && e->prio < lo)
+		e++;
+	return run_list(b, e, end, &st, pp, drop, hi);
+}
+
+/* box_run_hook's call for a current vector of engine tables of no rules only, outside TRACE:
+ * their policies, counted, in order (policy_only, without a call per table). */
+int box_hook_policies(struct box *b, const struct box_hook_vec *v, const struct pkt *p,
+		      unsigned hook, struct box_drop *drop)
+{
+	(void)b;
+	for (const struct box_hook_entry *e = v->e, *end = v->e + v->n; e < end; e++) {
+		struct rules_chain *c = e->chain;
+
+		c->pkts++;
+		c->bytes += p->info.l3len;
+		if (c->policy == EXT_DROP) {
+			*drop = (struct box_drop){.kind = BOX_DROP_POLICY,
+						  .table = e->table,
+						  .hook = hook,
+						  .chain = c->name};
+			return EXT_DROP;
+		}
+	}
+	return EXT_ACCEPT;
 }
 
 /* ---- the transmit stage ------------------------------------------------------------------ */
@@ -285,5 +368,5 @@ int box_run_tx_hooks(struct box *b, struct pkt *p, int oif, uint32_t mtu, struct
 	    .drop = {.kind = BOX_DROP_HOOK, .table = -1, .hook = HOOK_POSTROUTING},
 	    .mtu = mtu,
 	};
-	return run_list(b, l->e, l->n, &st, &p, drop, INT_MIN, INT_MAX);
+	return run_list(b, l->e, l->e + l->n, &st, &p, drop, INT_MAX);
 }

@@ -321,7 +321,14 @@ int box_table_run(struct box_hook_state *st, struct pkt *p, unsigned table)
 	return do_table(st->box, st, t, table, p, rs->compiled);
 }
 
-static int table_hook(void *priv, struct box_hook_state *st, struct pkt *p)
+int box_table_enter(struct box_hook_state *st, struct pkt *p, unsigned table)
+{
+	struct rules_ruleset *rs = st->box->cur[box_fam_index(st->family)];
+
+	return do_table(st->box, st, &rs->tables[table], table, p, rs->compiled);
+}
+
+int box_table_hook(void *priv, struct box_hook_state *st, struct pkt *p)
 {
 	const struct table_hook_desc *d = priv;
 
@@ -331,6 +338,7 @@ static int table_hook(void *priv, struct box_hook_state *st, struct pkt *p)
 void box_register_tables(struct box *b)
 {
 	for (size_t i = 0; i < sizeof(table_hooks) / sizeof(table_hooks[0]); i++)
-		box_register_table_hook(b, 0, table_hooks[i].hook, table_hooks[i].prio, table_hook,
-					(void *)&table_hooks[i], (int)table_hooks[i].table);
+		box_register_table_hook(b, 0, table_hooks[i].hook, table_hooks[i].prio,
+					box_table_hook, (void *)&table_hooks[i],
+					(int)table_hooks[i].table);
 }
