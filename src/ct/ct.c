@@ -355,23 +355,6 @@ void ct_pkt_release(struct ct_table *t, struct pkt *p)
 
 /* ---- accessors --------------------------------------------------------------------------- */
 
-unsigned ct_pkt_state(const struct pkt *p)
-{
-	unsigned ci = p->ctinfo & CT_INFO_MASK;
-
-	if (!p->ct)
-		return ci == CT_UNTRACKED ? CT_STATE_UNTRACKED : CT_STATE_INVALID;
-	switch (ci) {
-	case CT_NEW:
-		return CT_STATE_NEW;
-	case CT_RELATED:
-	case CT_RELATED_REPLY:
-		return CT_STATE_RELATED;
-	default:
-		return CT_STATE_ESTABLISHED;
-	}
-}
-
 const struct ct_tuple *ct_entry_tuple(const struct ct_entry *e, enum ct_dir dir)
 {
 	return &e->th[dir].tuple;

@@ -255,8 +255,19 @@ struct ct_entry *ct_lookup(struct ct_table *t, const struct ct_tuple *tuple, uin
 
 /* ---- reading an entry (for matches, dumps, events) --------------------------------------- */
 
-/* CT_STATE_* of a packet from pkt->ct/ctinfo. */
-unsigned ct_pkt_state(const struct pkt *p);
+/* CT_STATE_* of a packet from pkt->ct/ctinfo (inline: every state match asks it). */
+static inline unsigned ct_pkt_state(const struct pkt *p)
+{
+	unsigned ci = p->ctinfo & CT_INFO_MASK;
+
+	if (!p->ct)
+		return ci == CT_UNTRACKED ? CT_STATE_UNTRACKED : CT_STATE_INVALID;
+	if (ci == CT_NEW)
+		return CT_STATE_NEW;
+	if (ci == CT_RELATED || ci == CT_RELATED_REPLY)
+		return CT_STATE_RELATED;
+	return CT_STATE_ESTABLISHED;
+}
 static inline unsigned ct_pkt_ctinfo(const struct pkt *p)
 {
 	return p->ctinfo & CT_INFO_MASK;

@@ -260,6 +260,17 @@ static unsigned packet_states(const struct pkt *p, const struct ct_entry *e)
 	return st;
 }
 
+/* --ctstate: the NAT binding is looked at only when the rule names SNAT or DNAT (without them
+ * those bits cannot change whether a state bit is shared). */
+static bool ctstate_ok(const struct conntrack_info *ci, const struct ext_instance *inst,
+		       const struct pkt *p, const struct ct_entry *e)
+{
+	unsigned st =
+	    (ci->states & (STATE_SNAT | STATE_DNAT)) ? packet_states(p, e) : ct_pkt_state(p);
+
+	return !!(ci->states & st) != INVERTED(O_CTSTATE);
+}
+
 static bool conntrack_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 {
 	const struct conntrack_info *ci = inst->data;
@@ -268,9 +279,9 @@ static bool conntrack_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	const union pt_addr *addrs[4];
 	uint16_t ports[4];
 
-	if (SEEN(O_CTSTATE) && (!!(ci->states & packet_states(ctx->pkt, e)) == INVERTED(O_CTSTATE)))
+	if (SEEN(O_CTSTATE) && !ctstate_ok(ci, inst, ctx->pkt, e))
 		return false;
-	if (!e)
+	if (!e || inst->seen == (1u << O_CTSTATE)) /* the usual rule: --ctstate alone */
 		return inst->seen == (1u << O_CTSTATE);
 	if (SEEN(O_CTDIR)) {
 		unsigned dir =
