@@ -336,6 +336,117 @@ static void test_csum_check_one_pass_and_flag(void **state)
 	}
 }
 
+/*
+ * The check of a transport segment held in the packet's first segment (one native sum,
+ * whole_sum_ok_flat) against the same bytes split into segments of 1 to 13 bytes (the
+ * segment walk) and against RFC 1071 byte by byte over pseudo-header and segment: TCP, UDP,
+ * ICMP over IPv4 and IPv6 (ICMPv6), every payload length 0 to 80, checksum field right,
+ * off by one bit, random, 0 and 0xffff; payloads random, all zero and all ones.
+ */
+static void test_flat_check_equals_split(void **state)
+{
+	static const uint8_t protos[2][3] = {{6, 17, 1}, {6, 17, 58}};
+	static const uint8_t hdrlen[256] = {[6] = 20, [17] = 8, [1] = 8, [58] = 8};
+	static const uint8_t field[256] = {[6] = 16, [17] = 6, [1] = 2, [58] = 2};
+	uint8_t buf[40 + 20 + 80], ref[40 + 20 + 80];
+	unsigned checked = 0, good = 0;
+
+	(void)state;
+	for (int v6 = 0; v6 < 2; v6++)
+		for (int k = 0; k < 3; k++)
+			for (uint32_t plen = 0; plen <= 80; plen++)
+				for (int how = 0; how < 6; how++) {
+					uint8_t proto = protos[v6][k];
+					uint32_t l3 = v6 ? 40 : 20, l4len = hdrlen[proto] + plen;
+					uint32_t len = l3 + l4len, rl = 0, c;
+					uint8_t fill = (uint8_t)(how == 4   ? 0
+								 : how == 5 ? 0xff
+									    : 1);
+					struct pkt *flat, *split;
+					bool ok;
+
+					for (uint32_t i = 0; i < len; i++)
+						buf[i] = fill == 1 ? (uint8_t)rng() : fill;
+					if (v6) {
+						buf[0] = 0x60;
+						buf[4] = (uint8_t)(l4len >> 8);
+						buf[5] = (uint8_t)l4len;
+						buf[6] = proto;
+						buf[7] = 64;
+					} else {
+						memset(buf, 0, 12);
+						buf[0] = 0x45;
+						buf[2] = (uint8_t)(len >> 8);
+						buf[3] = (uint8_t)len;
+						buf[8] = 64;
+						buf[9] = proto;
+					}
+					if (proto == 6)
+						buf[l3 + 12] = 5 << 4; /* data offset 20 */
+					if (proto == 17) {
+						buf[l3 + 4] = (uint8_t)(l4len >> 8);
+						buf[l3 + 5] = (uint8_t)l4len;
+					}
+					flat = pkt_from_bytes(buf, len);
+					assert_non_null(flat);
+					if (pkt_parse(flat, PKT_LINK_RAW, false) ||
+					    !flat->info.has_l4) {
+						pkt_free(flat);
+						continue;
+					}
+					if (how <= 1) { /* the right checksum, or one bit off */
+						pkt_l4_csum_update(flat);
+						if (how == 1)
+							buf[l3 + field[proto] + rng() % 2] ^=
+							    (uint8_t)(1u << rng() % 8);
+						else
+							pkt_copy_out(flat, l3 + field[proto],
+								     buf + l3 + field[proto], 2);
+					} else if (how == 3) {
+						buf[l3 + field[proto]] =
+						    buf[l3 + field[proto] + 1] =
+							rng() % 2 ? 0xff : 0;
+					}
+					pkt_free(flat);
+					flat = pkt_from_bytes(buf, len);
+					split = pkt_from_bytes_split(buf, len, 1 + rng() % 13);
+					assert_int_equal(pkt_parse(flat, PKT_LINK_RAW, false), 0);
+					assert_int_equal(pkt_parse(split, PKT_LINK_RAW, false), 0);
+					/* the reference: pseudo-header (if any), then the segment
+					 */
+					if (proto != 1) {
+						uint32_t alen = v6 ? 16 : 4, so = v6 ? 8 : 12;
+
+						memcpy(ref, buf + so, 2 * alen);
+						rl = 2 * alen;
+						memset(ref + rl, 0, 4);
+						ref[rl + 1] = (uint8_t)(l4len >> 16);
+						ref[rl + 2] = (uint8_t)(l4len >> 8);
+						ref[rl + 3] = (uint8_t)l4len;
+						ref[rl + 4] = 0;
+						ref[rl + 5] = 0;
+						ref[rl + 6] = 0;
+						ref[rl + 7] = proto;
+						rl += 8;
+					}
+					memcpy(ref + rl, buf + l3, l4len);
+					rl += l4len;
+					c = (uint32_t)buf[l3 + field[proto]] << 8 |
+					    buf[l3 + field[proto] + 1];
+					ok = csum_reference(ref, rl) == 0;
+					if (proto == 17 && !v6 && c == 0)
+						ok = true; /* no checksum (RFC 768) */
+					assert_int_equal(pkt_l4_csum_ok(flat), ok);
+					assert_int_equal(pkt_l4_csum_ok(split), ok);
+					checked++;
+					good += ok;
+					pkt_free(flat);
+					pkt_free(split);
+				}
+	assert_true(checked > 2500);
+	assert_true(good > 400 && good < checked - 400); /* both answers were asked for */
+}
+
 /* RFC 1624's own example: HC 0xdd2f, m 0x5555 -> 0x3285 gives HC' 0x0000 under eqn. 3. */
 static void test_rfc1624_example(void **state)
 {
@@ -396,6 +507,7 @@ int main(void)
 	    cmocka_unit_test(test_partial_odd_offsets),
 	    cmocka_unit_test(test_sum_equals_reference),
 	    cmocka_unit_test(test_csum_check_one_pass_and_flag),
+	    cmocka_unit_test(test_flat_check_equals_split),
 	    cmocka_unit_test(test_incremental_v4_equals_full),
 	    cmocka_unit_test(test_incremental_v6_equals_full),
 	    cmocka_unit_test(test_rfc1624_example),
