@@ -334,6 +334,16 @@ static inline bool ct_seq_after(uint32_t a, uint32_t b)
  * What to subtract from an acknowledgement number (or a SACK edge) `ack` of direction dir's
  * stream, as the receiver sent it, to get the sender's numbering: 0 without adjustment.
  */
+/*
+ * The TCP tracker's packet() in two parts (proto_tcp.c): the established fast path, which
+ * returns false having changed nothing when the segment is not its case, and the general
+ * path. Apart only so that a test can drive each on the same inputs.
+ */
+bool ct_tcp_packet_fast(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
+			enum ct_dir dir, uint64_t now);
+enum ct_verdict ct_tcp_packet_general(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
+				      enum ct_dir dir, uint64_t now);
+
 static inline int32_t ct_seqadj_ack_offset(const struct ct_entry *e, int dir, uint32_t ack)
 {
 	const struct ct_seqadj *sa = ct_ext_get(e, CT_EXT_SEQADJ);

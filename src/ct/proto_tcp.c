@@ -268,6 +268,62 @@ static enum win_result win_refuse(const struct ct_table *t, struct ct_tcp *tc,
 	return (sender->flags & CT_TCPF_BE_LIBERAL) || t->cfg.tcp_be_liberal ? WIN_ACCEPT : r;
 }
 
+/*
+ * A segment found in window: the sender's and the receiver's window data and the pure-ACK
+ * retransmission count. seq, end, ack and sack as the checks used them (RST and sequence
+ * adjustment corrections applied); window and flags from the segment. Shared by the general path
+ * (tcp_in_window) and the established fast path (ct_tcp_packet_fast).
+ */
+static void tcp_window_update(struct ct_tcp *tc, enum ct_dir dir, int index, const struct seg *s,
+			      uint32_t seq, uint32_t end, uint32_t ack, uint32_t sack)
+{
+	struct ct_tcp_dir *sender = &tc->seen[dir], *receiver = &tc->seen[!dir];
+	uint32_t win = s->win, swin;
+
+	if (!(s->flags & F_SYN))
+		win <<= sender->td_scale;
+	swin = win + (sack - ack);
+	if (sender->td_maxwin < swin)
+		sender->td_maxwin = swin;
+	if (ct_seq_after(end, sender->td_end)) {
+		sender->td_end = end;
+		sender->flags |= CT_TCPF_DATA_UNACKED;
+	}
+	if (s->flags & F_ACK) {
+		if (!(sender->flags & CT_TCPF_MAXACK_SET)) {
+			sender->td_maxack = ack;
+			sender->flags |= CT_TCPF_MAXACK_SET;
+		} else if (ct_seq_after(ack, sender->td_maxack)) {
+			sender->td_maxack = ack;
+		}
+	}
+	/* the receiver's view */
+	if (receiver->td_maxwin != 0 && ct_seq_after(end, sender->td_maxend))
+		receiver->td_maxwin += end - sender->td_maxend;
+	if (ct_seq_after(sack + win, receiver->td_maxend - 1)) {
+		receiver->td_maxend = sack + win;
+		if (win == 0)
+			receiver->td_maxend++;
+	}
+	if (ack == receiver->td_end)
+		receiver->flags &= (uint8_t)~CT_TCPF_DATA_UNACKED;
+	/* retransmissions of the same pure ACK (the window as sent, unscaled) */
+	if (index == I_ACK) {
+		if (tc->last_dir == dir && tc->last_seq == seq && tc->last_ack == ack &&
+		    tc->last_end == end && tc->last_win == s->win) {
+			if (tc->retrans < 255)
+				tc->retrans++;
+		} else {
+			tc->last_dir = (uint8_t)dir;
+			tc->last_seq = seq;
+			tc->last_ack = ack;
+			tc->last_end = end;
+			tc->last_win = s->win;
+			tc->retrans = 0;
+		}
+	}
+}
+
 static enum win_result tcp_in_window(struct ct_table *t, struct ct_entry *e, enum ct_dir dir,
 				     int index, const struct seg *s)
 {
@@ -349,48 +405,7 @@ static enum win_result tcp_in_window(struct ct_table *t, struct ct_entry *e, enu
 	if (!ct_seq_after(sack, receiver->td_end - max_ack_window(sender) - 1))
 		return win_refuse(t, tc, sender, WIN_IGNORE);
 
-	if (!(s->flags & F_SYN))
-		win <<= sender->td_scale;
-	swin = win + (sack - ack);
-	if (sender->td_maxwin < swin)
-		sender->td_maxwin = swin;
-	if (ct_seq_after(end, sender->td_end)) {
-		sender->td_end = end;
-		sender->flags |= CT_TCPF_DATA_UNACKED;
-	}
-	if (s->flags & F_ACK) {
-		if (!(sender->flags & CT_TCPF_MAXACK_SET)) {
-			sender->td_maxack = ack;
-			sender->flags |= CT_TCPF_MAXACK_SET;
-		} else if (ct_seq_after(ack, sender->td_maxack)) {
-			sender->td_maxack = ack;
-		}
-	}
-	/* the receiver's view */
-	if (receiver->td_maxwin != 0 && ct_seq_after(end, sender->td_maxend))
-		receiver->td_maxwin += end - sender->td_maxend;
-	if (ct_seq_after(sack + win, receiver->td_maxend - 1)) {
-		receiver->td_maxend = sack + win;
-		if (win == 0)
-			receiver->td_maxend++;
-	}
-	if (ack == receiver->td_end)
-		receiver->flags &= (uint8_t)~CT_TCPF_DATA_UNACKED;
-	/* retransmissions of the same pure ACK (the window as sent, unscaled) */
-	if (index == I_ACK) {
-		if (tc->last_dir == dir && tc->last_seq == seq && tc->last_ack == ack &&
-		    tc->last_end == end && tc->last_win == s->win) {
-			if (tc->retrans < 255)
-				tc->retrans++;
-		} else {
-			tc->last_dir = (uint8_t)dir;
-			tc->last_seq = seq;
-			tc->last_ack = ack;
-			tc->last_end = end;
-			tc->last_win = s->win;
-			tc->retrans = 0;
-		}
-	}
+	tcp_window_update(tc, dir, index, s, seq, end, ack, sack);
 	return WIN_ACCEPT;
 }
 
@@ -561,8 +576,25 @@ static void tcp_pickup_step(struct ct_tcp *tc, enum ct_dir dir)
 	}
 }
 
-static enum ct_verdict tcp_packet(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
-				  enum ct_dir dir, uint64_t now)
+/* The timeout a segment in window gives the entry in new_state (before the unanswered
+ * connection's limits). */
+static uint64_t tcp_timeout(const struct ct_table *t, const struct ct_tcp *tc, const uint64_t *to,
+			    int new_state, int index)
+{
+	if (tc->retrans >= t->cfg.tcp_max_retrans && to[new_state] > to[CT_TCP_RETRANS])
+		return to[CT_TCP_RETRANS];
+	if (index == I_RST)
+		return to[sCL];
+	if (((tc->seen[0].flags | tc->seen[1].flags) & CT_TCPF_DATA_UNACKED) &&
+	    to[new_state] > to[CT_TCP_UNACK])
+		return to[CT_TCP_UNACK];
+	if (tc->last_win == 0 && to[new_state] > to[CT_TCP_RETRANS])
+		return to[CT_TCP_RETRANS];
+	return to[new_state];
+}
+
+enum ct_verdict ct_tcp_packet_general(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
+				      enum ct_dir dir, uint64_t now)
 {
 	const uint64_t *to = ct_timeouts_of(t, e)->tcp;
 	struct ct_tcp *tc = &e->proto.tcp;
@@ -691,17 +723,7 @@ in_window:
 	if (old_state != new_state && new_state == sFW)
 		tc->seen[dir].flags |= CT_TCPF_CLOSE_INIT;
 
-	if (tc->retrans >= t->cfg.tcp_max_retrans && to[new_state] > to[CT_TCP_RETRANS])
-		timeout = to[CT_TCP_RETRANS];
-	else if (index == I_RST)
-		timeout = to[sCL];
-	else if (((tc->seen[0].flags | tc->seen[1].flags) & CT_TCPF_DATA_UNACKED) &&
-		 to[new_state] > to[CT_TCP_UNACK])
-		timeout = to[CT_TCP_UNACK];
-	else if (tc->last_win == 0 && to[new_state] > to[CT_TCP_RETRANS])
-		timeout = to[CT_TCP_RETRANS];
-	else
-		timeout = to[new_state];
+	timeout = tcp_timeout(t, tc, to, new_state, index);
 
 	if (new_state != old_state)
 		ct_event_cache(e, CT_EV_PROTOINFO);
@@ -727,6 +749,96 @@ in_window:
 	}
 	ct_refresh(e, now, timeout);
 	return CT_ACCEPT;
+}
+
+static uint32_t be32(const uint8_t *b)
+{
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
+/*
+ * The established fast path: a segment of a connection in ESTABLISHED (answered or picked up),
+ * ACK set and no SYN, FIN or RST (PSH, URG, ECE, CWR as they come), its header in the packet's
+ * first segment, in window (or out of it but for check I on a liberal side or table, which
+ * passes it as it is): the general path would move no state, set no event and take the same
+ * window update (tcp_window_update) and timeout (tcp_timeout). Anything else (a first segment
+ * of a side, a taken-over entry still learning, beyond check I, out of window and not liberal)
+ * returns false having changed nothing, and the general path decides.
+ * tests/unit/test_ct_tcp_fast.c drives both on the same random and corner-case inputs and
+ * compares every field they write.
+ */
+bool ct_tcp_packet_fast(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
+			enum ct_dir dir, uint64_t now)
+{
+	const struct pkt_info *in = &p->info;
+	struct ct_tcp *tc = &e->proto.tcp;
+	struct ct_tcp_dir *sender = &tc->seen[dir], *receiver = &tc->seen[!dir];
+	const uint64_t *to;
+	const uint8_t *h;
+	uint32_t ack, sack, off;
+	uint64_t timeout;
+	struct seg s;
+
+	if (tc->state != sES || (tc->pickup & CT_PICKUP_ON) || sender->td_maxwin == 0)
+		return false;
+	if (!in->has_l4 || in->tcp_doff < 20 || in->l4len < in->tcp_doff ||
+	    !pkt_in_seg0(p, in->l4off, in->tcp_doff))
+		return false;
+	h = p->seg[0].data + in->l4off;
+	s.flags = h[13];
+	if ((s.flags & (F_SYN | F_FIN | F_RST | F_ACK)) != F_ACK)
+		return false;
+	s.seq = be32(h + 4);
+	s.ack = be32(h + 8);
+	s.win = (uint16_t)(h[14] << 8 | h[15]);
+	s.end = s.seq + (in->l4len - in->tcp_doff);
+	ack = sack = s.ack;
+	if ((receiver->flags & CT_TCPF_SACK_PERM) && in->tcp_doff > 20) {
+		s.optlen = (uint8_t)(in->tcp_doff - 20);
+		memcpy(s.opt, h + 20, s.optlen);
+		seg_options(&s);
+		sack = tcp_sack(&s, ack);
+	}
+	off = (uint32_t)ct_seqadj_ack_offset(e, !dir, ack);
+	ack -= off;
+	sack -= off;
+	/* I to IV (tcp_in_window); beyond I is the general path's (its overshoot rule) */
+	if (!ct_seq_before(s.seq, sender->td_maxend + 1))
+		return false;
+	if (!ct_seq_before(sack, receiver->td_end + 1) ||
+	    (receiver->td_maxwin &&
+	     !ct_seq_after(s.end, sender->td_end - receiver->td_maxwin - 1)) ||
+	    !ct_seq_after(sack, receiver->td_end - max_ack_window(sender) - 1)) {
+		/* out of window: passed as it is only for a liberal side or table (win_refuse),
+		 * else the general path decides (INVALID or ignored) */
+		if (!(sender->flags & CT_TCPF_BE_LIBERAL) && !t->cfg.tcp_be_liberal)
+			return false;
+		tc->pickup |= CT_PICKUP_REFUSED;
+	} else {
+		tc->pickup &= (uint8_t)~CT_PICKUP_REFUSED;
+		tcp_window_update(tc, dir, I_ACK, &s, s.seq, s.end, ack, sack);
+	}
+	tc->last_index = I_ACK;
+	tc->last_dir = (uint8_t)dir;
+	to = ct_timeouts_of(t, e)->tcp;
+	timeout = tcp_timeout(t, tc, to, sES, I_ACK);
+	if (!(e->status & CT_S_SEEN_REPLY)) {
+		/* picked up mid-stream and never answered: no five-day timeout */
+		if (timeout > to[CT_TCP_UNACK])
+			timeout = to[CT_TCP_UNACK];
+	} else if (!(e->status & CT_S_ASSURED)) { /* an answer in a picked-up connection */
+		ct_set_status(t, e, CT_S_ASSURED, CT_EV_ASSURED);
+	}
+	ct_refresh(e, now, timeout);
+	return true;
+}
+
+static enum ct_verdict tcp_packet(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
+				  enum ct_dir dir, uint64_t now)
+{
+	if (ct_tcp_packet_fast(t, e, p, dir, now))
+		return CT_ACCEPT;
+	return ct_tcp_packet_general(t, e, p, dir, now);
 }
 
 static const char *tcp_state_name(const struct ct_entry *e)
