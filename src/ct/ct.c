@@ -292,7 +292,7 @@ int ct_confirm(struct ct_table *t, struct pkt *p, uint64_t now)
 		uint32_t ev = e->events;
 
 		e->events = 0;
-		if (!(e->status & CT_S_DYING))
+		if (ev && !(e->status & CT_S_DYING))
 			ct_deliver_events(t, e, ev, CT_GONE_KILLED);
 		return 0;
 	}

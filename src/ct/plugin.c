@@ -107,12 +107,13 @@ static void reasm_free(struct ct_reasm *r)
 static int defrag_hook(void *priv, struct box_hook_state *st, struct pkt *p)
 {
 	struct ct_box *c = priv;
-	const struct box_iface *ifc = st->in > 0 ? box_iface(st->box, st->in) : NULL;
+	const struct box_iface *ifc;
 	struct ct_defrag_out out;
 	struct ct_reasm *r;
 
 	if (!p->info.is_fragment || st->in == BOX_IFINDEX_LO)
 		return EXT_ACCEPT; /* not one; looped back: reassembled at OUTPUT already */
+	ifc = st->in > 0 ? box_iface(st->box, st->in) : NULL;
 	switch (
 	    ct_defrag_in(c->defrag, p, ifc ? ifc->link : PKT_LINK_RAW, box_now(st->box), &out)) {
 	case CT_DEFRAG_PASS:
@@ -161,7 +162,11 @@ static int hook_in(void *priv, struct box_hook_state *st, struct pkt *p)
 static int hook_confirm(void *priv, struct box_hook_state *st, struct pkt *p)
 {
 	struct ct_box *c = priv;
+	struct ct_entry *e = ct_pkt_entry(p);
 
+	/* a confirmed connection's packet with no event to deliver: nothing to do */
+	if (!e || ((e->status & CT_S_CONFIRMED) && !e->events))
+		return EXT_ACCEPT;
 	if (ct_confirm(c->table, p, box_now(st->box)) == -ENOMEM)
 		return box_hook_drop(st, BOX_DROP_CONNTRACK, -1);
 	return EXT_ACCEPT;
@@ -171,8 +176,11 @@ static int hook_confirm(void *priv, struct box_hook_state *st, struct pkt *p)
 static int hook_helper(void *priv, struct box_hook_state *st, struct pkt *p)
 {
 	struct ct_box *c = priv;
+	const struct ct_entry *e = ct_pkt_entry(p);
 	const char *why;
 
+	if (!e || !e->ext) /* no extension block: no helper (ct_helper_run's first test) */
+		return EXT_ACCEPT;
 	if (ct_helper_run(c->table, p, box_now(st->box), &why) < 0)
 		return box_hook_drop(st, BOX_DROP_HOOK, -1);
 	return EXT_ACCEPT;
