@@ -857,9 +857,17 @@ int live_run(struct live *l, struct live_flags *flags, const sigset_t *waitmask)
 	if (l->ctl && l->sync)
 		ctl_server_set_sync(l->ctl, live_sync_command, l->sync);
 	fprintf(l->err, "pkttables: forwarding on");
-	for (unsigned i = 0; i < l->nsock; i++)
-		fprintf(l->err, " %s (%s)", box_iface(l->box, (int)i + 1)->name,
+	for (unsigned i = 0; i < l->nsock; i++) {
+		const uint8_t *m = l->mac[i];
+
+		fprintf(l->err, " %s (%s", box_iface(l->box, (int)i + 1)->name,
 			io_port_mode(l->w[0]->port[i]));
+		/* a MAC other than the interface's is said: it is what neighbours will learn */
+		if (memcmp(m, l->kmac[i], 6))
+			fprintf(l->err, ", mac %02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2],
+				m[3], m[4], m[5]);
+		fprintf(l->err, ")");
+	}
 	if (l->nworkers > 1)
 		fprintf(l->err, ", %u workers", l->nworkers);
 	fprintf(l->err, "\n");

@@ -43,6 +43,8 @@ if [ -n "$own" ] && [ "$own" != "$kmac" ] && [ $((0x${first:-0} & 3)) -eq 2 ]; t
 else
 	bad "ARP for 192.0.2.1 answered '$own' (interface $kmac)"
 fi
+grep -q "forwarding on $L (afpacket, mac $own)" "$D/pt.log" && ok "the start line names it" ||
+	{ bad "start line without 'mac $own'"; cat "$D/pt.log"; }
 # the frames pkttables sends come from that MAC: the server learnt it for its gateway
 smac=$(ip netns exec $S ip neigh show 198.51.100.1 dev eth0 | sed -n 's/.*lladdr \([0-9a-f:]*\).*/\1/p')
 wmac=$(ip -n $R -o link show $W | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
@@ -78,6 +80,8 @@ inc ip neigh flush dev eth0
 netns_start_live "$D/live2.conf"
 inc $T 8 ping -c 2 -i 0.2 -W 2 198.51.100.2 >"$D/p3" 2>&1 && ok "ping through (mac kernel)" ||
 	{ bad "ping with mac kernel"; cat "$D/p3"; }
+grep -q "forwarding on $L (afpacket) " "$D/pt.log" && ok "mac kernel: the start line names none" ||
+	{ bad "start line with mac kernel"; cat "$D/pt.log"; }
 got=$(neigh_mac)
 [ "$got" = "$kmac" ] && ok "iface $L mac kernel: ARP answers the interface's $kmac" ||
 	bad "mac kernel: ARP answered '$got', interface $kmac"
