@@ -192,21 +192,29 @@ static bool icmp_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 {
 	const struct icmp_data *d = inst->data;
 	const struct pkt_info *info = ctx->info;
-	uint8_t buf[2];
+	uint8_t buf[2], type, code;
 	const uint8_t *ih;
 	bool hit;
 
 	if (info->frag_off)
 		return false;
-	ih = info->has_l4 && info->l4len >= sizeof(buf)
-		     ? pkt_header(ctx->pkt, info->l4off, sizeof(buf), buf)
-		     : NULL;
-	if (!ih) {
-		ctx->hotdrop = true;
-		return false;
+	if (info->has_l4 && (info->l4proto == IPPROTO_ICMP || info->l4proto == IPPROTO_ICMPV6)) {
+		/* type and code as the parser decoded them (a whole ICMP header) */
+		type = info->icmp_type;
+		code = info->icmp_code;
+	} else {
+		ih = info->has_l4 && info->l4len >= sizeof(buf)
+			     ? pkt_header(ctx->pkt, info->l4off, sizeof(buf), buf)
+			     : NULL;
+		if (!ih) {
+			ctx->hotdrop = true;
+			return false;
+		}
+		type = ih[0];
+		code = ih[1];
 	}
 	hit = icmp_is_any(ctx->family, d) ||
-	      (ih[0] == d->type && ih[1] >= d->code[0] && ih[1] <= d->code[1]);
+	      (type == d->type && code >= d->code[0] && code <= d->code[1]);
 	return hit != !!(inst->inv & 1u);
 }
 

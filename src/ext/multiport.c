@@ -201,6 +201,10 @@ static bool multiport_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 
 	if (ext_is_later_fragment(ctx))
 		return false;
+	/* the ports as the parser decoded them (TCP, UDP, UDP-Lite, SCTP, DCCP: a whole header) */
+	if (ctx->info->has_ports)
+		return multiport_hit(mi, ctx->info->sport, ctx->info->dport) ^
+		       !!(inst->inv & MP_ALL);
 	/* the ports are the first four bytes of all five protocols' headers */
 	pp = ext_l4_header(ctx, 4, buf);
 	if (!pp) {

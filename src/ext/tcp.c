@@ -264,6 +264,14 @@ static bool tcp_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 			ctx->hotdrop = true;
 		return false;
 	}
+	/* Ports and flags as the parser decoded them (a TCP header it found whole: has_l4; NAT
+	 * and ECN keep them current). The options are read from the packet: TCPMSS may have
+	 * rewritten the header since. */
+	if (info->has_l4 && info->l4proto == IPPROTO_TCP && !(inst->seen & (1u << O_OPTION)))
+		return port_in(info->sport, d->spts, inst->inv & (1u << O_SPORT)) &&
+		       port_in(info->dport, d->dpts, inst->inv & (1u << O_DPORT)) &&
+		       ((info->tcp_flags & d->flg[0]) == d->flg[1]) !=
+			       !!(inst->inv & (1u << O_FLAGS));
 	th = info->has_l4 && info->l4len >= sizeof(hbuf)
 		     ? pkt_header(ctx->pkt, info->l4off, sizeof(hbuf), hbuf)
 		     : NULL;

@@ -99,6 +99,11 @@ static bool udp_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 		return true;
 	if (info->frag_off)
 		return false;
+	if (info->has_l4 && info->l4proto == IPPROTO_UDP) { /* the ports the parser decoded */
+		sp = info->sport;
+		dp = info->dport;
+		goto ports;
+	}
 	uh = info->has_l4 && info->l4len >= sizeof(buf)
 		     ? pkt_header(ctx->pkt, info->l4off, sizeof(buf), buf)
 		     : NULL;
@@ -108,6 +113,7 @@ static bool udp_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 	}
 	sp = (uint16_t)(uh[0] << 8 | uh[1]);
 	dp = (uint16_t)(uh[2] << 8 | uh[3]);
+ports:
 	return ((sp >= d->spts[0] && sp <= d->spts[1]) != !!(inst->inv & (1u << O_SPORT))) &&
 	       ((dp >= d->dpts[0] && dp <= d->dpts[1]) != !!(inst->inv & (1u << O_DPORT)));
 }
