@@ -57,13 +57,18 @@ static int constrain_net(struct cls_builder *b, unsigned i, unsigned base, int f
 	unsigned words = family == AF_INET ? 1 : 4, used = 0, last = 0;
 	int err = 0;
 
+	/* an IPv4 rule's mask past its first word still tests the packet's (zero) rest */
+	for (unsigned k = words; k < 4; k++)
+		if (mask->w[k])
+			*exact = false;
+
 	for (unsigned k = 0; k < words; k++)
 		if (mask->w[k]) {
 			used++;
 			last = k;
 		}
-	if (!used)
-		return 0; /* any address (the kernel's zero mask) */
+	if (!used) /* any address (the kernel's zero mask); '!' of it: none */
+		return inv ? cls_builder_constrain(b, i, base, NULL, 0, false) : 0;
 	/* Inverted, a conjunction over several words would become a disjunction: no test. */
 	if (inv && used > 1) {
 		*exact = false;
@@ -98,8 +103,8 @@ static int constrain_iface(struct cls_builder *b, unsigned i, unsigned dim, cons
 	uint32_t lo, hi;
 	bool exact;
 
-	if (!len && !wild)
-		return 0; /* no -i */
+	if (!len && !wild) /* no -i; '!' of it: no interface is that */
+		return inv ? cls_builder_constrain(b, i, dim, NULL, 0, false) : 0;
 	if (!len)	  /* "+": every name; inverted, none */
 		return inv ? constrain1(b, i, dim, 1, 0, false) : 0;
 	lo = name_word(name, len);
@@ -217,12 +222,13 @@ static int constrain_tests(struct cls_builder *b, unsigned i, int family,
  * final: the classifier may drop the rules it hides.
  */
 static int compile_rule(struct cls_builder *b, unsigned i, int family, const struct rules_rule *r,
-			struct cls_ruleset *cr, bool *partial)
+			struct cls_ruleset *cr, bool *partial, bool *std_exact)
 {
 	struct ext_cls_test t[EXT_CLS_MAX_TESTS];
 	bool exact = true;
 	int err = constrain_ip(b, i, family, &r->ip, &exact);
 
+	*std_exact = exact;
 	*partial = false;
 	for (unsigned m = 0; m < r->nmatches && !err; m++) {
 		const struct ext_match *em = r->matches[m].match;
@@ -281,12 +287,15 @@ static void compile_chain(struct cls_chain *cc, const struct rules_chain *c, int
 		cc->why = "out of memory";
 		return;
 	}
+	cc->std_exact = calloc(c->nrules, 1); /* NULL: every candidate's standard part tested */
 	for (unsigned i = 0; i < c->nrules && !err; i++) {
-		bool partial;
+		bool partial, std_exact;
 
-		err = compile_rule(b, i, family, &c->rules[i], cr, &partial);
+		err = compile_rule(b, i, family, &c->rules[i], cr, &partial, &std_exact);
 		if (partial && !cc->partial++)
 			cc->first_partial = i + 1;
+		if (cc->std_exact)
+			cc->std_exact[i] = std_exact;
 	}
 	/* the chain's previous classifier with a few rules changed, where that works */
 	if (!err && prev && !cls_update(prev, b, &cc->cls, &cc->updated))
@@ -298,6 +307,8 @@ static void compile_chain(struct cls_chain *cc, const struct rules_chain *c, int
 	if (err) {
 		cc->why = err == -E2BIG ? "over budget" : "out of memory";
 		cc->cls = NULL;
+		free(cc->std_exact);
+		cc->std_exact = NULL;
 		return;
 	}
 	cc->bytes = info.bytes;
@@ -309,8 +320,10 @@ static void ruleset_free(struct cls_ruleset *cr)
 	if (!cr)
 		return;
 	for (unsigned t = 0; t < TABLE_MAX; t++) {
-		for (unsigned i = 0; i < cr->nchains[t]; i++)
+		for (unsigned i = 0; i < cr->nchains[t]; i++) {
 			cls_free(cr->chains[t][i].cls);
+			free(cr->chains[t][i].std_exact);
+		}
 		free(cr->chains[t]);
 	}
 	free(cr);

@@ -42,6 +42,10 @@ struct cls_chain {
 	size_t bytes;
 	unsigned updated; /* > 0: made from the previous ruleset's classifier of the chain with
 			     this many rules changed (cls_update), not built anew */
+	/* per rule, 1: its constraints say exactly what its standard part (-s -d -i -o -p -f)
+	 * tests, so a candidate (whose constraints the classifier checked) passes that part;
+	 * NULL: none is known to */
+	uint8_t *std_exact;
 };
 
 struct cls_ruleset {
@@ -77,6 +81,15 @@ static inline const struct classifier *cls_ruleset_chain(const struct cls_rulese
 	if (!cr || chain >= cr->nchains[table])
 		return NULL;
 	return cr->chains[table][chain].cls;
+}
+
+/* Does candidate `rule` of compiled chain `chain` pass its standard part without a test? */
+static inline bool cls_ruleset_std_exact(const struct cls_ruleset *cr, unsigned table,
+					 unsigned chain, unsigned rule)
+{
+	const uint8_t *e = cr->chains[table][chain].std_exact;
+
+	return e && e[rule];
 }
 
 /*

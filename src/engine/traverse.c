@@ -170,7 +170,9 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 				cand = true;
 			}
 		}
-		if (rows && ri < c->nrules && ri >= c->plain.open) {
+		/* a candidate whose constraints are its standard part has passed it */
+		if (rows && ri < c->nrules && ri >= c->plain.open &&
+		    !(cand && cls_ruleset_std_exact(cr, table, ci, ri))) {
 			if (!pk_ok) {
 				if (!names_ok) {
 					iface_words(b, st->in, in, inw);
