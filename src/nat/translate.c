@@ -192,7 +192,8 @@ static inline void be16_put(uint8_t *b, uint16_t v)
  * pointers instead of bounded copies; info follows as info_update() has it. 1 when p is not
  * such a packet (the caller takes manip()). test_nat_fast drives both on the same packets.
  */
-int nat_rewrite_fast(struct pkt *p, const union pt_addr *nw, uint16_t np, enum nat_manip m)
+static inline int rewrite_fast(struct pkt *p, const union pt_addr *nw, uint16_t np,
+			       enum nat_manip m)
 {
 	struct pkt_info *in = &p->info;
 	uint8_t proto = in->l4proto, *d, *l4, *a;
@@ -237,7 +238,10 @@ int nat_rewrite_fast(struct pkt *p, const union pt_addr *nw, uint16_t np, enum n
 	} else if (!(v4 && oldcheck == 0)) {
 		be16_put(d + in->l4off + cso, check ? check : 0xffff);
 	}
-	memcpy(a, nw->b, v4 ? 4 : 16);
+	if (v4) /* two fixed sizes: moves, not a call */
+		memcpy(a, nw->b, 4);
+	else
+		memcpy(a, nw->b, 16);
 	if (m == NAT_MANIP_SRC) {
 		in->src = *nw;
 		if (in->has_ports)
@@ -248,6 +252,11 @@ int nat_rewrite_fast(struct pkt *p, const union pt_addr *nw, uint16_t np, enum n
 			in->dport = np;
 	}
 	return 0;
+}
+
+int nat_rewrite_fast(struct pkt *p, const union pt_addr *nw, uint16_t np, enum nat_manip m)
+{
+	return rewrite_fast(p, nw, np, m);
 }
 
 /* The quoted datagram of an ICMP error: header offset, transport offset and protocol. */
@@ -403,8 +412,8 @@ int nat_translate_binding(struct nat_table *n, struct pkt *p, const struct ct_en
 	/* TCP and UDP: the new endpoint is the other direction's, swapped (ct_ports_invert) */
 	err = other->l4proto == p->info.l4proto &&
 		      (other->l4proto == IPPROTO_TCP || other->l4proto == IPPROTO_UDP)
-		  ? nat_rewrite_fast(p, m == NAT_MANIP_SRC ? &other->dst : &other->src,
-				     m == NAT_MANIP_SRC ? other->d.port : other->s.port, m)
+		  ? rewrite_fast(p, m == NAT_MANIP_SRC ? &other->dst : &other->src,
+				 m == NAT_MANIP_SRC ? other->d.port : other->s.port, m)
 		  : 1;
 	if (err > 0) {
 		if (ct_tuple_invert(other, &target))
