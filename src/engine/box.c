@@ -16,6 +16,7 @@
 
 #include "classify/ruleset.h"
 #include "engine/engine_int.h"
+#include "engine/section.h"
 #include "rules/plain.h"
 
 #define BOX_DEFAULT_SEED 0x706b747461626c65ULL /* "pkttable" */
@@ -608,29 +609,22 @@ struct rules_ruleset *box_ruleset(struct box *b, int family)
 
 void box_pkt_begin(struct box *b, struct rules_ruleset *saved[2])
 {
-	/* between packets on the data-path thread: hooks may change */
-	if (b->depth == 0 && atomic_load_explicit(&b->plugin_wanted, memory_order_relaxed))
-		box_plugins_apply(b);
-	urcu_memb_read_lock();
-	for (unsigned i = 0; i < 2; i++) {
-		saved[i] = b->cur[i];
-		b->cur[i] = rcu_dereference(b->rs[i]);
-	}
-	b->depth++;
+	box_section_enter(b, saved);
+}
+
+void box_free_parked(struct box *b)
+{
+	if (urcu_memb_read_ongoing())
+		return;
+	urcu_memb_synchronize_rcu();
+	for (unsigned i = 0; i < b->nparked; i++)
+		rules_ruleset_free(b->parked[i]);
+	b->nparked = 0;
 }
 
 void box_pkt_end(struct box *b, struct rules_ruleset *saved[2])
 {
-	b->cur[0] = saved[0];
-	b->cur[1] = saved[1];
-	b->depth--;
-	urcu_memb_read_unlock();
-	if (b->depth == 0 && b->nparked && !urcu_memb_read_ongoing()) {
-		urcu_memb_synchronize_rcu();
-		for (unsigned i = 0; i < b->nparked; i++)
-			rules_ruleset_free(b->parked[i]);
-		b->nparked = 0;
-	}
+	box_section_leave(b, saved);
 }
 
 /* ---- clock, PRNG, stats ------------------------------------------------------------------ */

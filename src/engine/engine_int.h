@@ -158,6 +158,34 @@ static inline void box_pkt_unref_fast(struct box *b, struct pkt *p)
 
 enum { BOX_ADDR_LOCAL = 1, BOX_ADDR_BCAST = 2 };
 
+/*
+ * The lookup structure (built by fib.c from the routes and addresses): per family a 256-way trie
+ * whose leaves are groups (a prefix's first route, and for IPv4 the kind of an address's /32
+ * leaf), in front of per-length hash tables. Here for the inline lookup of the packet path.
+ */
+struct fib_group {
+	const struct box_route *r; /* the group's first route (routes[order[first]]); NULL: none */
+	uint8_t kind;		   /* an IPv4 address's leaf: BOX_ADDR_* of that address */
+};
+
+struct fib_family {
+	struct fib_len *lens;
+	unsigned nlens;
+	uint32_t (*trie)[256]; /* NULL: no trie (no route, or too many nodes) */
+	uint32_t ntrie, trie_cap;
+	struct fib_group *groups;
+	uint32_t ngroups;
+	bool kinds; /* the box's addresses are leaves of the trie (IPv4): no hash probe */
+};
+
+struct box_fib {
+	bool stale, broken; /* broken: the last build ran out of memory */
+	struct fib_family fam[2];
+	uint32_t *order;
+	struct fib_addr *addrs;
+	uint32_t addr_mask;
+};
+
 struct box_fib *box_fib_new(void);
 void box_fib_free(struct box_fib *f);
 /* Routes or addresses changed: the next lookup rebuilds. */
@@ -170,8 +198,46 @@ int box_fib_route(const struct box *b, int family, const union pt_addr *dst,
 int box_fib_addr_kind(const struct box *b, int family, const union pt_addr *a);
 
 /* box_route_lookup and box_addr_kind of dst in one call (a packet's input routing). */
-const struct box_route *box_route_input(const struct box *b, int family, const union pt_addr *dst,
-					int *kind);
+const struct box_route *box_route_input_slow(const struct box *b, int family,
+					     const union pt_addr *dst, int *kind);
+
+/*
+ * box_route_input_slow, inline where the trie answers alone: a current structure, the
+ * addresses' kinds in the trie (IPv4), the leaf's route through an interface that is up or none
+ * (fib.c's trie_find). Anything else (a build due, IPv6's address probe, a route whose interface
+ * is down, which the per-length tables may answer with another) is the call.
+ */
+static inline __attribute__((always_inline)) const struct box_route *
+box_route_input(const struct box *b, int family, const union pt_addr *dst, int *kind)
+{
+	const struct box_fib *f = b->fib;
+	const struct fib_family *ff;
+	const struct fib_group *g;
+	unsigned d = 0, last = family == AF_INET ? 3 : 15;
+	uint32_t e;
+
+	if (!f || f->stale || f->broken)
+		return box_route_input_slow(b, family, dst, kind);
+	ff = &f->fam[box_fam_index(family)];
+	if (!ff->trie || !ff->kinds)
+		return box_route_input_slow(b, family, dst, kind);
+	e = ff->trie[0][dst->b[0]];
+	while (e && !(e & 1) && d < last)
+		e = ff->trie[e >> 1][dst->b[++d]];
+	if (!(e & 1)) { /* nothing covers dst (and it is none of the box's addresses) */
+		*kind = 0;
+		return NULL;
+	}
+	g = &ff->groups[e >> 1];
+	if (g->r && g->r->oif) {
+		const struct box_iface *ifc = box_iface_at(b, g->r->oif);
+
+		if (ifc && !ifc->up)
+			return box_route_input_slow(b, family, dst, kind);
+	}
+	*kind = g->kind;
+	return g->r;
+}
 
 /* The linear scan over every route (the reference the fib must agree with). */
 const struct box_route *box_route_scan(const struct box *b, int family, const union pt_addr *dst);

@@ -56,35 +56,12 @@ struct fib_len {
 
 #define FIB_TRIE_MAX_NODES 1024 /* 1 MB per family at most */
 
-struct fib_group {
-	const struct box_route *r; /* the group's first route (routes[order[first]]); NULL: none */
-	uint8_t kind;		   /* an IPv4 address's leaf: BOX_ADDR_* of that address */
-};
-
 static const struct fib_group no_route; /* what the trie says of a destination nothing covers */
-
-struct fib_family {
-	struct fib_len *lens;
-	unsigned nlens;
-	uint32_t (*trie)[256]; /* NULL: no trie (no route, or too many nodes) */
-	uint32_t ntrie, trie_cap;
-	struct fib_group *groups;
-	uint32_t ngroups;
-	bool kinds; /* the box's addresses are leaves of the trie (IPv4): no hash probe */
-};
 
 struct fib_addr {
 	union pt_addr addr;
 	uint8_t family; /* 0: empty slot */
 	uint8_t kind;	/* BOX_ADDR_LOCAL | BOX_ADDR_BCAST */
-};
-
-struct box_fib {
-	bool stale, broken; /* broken: the last build ran out of memory */
-	struct fib_family fam[2];
-	uint32_t *order;
-	struct fib_addr *addrs;
-	uint32_t addr_mask;
 };
 
 /* Not keyed: the tables hold configured routes and addresses only, packets choose no key. */
@@ -549,8 +526,8 @@ int box_fib_addr_kind(const struct box *b, int family, const union pt_addr *a)
 	return addr_kind(b->fib, family, a);
 }
 
-const struct box_route *box_route_input(const struct box *b, int family, const union pt_addr *dst,
-					int *kind)
+const struct box_route *box_route_input_slow(const struct box *b, int family,
+					     const union pt_addr *dst, int *kind)
 {
 	const struct fib_family *ff;
 	const struct fib_group *g;

@@ -37,11 +37,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* liburcu's read lock inline (engine/section.h) */
+#define _LGPL_SOURCE
 #include "engine/engine_int.h"
+#include "engine/section.h"
 #include "pkt/gso.h"
 #include "pkt/reply.h"
 
 #define ETH_HLEN 14
+
+/* The packet path is written as one function per burst (receive_burst): the common case inline
+ * (PT_HOT), what a forwarded packet rarely meets out of line (PT_COLD), so that the path of
+ * plain forwarding makes no call of its own between the parse and ops.xmit. */
+#define PT_HOT	static inline __attribute__((always_inline))
+#define PT_COLD static __attribute__((noinline, cold))
 
 int box_drop_pkt(struct box *b, struct pkt *p, const struct box_drop *why)
 {
@@ -90,34 +99,55 @@ static bool input_is_local(int fam, const union pt_addr *dst, const struct box_r
 	return dst->b[0] == 0xff;
 }
 
-/* One packet out of `oif`, framed for it. The packet leaves the box: plug-ins' references go. */
-static int xmit_one(struct box *b, struct pkt *p, int oif)
+/* The framed packet to ops.xmit. */
+PT_HOT int xmit_frame(struct box *b, struct pkt *p, int oif)
 {
-	const struct box_iface *o = box_iface_at(b, oif);
-	bool has_eth = p->info.l2off == 0;
-
-	box_pkt_unref_fast(b, p);
-	if (!o)
-		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_POSTROUTING);
-	if (has_eth != (o->link == PKT_LINK_ETHERNET)) {
-		struct pkt *np = pkt_reframe(p, has_eth ? PKT_LINK_ETHERNET : PKT_LINK_RAW, o->link,
-					     o->mac, o->peer_mac);
-
-		if (!np)
-			return box_drop_simple(b, p, BOX_DROP_HOOK, HOOK_POSTROUTING);
-		pkt_free(p);
-		p = np;
-	} else if (has_eth) {
-		/* The next hop's MAC as destination, ours as source (neighbour output). */
-		pkt_store(p, 0, o->peer_mac, 6);
-		pkt_store(p, 6, o->mac, 6);
-	}
 	b->stats.xmit++;
 	if (b->ops.xmit)
 		b->ops.xmit(b->user, b, oif, p);
 	else
 		pkt_free(p);
 	return EXT_ACCEPT;
+}
+
+/* A copy of p framed for o's kind of link (Ethernet to raw IP or back) goes out. */
+PT_COLD int xmit_reframed(struct box *b, struct pkt *p, int oif, const struct box_iface *o)
+{
+	bool has_eth = p->info.l2off == 0;
+	struct pkt *np = pkt_reframe(p, has_eth ? PKT_LINK_ETHERNET : PKT_LINK_RAW, o->link, o->mac,
+				     o->peer_mac);
+
+	if (!np)
+		return box_drop_simple(b, p, BOX_DROP_HOOK, HOOK_POSTROUTING);
+	pkt_free(p);
+	return xmit_frame(b, np, oif);
+}
+
+/*
+ * One packet out of `oif`, whose interface is o (box_iface_at; NULL: none), framed for it. The
+ * packet leaves the box: plug-ins' references go. Interfaces are never removed, so an
+ * interface found earlier in the packet's path is still the one at oif.
+ */
+PT_HOT int xmit_at(struct box *b, struct pkt *p, int oif, const struct box_iface *o)
+{
+	bool has_eth = p->info.l2off == 0;
+
+	box_pkt_unref_fast(b, p);
+	if (!o)
+		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_POSTROUTING);
+	if (has_eth != (o->link == PKT_LINK_ETHERNET))
+		return xmit_reframed(b, p, oif, o);
+	if (has_eth) {
+		/* The next hop's MAC as destination, ours as source (neighbour output). */
+		pkt_store(p, 0, o->peer_mac, 6);
+		pkt_store(p, 6, o->mac, 6);
+	}
+	return xmit_frame(b, p, oif);
+}
+
+static int xmit_one(struct box *b, struct pkt *p, int oif)
+{
+	return xmit_at(b, p, oif, box_iface_at(b, oif));
 }
 
 void box_xmit_frame(struct box *b, struct pkt *p, int oif)
@@ -201,7 +231,7 @@ static int xmit_gso(struct box *b, struct pkt *p, int oif, uint32_t mtu)
  * refused; one defragmentation made leaves cut as it came in), IPv6 larger than the link is
  * dropped (only its source may fragment it).
  */
-static int xmit(struct box *b, struct pkt *p, int oif, uint32_t mtu)
+static __attribute__((noinline)) int xmit(struct box *b, struct pkt *p, int oif, uint32_t mtu)
 {
 	if (b->tx_hooks[box_fam_index(p->info.family)].n) {
 		struct box_drop drop;
@@ -214,7 +244,7 @@ static int xmit(struct box *b, struct pkt *p, int oif, uint32_t mtu)
 }
 
 /* After the transmit stage: whole, cut (GSO), fragmented or refused for the link's mtu. */
-static int xmit_sized(struct box *b, struct pkt *p, int oif, uint32_t mtu)
+static __attribute__((noinline)) int xmit_sized(struct box *b, struct pkt *p, int oif, uint32_t mtu)
 {
 	if (p->info.family == AF_INET && p->frag_max_size)
 		return xmit_fragment(b, p, oif, mtu, p->frag_max_size);
@@ -227,6 +257,16 @@ static int xmit_sized(struct box *b, struct pkt *p, int oif, uint32_t mtu)
 	if (p->iif)
 		box_send_icmp_error_rest(b, p, 2, 0, mtu);
 	return box_drop_simple(b, p, BOX_DROP_MTU, HOOK_POSTROUTING);
+}
+
+/* xmit toward interface o of oif (xmit_at): a packet with no transmit stage to meet that fits
+ * the link whole goes straight out, the rest as xmit sends it. */
+PT_HOT int xmit_via(struct box *b, struct pkt *p, int oif, uint32_t mtu, const struct box_iface *o)
+{
+	if (b->tx_hooks[box_fam_index(p->info.family)].n ||
+	    (p->info.family == AF_INET && p->frag_max_size) || p->info.l3len > mtu)
+		return xmit(b, p, oif, mtu);
+	return xmit_at(b, p, oif, o);
 }
 
 /* Delivered: plug-ins' references go (the originals of an IPv6 datagram conntrack reassembled
@@ -251,15 +291,24 @@ struct hooks_known {
 	uint64_t gen;
 };
 
-static inline int run_hook(struct box *b, const struct hooks_known *k, int fam, unsigned hook,
-			   int in, int out, struct pkt **pp, struct box_drop *drop)
+PT_HOT int run_hook(struct box *b, const struct hooks_known *k, int fam, unsigned hook, int in,
+		    int out, struct pkt **pp, struct box_drop *drop)
 {
+	struct pkt *q;
+	int v;
+
 	if (k && (k->mask & 1u << hook) && k->gen == b->hook_gen)
 		return EXT_ACCEPT;
-	return box_run_hook(b, fam, hook, in, out, pp, drop);
+	/* the caller's packet pointer is written back, not handed out: inline, it stays in a
+	 * register */
+	q = *pp;
+	v = box_run_hook(b, fam, hook, in, out, &q, drop);
+	*pp = q;
+	return v;
 }
 
-static int local_in(struct box *b, struct pkt *p, int fam, int iif, const struct hooks_known *known)
+static __attribute__((noinline)) int local_in(struct box *b, struct pkt *p, int fam, int iif,
+					      const struct hooks_known *known)
 {
 	struct box_drop drop;
 	int v = run_hook(b, known, fam, HOOK_INPUT, iif, 0, &p, &drop);
@@ -270,15 +319,22 @@ static int local_in(struct box *b, struct pkt *p, int fam, int iif, const struct
 	return EXT_ACCEPT;
 }
 
-static int post_and_xmit(struct box *b, struct pkt *p, int fam, int iif, int oif, uint32_t mtu,
-			 const struct hooks_known *known)
+/* POSTROUTING, then out of oif (its interface o) toward a link of mtu. */
+PT_HOT int post_and_xmit_via(struct box *b, struct pkt *p, int fam, int iif, int oif, uint32_t mtu,
+			     const struct hooks_known *known, const struct box_iface *o)
 {
 	struct box_drop drop;
 	int v = run_hook(b, known, fam, HOOK_POSTROUTING, iif, oif, &p, &drop);
 
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
-	return xmit(b, p, oif, mtu);
+	return xmit_via(b, p, oif, mtu, o);
+}
+
+static int post_and_xmit(struct box *b, struct pkt *p, int fam, int iif, int oif, uint32_t mtu,
+			 const struct hooks_known *known)
+{
+	return post_and_xmit_via(b, p, fam, iif, oif, mtu, known, box_iface_at(b, oif));
 }
 
 /*
@@ -289,9 +345,8 @@ static int post_and_xmit(struct box *b, struct pkt *p, int fam, int iif, int oif
  * the kernel's error then quotes the packet with its hop limit decremented (tests/diff/live,
  * mtu.case).
  */
-static uint32_t route_mtu(const struct box *b, const struct box_route *r, bool forwarding)
+PT_HOT uint32_t route_mtu_at(const struct box_iface *o, const struct box_route *r, bool forwarding)
 {
-	const struct box_iface *o = box_iface_at(b, r->oif);
 	uint32_t m = o ? o->mtu : 65535;
 
 	if (r->mtu && !(forwarding && r->family == AF_INET6))
@@ -301,12 +356,18 @@ static uint32_t route_mtu(const struct box *b, const struct box_route *r, bool f
 	return m;
 }
 
+/* route_mtu_at of the route's interface (o: box_iface_at(b, r->oif)). */
+static uint32_t route_mtu(const struct box *b, const struct box_route *r, bool forwarding)
+{
+	return route_mtu_at(box_iface_at(b, r->oif), r, forwarding);
+}
+
 /*
  * ip_exceeds_mtu / ip6_pkt_too_big: a forwarded packet the next link cannot take whole and the
  * router may not cut: IPv4 with DF (a reassembled one: when its largest fragment does not fit,
  * it leaves cut as it came in otherwise), IPv6 always (a reassembled one: its largest fragment).
  */
-static bool forward_too_big(const struct pkt *p, uint32_t mtu)
+PT_HOT bool forward_too_big(const struct pkt *p, uint32_t mtu)
 {
 	if (p->info.l3len <= mtu)
 		return false;
@@ -317,8 +378,25 @@ static bool forward_too_big(const struct pkt *p, uint32_t mtu)
 	return !p->frag_max_size || p->frag_max_size > mtu;
 }
 
-/* ip_decrease_ttl / hop_limit--, with the IPv4 header checksum updated incrementally. */
-static void decrease_ttl(struct pkt *p)
+/*
+ * The new TTL/protocol word and header checksum of an IPv4 header h (12 bytes or more) whose
+ * TTL goes down by one: pkt_csum_replace2 (RFC 1624 eqn. 3), its fold written out. The sum of
+ * three 16-bit values is below 0x30000, so two folds leave 16 bits, as the fold's loop would.
+ */
+static inline void ttl4_new(const uint8_t *h, uint16_t *word, uint16_t *sum)
+{
+	uint16_t old = (uint16_t)(h[8] << 8 | h[9]);
+	uint32_t s;
+
+	*word = (uint16_t)(old - 0x0100);
+	s = (uint32_t)(uint16_t) ~(h[10] << 8 | h[11]) + (uint16_t)~old + *word;
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	*sum = (uint16_t)~s;
+}
+
+/* decrease_ttl of a header that is not all in the first segment, or of IPv6. */
+PT_COLD void decrease_ttl_rest(struct pkt *p)
 {
 	uint32_t off = p->info.l3off;
 	uint8_t buf[12];
@@ -329,30 +407,39 @@ static void decrease_ttl(struct pkt *p)
 
 		pkt_store(p, off + 7, &hl, 1);
 	} else {
-		uint16_t old, new_, sum;
+		uint16_t new_, sum;
 		uint8_t w[3];
 
 		h = pkt_header(p, off, 12, buf);
 		if (!h)
 			return;
-		old = (uint16_t)(h[8] << 8 | h[9]);
-		new_ = (uint16_t)(old - 0x0100);
-		sum = pkt_csum_replace2((uint16_t)(h[10] << 8 | h[11]), old, new_);
-		if (pkt_in_seg0(p, off, 12)) { /* written where it was read */
-			uint8_t *wh = p->seg[0].data + off;
-
-			p->written = true;
-			wh[8] = (uint8_t)(new_ >> 8);
-			wh[10] = (uint8_t)(sum >> 8);
-			wh[11] = (uint8_t)sum;
-		} else {
-			w[0] = (uint8_t)(new_ >> 8);
-			w[1] = (uint8_t)(sum >> 8);
-			w[2] = (uint8_t)sum;
-			pkt_store(p, off + 8, &w[0], 1);
-			pkt_store(p, off + 10, &w[1], 2);
-		}
+		ttl4_new(h, &new_, &sum);
+		w[0] = (uint8_t)(new_ >> 8);
+		w[1] = (uint8_t)(sum >> 8);
+		w[2] = (uint8_t)sum;
+		pkt_store(p, off + 8, &w[0], 1);
+		pkt_store(p, off + 10, &w[1], 2);
 	}
+	p->info.ttl--;
+}
+
+/* ip_decrease_ttl / hop_limit--, with the IPv4 header checksum updated incrementally. */
+PT_HOT void decrease_ttl(struct pkt *p)
+{
+	uint32_t off = p->info.l3off;
+	uint16_t new_, sum;
+	uint8_t *h;
+
+	if (p->info.family == AF_INET6 || !pkt_in_seg0(p, off, 12)) {
+		decrease_ttl_rest(p);
+		return;
+	}
+	h = p->seg[0].data + off; /* written where it was read */
+	p->written = true;
+	ttl4_new(h, &new_, &sum);
+	h[8] = (uint8_t)(new_ >> 8);
+	h[10] = (uint8_t)(sum >> 8);
+	h[11] = (uint8_t)sum;
 	p->info.ttl--;
 }
 
@@ -370,9 +457,32 @@ static void refuse_icmp(struct box *b, struct pkt *p, int fam, int rt)
 		box_send_icmp_error(b, p, 1, rt == BOX_RT_PROHIBIT ? 1 : 0);
 }
 
-static int route_input(struct box *b, struct pkt *p, int fam, int iif,
+/* A packet not for the box that is not forwarded: forwarding off, no route or one that
+ * refuses, or its TTL runs out here (ip_forward / ip6_forward: the TTL is checked before FORWARD,
+ * the error quoting the packet as it came, TTL not yet decremented). */
+PT_COLD int forward_refused(struct box *b, struct pkt *p, int fam, const struct box_route *r)
+{
+	if (!b->forwarding[box_fam_index(fam)])
+		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_PREROUTING);
+	if (!r || r->type != BOX_RT_UNICAST) {
+		refuse_icmp(b, p, fam, r ? (int)r->type : -1);
+		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_PREROUTING);
+	}
+	box_send_icmp_error(b, p, fam == AF_INET ? 11 : 3, 0);
+	return box_drop_simple(b, p, BOX_DROP_TTL, HOOK_FORWARD);
+}
+
+/* Too big for the next link and not to be cut (after the TTL check, before FORWARD). */
+PT_COLD int forward_too_big_drop(struct box *b, struct pkt *p, int fam, uint32_t mtu)
+{
+	box_send_icmp_error_rest(b, p, fam == AF_INET ? 3 : 2, fam == AF_INET ? 4 : 0, mtu);
+	return box_drop_simple(b, p, BOX_DROP_MTU, HOOK_FORWARD);
+}
+
+PT_HOT int route_input(struct box *b, struct pkt *p, int fam, int iif,
 		       const struct hooks_known *known)
 {
+	const struct box_iface *o;
 	const struct box_route *r;
 	struct box_drop drop;
 	uint32_t mtu;
@@ -381,30 +491,20 @@ static int route_input(struct box *b, struct pkt *p, int fam, int iif,
 	r = box_route_input(b, fam, &p->info.dst, &kind); /* once: local or forwarded */
 	if (input_is_local(fam, &p->info.dst, r, kind))
 		return local_in(b, p, fam, iif, known);
-	if (!b->forwarding[box_fam_index(fam)])
-		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_PREROUTING);
-	if (!r || r->type != BOX_RT_UNICAST) {
-		refuse_icmp(b, p, fam, r ? (int)r->type : -1);
-		return box_drop_simple(b, p, BOX_DROP_NOROUTE, HOOK_PREROUTING);
-	}
-	/* ip_forward / ip6_forward: the TTL, then the MTU, are checked before FORWARD (the error
-	 * quotes the packet as it came, TTL not yet decremented). */
-	if (p->info.ttl <= 1) {
-		box_send_icmp_error(b, p, fam == AF_INET ? 11 : 3, 0);
-		return box_drop_simple(b, p, BOX_DROP_TTL, HOOK_FORWARD);
-	}
-	mtu = route_mtu(b, r, true);
-	if (forward_too_big(p, mtu)) {
-		box_send_icmp_error_rest(b, p, fam == AF_INET ? 3 : 2, fam == AF_INET ? 4 : 0, mtu);
-		return box_drop_simple(b, p, BOX_DROP_MTU, HOOK_FORWARD);
-	}
+	if (!b->forwarding[box_fam_index(fam)] || !r || r->type != BOX_RT_UNICAST ||
+	    p->info.ttl <= 1)
+		return forward_refused(b, p, fam, r);
+	o = box_iface_at(b, r->oif); /* the route's interface, found once for the packet */
+	mtu = route_mtu_at(o, r, true);
+	if (forward_too_big(p, mtu))
+		return forward_too_big_drop(b, p, fam, mtu);
 	decrease_ttl(p);
 	p->oif = r->oif;
 	v = run_hook(b, known, fam, HOOK_FORWARD, iif, r->oif, &p, &drop);
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
 	b->stats.forwarded++;
-	return post_and_xmit(b, p, fam, iif, r->oif, route_mtu(b, r, false), known);
+	return post_and_xmit_via(b, p, fam, iif, r->oif, route_mtu_at(o, r, false), known, o);
 }
 
 /* The IPv6 header says hop-by-hop follows and not even that one parsed. */
@@ -431,20 +531,30 @@ static bool dropped_before_hooks(const struct pkt *p)
 	}
 }
 
-/* p arrived on ifc and was parsed (parse_rc: pkt_parse's answer). */
-static int receive(struct box *b, const struct box_iface *ifc, struct pkt *p, int parse_rc,
-		   const struct hooks_known *known)
+/* A packet the parse refused: dropped before the hooks (EXT_DROP), or EXT_ACCEPT when it still
+ * goes through them. */
+PT_COLD int receive_malformed(struct box *b, struct pkt *p)
 {
-	struct box_drop drop;
-	int fam, v;
+	if (p->info.bad == PKT_BAD_L2_PROTO)
+		return box_drop_simple(b, p, BOX_DROP_NOT_IP, HOOK_PREROUTING);
+	if (dropped_before_hooks(p))
+		return box_drop_simple(b, p, BOX_DROP_MALFORMED, HOOK_PREROUTING);
+	return EXT_ACCEPT;
+}
 
-	if (parse_rc) {
-		if (p->info.bad == PKT_BAD_L2_PROTO)
-			return box_drop_simple(b, p, BOX_DROP_NOT_IP, HOOK_PREROUTING);
-		if (dropped_before_hooks(p))
-			return box_drop_simple(b, p, BOX_DROP_MALFORMED, HOOK_PREROUTING);
-	}
-	fam = p->info.family;
+/* p arrived on ifc and was parsed (parse_rc: pkt_parse's answer); fam is p->info.family. */
+PT_HOT int receive(struct box *b, const struct box_iface *ifc, struct pkt *p, int parse_rc, int fam)
+{
+	struct hooks_known k = {
+	    .mask = box_hooks_idle(b, (unsigned)box_fam_index(fam)),
+	    .gen = b->hook_gen,
+	};
+	const struct hooks_known *known = &k;
+	struct box_drop drop;
+	int v;
+
+	if (parse_rc && (v = receive_malformed(b, p)) != EXT_ACCEPT)
+		return v;
 	if (p->info.l3len && p->info.l3off + p->info.l3len < p->len)
 		pkt_trim(p, p->info.l3off + p->info.l3len);
 	v = run_hook(b, known, fam, HOOK_PREROUTING, ifc->index, 0, &p, &drop);
@@ -493,20 +603,22 @@ receive_burst(struct box *b, int ifindex, struct pkt *const *pkts, unsigned n, i
 		p->oif = 0;
 		parsed[i] = (int8_t)(pkt_parse(p, ifc->link, true) != 0);
 	}
-	box_pkt_begin(b, saved);
+	box_section_enter(b, saved);
 	for (unsigned i = 0; i < n; i++) {
 		struct pkt *p = pkts[i];
-		struct hooks_known k = {
-		    .mask = box_hooks_idle(b, (unsigned)box_fam_index(p->info.family)),
-		    .gen = b->hook_gen,
-		};
-		int v = receive(b, ifc, p, parsed[i] ? -EBADMSG : 0, &k);
+		int rc = parsed[i] ? -EBADMSG : 0, v;
+
+		/* IPv4, the common case, compiled with its family known */
+		if (p->info.family == AF_INET)
+			v = receive(b, ifc, p, rc, AF_INET);
+		else
+			v = receive(b, ifc, p, rc, p->info.family);
 
 		sent += v == EXT_ACCEPT;
 		if (verdicts)
 			verdicts[i] = v;
 	}
-	box_pkt_end(b, saved);
+	box_section_leave(b, saved);
 	return (int)sent;
 }
 
