@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "pkt/parse_common.h"
 #include "pkt/pkt.h"
 
 #define ETH_P_IP       0x0800
@@ -498,125 +499,8 @@ static int parse_eth(struct pkt *p, struct pkt_info *in, uint32_t *l3off)
 	return 0;
 }
 
-/* ---- the common case ------------------------------------------------------------------ */
-
-/*
- * The end-around-carry sum of a 20-byte IPv4 header is all ones (its checksum is right).
- * Folding with end-around carry keeps a sum's remainder modulo 0xffff (2^16 = 1 there) and
- * gives 0 only for a zero sum, so the folded sum is all ones exactly when the plain sum of the
- * header's words is a nonzero multiple of 0xffff (a sum of the words in 16 bits, if folded to
- * the end, comes to 0xffff; folded part way, to any nonzero multiple of it). The words are read as
- * native-order 32-bit ones: a word's bytes swapped multiply its remainder by 256, which 0xffff and
- * 256 having no common factor keeps at zero or away from it (RFC 1071 2(B)).
- */
-static bool ip4_hdr20_sum_ok(const uint8_t *h)
-{
-	uint64_t s = 0;
-	uint32_t w;
-
-	memcpy(&w, h, 4);
-	s += w;
-	memcpy(&w, h + 4, 4);
-	s += w;
-	memcpy(&w, h + 8, 4);
-	s += w;
-	memcpy(&w, h + 12, 4);
-	s += w;
-	memcpy(&w, h + 16, 4);
-	s += w;
-	/* s < 5 * 2^32: two folds keep the remainder and leave at most 0x1ffff, where the nonzero
-	 * multiples of 0xffff are 0xffff and 0x1fffe */
-	s = (s & 0xffffffffu) + (s >> 32);
-	s = (s & 0xffff) + (s >> 16);
-	return s == 0xffff || s == 0x1fffe;
-}
-
-/*
- * *in cleared: nine 16-byte stores (a memset of this size is a string instruction, one step
- * per 8 bytes, and the compiler turns a loop of stores back into that memset).
- */
-static inline void info_clear(struct pkt_info *in)
-{
-	typedef uint64_t zero16 __attribute__((vector_size(16), may_alias, aligned(1)));
-	char *c = (char *)in;
-
-	_Static_assert(sizeof(*in) == 9 * 16,
-		       "info_clear clears 144 bytes: change it with pkt_info");
-	*(zero16 *)(c + 0) = (zero16){0, 0};
-	*(zero16 *)(c + 16) = (zero16){0, 0};
-	*(zero16 *)(c + 32) = (zero16){0, 0};
-	*(zero16 *)(c + 48) = (zero16){0, 0};
-	*(zero16 *)(c + 64) = (zero16){0, 0};
-	*(zero16 *)(c + 80) = (zero16){0, 0};
-	*(zero16 *)(c + 96) = (zero16){0, 0};
-	*(zero16 *)(c + 112) = (zero16){0, 0};
-	*(zero16 *)(c + 128) = (zero16){0, 0};
-}
-
-/*
- * An untagged Ethernet frame with an IPv4 header of 20 bytes, not a fragment, carrying TCP or
- * UDP, every header in the first segment and intact: what nearly every forwarded packet is.
- * Fills *in exactly as the general parser does and returns 0; 1 for anything else (the general
- * parser then starts again, and says what is wrong when something is).
- *
- *   | Ethernet (14) | IPv4 (20) | TCP (20 + options) or UDP (8) | ...
- */
-static int parse_common(const struct pkt *p, struct pkt_info *in, bool verify_csum)
-{
-	const uint8_t *f = p->seg[0].data, *ip, *l4;
-	uint32_t seg = p->seg[0].len, tot, end, doff = 8;
-	uint8_t proto;
-
-	if (seg < 14 + 20 + 8 || f[12] != 0x08 || f[13] != 0x00 || f[14] != 0x45)
-		return 1;
-	ip = f + 14;
-	l4 = ip + 20;
-	proto = ip[9];
-	tot = get16(ip + 2);
-	end = 14 + tot;
-	if ((ip[6] & 0x3f) | ip[7] || (proto != IPPROTO_TCP && proto != IPPROTO_UDP) ||
-	    end > p->len || tot < 20 + 8)
-		return 1;
-	if (proto == IPPROTO_TCP) {
-		if (34 + 20 > seg || tot < 20 + 20)
-			return 1;
-		doff = (uint32_t)(l4[12] >> 4) * 4;
-		if (doff < 20 || 34 + doff > end)
-			return 1;
-	}
-	if (verify_csum && !ip4_hdr20_sum_ok(ip))
-		return 1;
-	info_clear(in);
-	in->vlan = 0xffff;
-	in->l2proto = ETH_P_IP;
-	in->family = AF_INET;
-	in->l3off = 14;
-	in->tos = ip[1];
-	in->ttl = ip[8];
-	in->l4proto = proto;
-	memcpy(in->src.b, ip + 12, 4);
-	memcpy(in->dst.b, ip + 16, 4);
-	in->frag_id = get16(ip + 4);
-	in->dont_frag = ip[6] & 0x40;
-	in->ihl = 20;
-	in->l3len = tot;
-	in->l4off = 34;
-	in->l4len = tot - 20;
-	in->has_l4 = true;
-	in->has_ports = true;
-	in->sport = get16(l4);
-	in->dport = get16(l4 + 2);
-	if (proto == IPPROTO_TCP) {
-		in->tcp_flags = l4[13];
-		in->tcp_doff = (uint8_t)doff;
-	}
-	in->payload_off = 34 + doff;
-	return 0;
-}
-
 /* Every frame the common path does not take. */
-static __attribute__((noinline)) int parse_general(struct pkt *p, enum pkt_link link,
-						   bool verify_csum)
+__attribute__((noinline)) int pkt_parse_general(struct pkt *p, enum pkt_link link, bool verify_csum)
 {
 	struct pkt_info *in = &p->info;
 	uint32_t off = 0;
@@ -647,7 +531,5 @@ static __attribute__((noinline)) int parse_general(struct pkt *p, enum pkt_link 
 
 int pkt_parse(struct pkt *p, enum pkt_link link, bool verify_csum)
 {
-	if (link == PKT_LINK_ETHERNET && p->nsegs && parse_common(p, &p->info, verify_csum) == 0)
-		return 0;
-	return parse_general(p, link, verify_csum);
+	return pkt_parse_inline(p, link, verify_csum);
 }
