@@ -143,6 +143,13 @@ static void derive_mac(const char *box, const char *ifname, const char *salt, ui
 		mac[i] = (uint8_t)(h >> (8 * i));
 }
 
+/* The destination and source MACs of frames out of ifc, as one block for the packet path. */
+static void iface_eth_macs(struct box_iface *ifc)
+{
+	memcpy(ifc->eth_macs, ifc->peer_mac, 6);
+	memcpy(ifc->eth_macs + 6, ifc->mac, 6);
+}
+
 int box_add_iface(struct box *b, const char *name, const uint8_t mac[6])
 {
 	struct box_iface *ifc;
@@ -162,6 +169,7 @@ int box_add_iface(struct box *b, const char *name, const uint8_t mac[6])
 	else
 		derive_mac(b->name, name, "mac", ifc->mac);
 	derive_mac(b->name, name, "peer", ifc->peer_mac);
+	iface_eth_macs(ifc);
 	ifc->mtu = BOX_DEFAULT_MTU;
 	ifc->link = PKT_LINK_ETHERNET;
 	ifc->up = true;
@@ -232,6 +240,7 @@ int box_set_iface_peer_mac(struct box *b, int index, const uint8_t mac[6])
 	if (!ifc)
 		return -ENOENT;
 	memcpy(ifc->peer_mac, mac, 6);
+	iface_eth_macs(ifc);
 	return 0;
 }
 

@@ -107,7 +107,9 @@ struct box_iface {
 	char name[BOX_IFNAME_MAX];
 	int index; /* 1-based */
 	uint8_t mac[6];
-	uint8_t peer_mac[6]; /* next hop's MAC used when the simulator/replay writes frames */
+	uint8_t peer_mac[6];  /* next hop's MAC used when the simulator/replay writes frames */
+	uint8_t eth_macs[12]; /* peer_mac then mac: a frame's first 12 bytes out of it (box.c
+			       * keeps them with the two) */
 	uint32_t mtu;
 	enum pkt_link link; /* how frames on it are framed */
 	bool up;

@@ -205,38 +205,51 @@ const struct box_route *box_route_input_slow(const struct box *b, int family,
  * box_route_input_slow, inline where the trie answers alone: a current structure, the
  * addresses' kinds in the trie (IPv4), the leaf's route through an interface that is up or none
  * (fib.c's trie_find). Anything else (a build due, IPv6's address probe, a route whose interface
- * is down, which the per-length tables may answer with another) is the call.
+ * is down, which the per-length tables may answer with another) is the call. *ifc: the route's
+ * interface (box_iface_at of its oif), NULL for none.
  */
 static inline __attribute__((always_inline)) const struct box_route *
-box_route_input(const struct box *b, int family, const union pt_addr *dst, int *kind)
+box_route_input_at(const struct box *b, int family, const union pt_addr *dst, int *kind,
+		   const struct box_iface **ifc)
 {
 	const struct box_fib *f = b->fib;
+	const struct box_route *r;
 	const struct fib_family *ff;
 	const struct fib_group *g;
 	unsigned d = 0, last = family == AF_INET ? 3 : 15;
 	uint32_t e;
 
 	if (!f || f->stale || f->broken)
-		return box_route_input_slow(b, family, dst, kind);
+		goto slow;
 	ff = &f->fam[box_fam_index(family)];
 	if (!ff->trie || !ff->kinds)
-		return box_route_input_slow(b, family, dst, kind);
+		goto slow;
 	e = ff->trie[0][dst->b[0]];
 	while (e && !(e & 1) && d < last)
 		e = ff->trie[e >> 1][dst->b[++d]];
 	if (!(e & 1)) { /* nothing covers dst (and it is none of the box's addresses) */
 		*kind = 0;
+		*ifc = NULL;
 		return NULL;
 	}
 	g = &ff->groups[e >> 1];
-	if (g->r && g->r->oif) {
-		const struct box_iface *ifc = box_iface_at(b, g->r->oif);
-
-		if (ifc && !ifc->up)
-			return box_route_input_slow(b, family, dst, kind);
-	}
+	*ifc = g->r ? box_iface_at(b, g->r->oif) : NULL;
+	if (*ifc && !(*ifc)->up)
+		goto slow;
 	*kind = g->kind;
 	return g->r;
+slow:
+	r = box_route_input_slow(b, family, dst, kind);
+	*ifc = r ? box_iface_at(b, r->oif) : NULL;
+	return r;
+}
+
+static inline __attribute__((always_inline)) const struct box_route *
+box_route_input(const struct box *b, int family, const union pt_addr *dst, int *kind)
+{
+	const struct box_iface *ifc;
+
+	return box_route_input_at(b, family, dst, kind, &ifc);
 }
 
 /* The linear scan over every route (the reference the fib must agree with). */

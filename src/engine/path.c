@@ -42,6 +42,7 @@
 #include "engine/engine_int.h"
 #include "engine/section.h"
 #include "pkt/gso.h"
+#include "pkt/parse_common.h"
 #include "pkt/reply.h"
 
 #define ETH_HLEN 14
@@ -92,11 +93,11 @@ static bool is_v4_bcast(const struct box *b, const union pt_addr *a)
  * (no mrouting). */
 static bool input_is_local(int fam, const union pt_addr *dst, const struct box_route *r, int kind)
 {
-	if ((kind & BOX_ADDR_LOCAL) || (r && r->type == BOX_RT_LOCAL))
-		return true;
 	if (fam == AF_INET)
-		return is_v4_mcast(dst) || dst->w[0] == 0xffffffffu || (kind & BOX_ADDR_BCAST);
-	return dst->b[0] == 0xff;
+		return (kind & (BOX_ADDR_LOCAL | BOX_ADDR_BCAST)) ||
+		       (r && r->type == BOX_RT_LOCAL) || is_v4_mcast(dst) ||
+		       dst->w[0] == 0xffffffffu;
+	return (kind & BOX_ADDR_LOCAL) || (r && r->type == BOX_RT_LOCAL) || dst->b[0] == 0xff;
 }
 
 /* The framed packet to ops.xmit. */
@@ -139,8 +140,13 @@ PT_HOT int xmit_at(struct box *b, struct pkt *p, int oif, const struct box_iface
 		return xmit_reframed(b, p, oif, o);
 	if (has_eth) {
 		/* The next hop's MAC as destination, ours as source (neighbour output). */
-		pkt_store(p, 0, o->peer_mac, 6);
-		pkt_store(p, 6, o->mac, 6);
+		if (pkt_in_seg0(p, 0, 12)) {
+			p->written = true;
+			memcpy(p->seg[0].data, o->eth_macs, 12);
+		} else {
+			pkt_store(p, 0, o->peer_mac, 6);
+			pkt_store(p, 6, o->mac, 6);
+		}
 	}
 	return xmit_frame(b, p, oif);
 }
@@ -261,10 +267,11 @@ static __attribute__((noinline)) int xmit_sized(struct box *b, struct pkt *p, in
 
 /* xmit toward interface o of oif (xmit_at): a packet with no transmit stage to meet that fits
  * the link whole goes straight out, the rest as xmit sends it. */
-PT_HOT int xmit_via(struct box *b, struct pkt *p, int oif, uint32_t mtu, const struct box_iface *o)
+PT_HOT int xmit_via(struct box *b, struct pkt *p, int fam, int oif, uint32_t mtu,
+		    const struct box_iface *o)
 {
-	if (b->tx_hooks[box_fam_index(p->info.family)].n ||
-	    (p->info.family == AF_INET && p->frag_max_size) || p->info.l3len > mtu)
+	if (b->tx_hooks[box_fam_index(fam)].n || (fam == AF_INET && p->frag_max_size) ||
+	    p->info.l3len > mtu)
 		return xmit(b, p, oif, mtu);
 	return xmit_at(b, p, oif, o);
 }
@@ -328,7 +335,7 @@ PT_HOT int post_and_xmit_via(struct box *b, struct pkt *p, int fam, int iif, int
 
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
-	return xmit_via(b, p, oif, mtu, o);
+	return xmit_via(b, p, fam, oif, mtu, o);
 }
 
 static int post_and_xmit(struct box *b, struct pkt *p, int fam, int iif, int oif, uint32_t mtu,
@@ -367,32 +374,30 @@ static uint32_t route_mtu(const struct box *b, const struct box_route *r, bool f
  * router may not cut: IPv4 with DF (a reassembled one: when its largest fragment does not fit,
  * it leaves cut as it came in otherwise), IPv6 always (a reassembled one: its largest fragment).
  */
-PT_HOT bool forward_too_big(const struct pkt *p, uint32_t mtu)
+PT_HOT bool forward_too_big(const struct pkt *p, int fam, uint32_t mtu)
 {
 	if (p->info.l3len <= mtu)
 		return false;
 	if (p->gso_size && pkt_gso_seg_l3len(p) <= mtu)
 		return false; /* GSO: its segments fit (skb_gso_validate_network_len) */
-	if (p->info.family == AF_INET && !p->info.dont_frag)
+	if (fam == AF_INET && !p->info.dont_frag)
 		return false;
 	return !p->frag_max_size || p->frag_max_size > mtu;
 }
 
 /*
- * The new TTL/protocol word and header checksum of an IPv4 header h (12 bytes or more) whose
- * TTL goes down by one: pkt_csum_replace2 (RFC 1624 eqn. 3), its fold written out. The sum of
- * three 16-bit values is below 0x30000, so two folds leave 16 bits, as the fold's loop would.
+ * The new header checksum of an IPv4 header h (12 bytes or more) whose TTL goes down by one:
+ * pkt_csum_replace2 (RFC 1624 eqn. 3) of the TTL/protocol word, written out. Of its sum ~check +
+ * ~old + new, ~old + new is 0xffff - 0x100 = 0xfeff (0x1feff when the TTL byte was 0 and
+ * wrapped); the sum is below 0x30000, so two folds leave 16 bits, as the fold's loop would.
  */
-static inline void ttl4_new(const uint8_t *h, uint16_t *word, uint16_t *sum)
+static inline uint16_t ttl4_sum(const uint8_t *h)
 {
-	uint16_t old = (uint16_t)(h[8] << 8 | h[9]);
-	uint32_t s;
+	uint32_t s = (uint32_t)(uint16_t) ~(h[10] << 8 | h[11]) + (h[8] ? 0xfeffu : 0x1feffu);
 
-	*word = (uint16_t)(old - 0x0100);
-	s = (uint32_t)(uint16_t) ~(h[10] << 8 | h[11]) + (uint16_t)~old + *word;
 	s = (s & 0xffff) + (s >> 16);
 	s = (s & 0xffff) + (s >> 16);
-	*sum = (uint16_t)~s;
+	return (uint16_t)~s;
 }
 
 /* decrease_ttl of a header that is not all in the first segment, or of IPv6. */
@@ -407,14 +412,14 @@ PT_COLD void decrease_ttl_rest(struct pkt *p)
 
 		pkt_store(p, off + 7, &hl, 1);
 	} else {
-		uint16_t new_, sum;
+		uint16_t sum;
 		uint8_t w[3];
 
 		h = pkt_header(p, off, 12, buf);
 		if (!h)
 			return;
-		ttl4_new(h, &new_, &sum);
-		w[0] = (uint8_t)(new_ >> 8);
+		sum = ttl4_sum(h);
+		w[0] = (uint8_t)(h[8] - 1);
 		w[1] = (uint8_t)(sum >> 8);
 		w[2] = (uint8_t)sum;
 		pkt_store(p, off + 8, &w[0], 1);
@@ -423,21 +428,22 @@ PT_COLD void decrease_ttl_rest(struct pkt *p)
 	p->info.ttl--;
 }
 
-/* ip_decrease_ttl / hop_limit--, with the IPv4 header checksum updated incrementally. */
-PT_HOT void decrease_ttl(struct pkt *p)
+/* ip_decrease_ttl / hop_limit--, with the IPv4 header checksum updated incrementally (fam:
+ * p->info.family). */
+PT_HOT void decrease_ttl(struct pkt *p, int fam)
 {
 	uint32_t off = p->info.l3off;
-	uint16_t new_, sum;
+	uint16_t sum;
 	uint8_t *h;
 
-	if (p->info.family == AF_INET6 || !pkt_in_seg0(p, off, 12)) {
+	if (fam == AF_INET6 || !pkt_in_seg0(p, off, 12)) {
 		decrease_ttl_rest(p);
 		return;
 	}
 	h = p->seg[0].data + off; /* written where it was read */
 	p->written = true;
-	ttl4_new(h, &new_, &sum);
-	h[8] = (uint8_t)(new_ >> 8);
+	sum = ttl4_sum(h);
+	h[8]--;
 	h[10] = (uint8_t)(sum >> 8);
 	h[11] = (uint8_t)sum;
 	p->info.ttl--;
@@ -488,17 +494,17 @@ PT_HOT int route_input(struct box *b, struct pkt *p, int fam, int iif,
 	uint32_t mtu;
 	int v, kind;
 
-	r = box_route_input(b, fam, &p->info.dst, &kind); /* once: local or forwarded */
+	/* once: local or forwarded; the route's interface with it, for the MTU and transmit */
+	r = box_route_input_at(b, fam, &p->info.dst, &kind, &o);
 	if (input_is_local(fam, &p->info.dst, r, kind))
 		return local_in(b, p, fam, iif, known);
 	if (!b->forwarding[box_fam_index(fam)] || !r || r->type != BOX_RT_UNICAST ||
 	    p->info.ttl <= 1)
 		return forward_refused(b, p, fam, r);
-	o = box_iface_at(b, r->oif); /* the route's interface, found once for the packet */
 	mtu = route_mtu_at(o, r, true);
-	if (forward_too_big(p, mtu))
+	if (forward_too_big(p, fam, mtu))
 		return forward_too_big_drop(b, p, fam, mtu);
-	decrease_ttl(p);
+	decrease_ttl(p, fam);
 	p->oif = r->oif;
 	v = run_hook(b, known, fam, HOOK_FORWARD, iif, r->oif, &p, &drop);
 	if (v != EXT_ACCEPT)
@@ -601,7 +607,7 @@ receive_burst(struct box *b, int ifindex, struct pkt *const *pkts, unsigned n, i
 
 		p->iif = ifindex;
 		p->oif = 0;
-		parsed[i] = (int8_t)(pkt_parse(p, ifc->link, true) != 0);
+		parsed[i] = (int8_t)(pkt_parse_inline(p, ifc->link, true) != 0);
 	}
 	box_section_enter(b, saved);
 	for (unsigned i = 0; i < n; i++) {
