@@ -549,16 +549,18 @@ PT_COLD int receive_malformed(struct box *b, struct pkt *p)
 }
 
 /* p arrived on ifc and was parsed (parse_rc: pkt_parse's answer); fam is p->info.family. */
-PT_HOT int receive(struct box *b, const struct box_iface *ifc, struct pkt *p, int parse_rc, int fam)
+PT_HOT int receive(struct box *b, const struct box_iface *ifc, struct pkt *p, int parse_rc, int fam,
+		   struct hooks_known known_fam[2])
 {
-	struct hooks_known k = {
-	    .mask = box_hooks_idle(b, (unsigned)box_fam_index(fam)),
-	    .gen = b->hook_gen,
-	};
-	const struct hooks_known *known = &k;
+	struct hooks_known *known = &known_fam[box_fam_index(fam)];
 	struct box_drop drop;
 	int v;
 
+	/* which hooks have nothing to run, found again when a function was registered since */
+	if (known->gen != b->hook_gen) {
+		known->mask = box_hooks_idle(b, (unsigned)box_fam_index(fam));
+		known->gen = b->hook_gen;
+	}
 	if (parse_rc && (v = receive_malformed(b, p)) != EXT_ACCEPT)
 		return v;
 	if (p->info.l3len && p->info.l3off + p->info.l3len < p->len)
@@ -585,6 +587,7 @@ receive_burst(struct box *b, int ifindex, struct pkt *const *pkts, unsigned n, i
 {
 	const struct box_iface *ifc = box_iface_at(b, ifindex);
 	struct rules_ruleset *saved[2];
+	struct hooks_known known[2]; /* per family, for the burst (the ruleset snapshot is one) */
 	int8_t parsed[BOX_BURST_MAX];
 	unsigned sent = 0;
 
@@ -610,15 +613,17 @@ receive_burst(struct box *b, int ifindex, struct pkt *const *pkts, unsigned n, i
 		parsed[i] = (int8_t)(pkt_parse_inline(p, ifc->link, true) != 0);
 	}
 	box_section_enter(b, saved);
+	/* not found yet: a gen other than the box's (hook_gen only grows) */
+	known[0].gen = known[1].gen = b->hook_gen - 1;
 	for (unsigned i = 0; i < n; i++) {
 		struct pkt *p = pkts[i];
 		int rc = parsed[i] ? -EBADMSG : 0, v;
 
 		/* IPv4, the common case, compiled with its family known */
 		if (p->info.family == AF_INET)
-			v = receive(b, ifc, p, rc, AF_INET);
+			v = receive(b, ifc, p, rc, AF_INET, known);
 		else
-			v = receive(b, ifc, p, rc, p->info.family);
+			v = receive(b, ifc, p, rc, p->info.family, known);
 
 		sent += v == EXT_ACCEPT;
 		if (verdicts)
