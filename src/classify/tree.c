@@ -178,7 +178,7 @@ static inline bool con_holds(const struct classifier *c, const struct cls_con *k
 	const struct cls_interval *iv;
 	unsigned a, z;
 
-	if (v - k->lo > k->hi - k->lo) /* outside lo..hi, one compare */
+	if (v < k->lo || v > k->hi)
 		return false;
 	if (k->nint == 1)
 		return true;
