@@ -382,7 +382,9 @@ int box_hook_drop(struct box_hook_state *st, enum box_drop_kind kind, int table)
 
 /* Returns EXT_ACCEPT (go on), EXT_DROP (drop, `st->drop` says why), EXT_STOLEN (taken),
  * EXT_QUEUE (to ops.queue: its ACCEPT goes on with the next function, REPEAT calls this one
- * again, DROP drops; without a handler the packet is dropped unless EXT_QUEUE_BYPASS). */
+ * again, DROP drops; without a handler the packet is dropped unless EXT_QUEUE_BYPASS). A
+ * function that returns EXT_ACCEPT without replacing the packet writes nothing into st (the
+ * next function gets the state as it was, without a reset). */
 typedef int (*box_hook_fn)(void *priv, struct box_hook_state *st, struct pkt *p);
 
 /* Register a hook function at `hook` with `priority` for family (0 = both). Functions of equal

@@ -219,21 +219,20 @@ static inline int policy_only(const struct box *b, const struct box_hook_entry *
 }
 
 /*
- * The functions from e up to end with priority <= hi, for *pp; a function may replace it. One
- * state serves them all, the caller's, which starts reset: what a function may write (drop,
- * queue, replaced) is reset before the next, the rest (box, family, hook, interfaces, mtu) is
- * only read. The list is sorted by priority, so the window is a start and an end, not a test
- * per function; the packet's ruleset is read once per list, not once per table function. The
- * common outcome (EXT_ACCEPT, packet not replaced) is tested first. The engine's own tables
- * (an entry with a chain) are entered by a direct call, and a traversal that accepts leaves
- * the state as it found it (it writes the state only for another verdict), so no reset.
+ * The functions from e up to end (the caller's window of priorities), for *pp; a function may
+ * replace it. One state serves them all, the caller's, which starts reset: what a function may
+ * write (drop, queue, replaced) is written only with another outcome than EXT_ACCEPT with the
+ * packet kept (box_hook_fn), so the state is reset after those only; the rest (box, family,
+ * hook, interfaces, mtu) is only read. The packet's ruleset is read once per list, not once
+ * per table function. The common outcome (EXT_ACCEPT, packet not replaced) is tested first.
+ * The engine's own tables (an entry with a chain) are entered by a direct call.
  */
 static int run_list(struct box *b, const struct box_hook_entry *e, const struct box_hook_entry *end,
-		    struct box_hook_state *st, struct pkt **pp, struct box_drop *drop, int hi)
+		    struct box_hook_state *st, struct pkt **pp, struct box_drop *drop)
 {
 	const unsigned hook = st->hook;
 
-	for (; e < end && e->prio <= hi; e++) {
+	for (; e < end; e++) {
 		unsigned repeats = 0;
 		int v;
 
@@ -252,7 +251,7 @@ static int run_list(struct box *b, const struct box_hook_entry *e, const struct 
 			v = e->chain ? box_table_enter(st, *pp, (unsigned)e->table)
 				     : e->fn(e->priv, st, *pp);
 			if (v == EXT_ACCEPT && !st->replaced)
-				break;
+				goto next; /* the state as the function found it */
 		verdict:
 			if (v == EXT_QUEUE)
 				v = queue_packet(b, st, *pp, &st->drop);
@@ -282,6 +281,7 @@ static int run_list(struct box *b, const struct box_hook_entry *e, const struct 
 			*drop = (struct box_drop){.kind = BOX_DROP_HOOK, .table = -1, .hook = hook};
 		}
 		return EXT_DROP;
+	next:;
 	}
 	return EXT_ACCEPT;
 }
@@ -302,7 +302,9 @@ int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out,
 
 	while (e < end && e->prio < lo)
 		e++;
-	return run_list(b, e, end, &st, pp, drop, hi);
+	while (hi != INT_MAX && end > e && end[-1].prio > hi)
+		end--;
+	return run_list(b, e, end, &st, pp, drop);
 }
 
 /* box_run_hook's call for a current vector of engine tables of no rules only, outside TRACE:
@@ -368,5 +370,5 @@ int box_run_tx_hooks(struct box *b, struct pkt *p, int oif, uint32_t mtu, struct
 	    .drop = {.kind = BOX_DROP_HOOK, .table = -1, .hook = HOOK_POSTROUTING},
 	    .mtu = mtu,
 	};
-	return run_list(b, l->e, l->e + l->n, &st, &p, drop, INT_MAX);
+	return run_list(b, l->e, l->e + l->n, &st, &p, drop);
 }

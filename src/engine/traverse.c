@@ -71,6 +71,17 @@ static inline void iface_words(const struct box *b, int idx, const char *name, u
 	}
 }
 
+/* box_ifname without the call: "lo", the interface's name, or "" for none. */
+static inline const char *ifname(const struct box *b, int idx)
+{
+	const struct box_iface *ifc;
+
+	if (idx == BOX_IFINDEX_LO)
+		return "lo";
+	ifc = box_iface_at(b, idx);
+	return ifc ? ifc->name : "";
+}
+
 /* The first rule from ri on whose standard part the packet passes (rules/plain.h): a loop per
  * family, each with its row width as a constant. */
 static inline unsigned plain_next(const struct rules_chain *c, unsigned ri, unsigned n,
@@ -120,7 +131,7 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 {
 	struct frame stack[BOX_MAX_DEPTH];
 	unsigned sp = 0, gotos = 0, base = (unsigned)t->builtin[st->hook], ci = base, ri = 0;
-	const char *in = box_ifname(b, st->in), *out = box_ifname(b, st->out);
+	const char *in = ifname(b, st->in), *out = ifname(b, st->out);
 	struct ext_scan_cache scan; /* hits[] are written only by the owner's scan */
 	uint64_t bytes = p->info.l3len;
 	struct rules_chain *bc = &t->chains[base];
