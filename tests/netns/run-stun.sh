@@ -130,6 +130,10 @@ pt_stop() {
 	cp "$D/pt.log" "$D/last-pt.log"
 }
 kernel_router() {
+	# the hosts learnt pkttables' own MAC for the router (docs/live.md): the kernel answers
+	# with the interfaces' own, as a router replaced on a real link would
+	ip -n $C neigh flush dev eth0
+	ip -n $S neigh flush dev eth0
 	ip -n $R addr add 192.0.2.1/24 dev $L
 	ip -n $R addr add 198.51.100.1/24 dev $W
 	nsysctl $R net.ipv4.ip_forward=1
