@@ -50,7 +50,8 @@ int ct_entry_change(struct ct_table *t, struct ct_entry *e, const struct ct_entr
  * Same returns; -ESHUTDOWN when the master has no helper (ctnetlink: EOPNOTSUPP). */
 int ct_expect_create(struct ct_table *t, struct ct_entry *master, const struct ct_expect *x,
 		     uint64_t timeout, uint64_t now);
-/* Every registered expectation, oldest first: NULL gives the first, NULL follows the last. */
+/* Every registered expectation, oldest first (so in ascending id): NULL gives the first, NULL
+ * follows the last. */
 struct ct_expect *ct_expect_next(struct ct_table *t, const struct ct_expect *x);
 
 #endif

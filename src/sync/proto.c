@@ -448,12 +448,17 @@ static void bulk_step(struct sync *s, uint64_t now, unsigned budget)
 	struct bulk_walk w = {.s = s, .now = now};
 
 	if (s->bulk_phase == 1) {
-		const struct ct_expect *x = s->bulk_exp;
+		/* resumed by id, not by pointer: the list is in id order, and an expectation
+		 * removed between two steps must not leave the walk holding it */
+		const struct ct_expect *x = ct_expect_next(s->ct, NULL);
 
-		while (budget-- && (x = ct_expect_next(s->ct, x)))
+		while (x && x->id < s->bulk_exp_id)
+			x = ct_expect_next(s->ct, x);
+		for (; x && budget; x = ct_expect_next(s->ct, x), budget--) {
 			if (x->master && sync_filter_pass(s, x->master))
 				queue_expect(s, x, now);
-		s->bulk_exp = x;
+			s->bulk_exp_id = x->id + 1;
+		}
 		if (!x) {
 			s->bulk_phase = 2;
 			s->bulk_cursor = 0;
@@ -464,7 +469,7 @@ static void bulk_step(struct sync *s, uint64_t now, unsigned budget)
 	if (ct_walk(s->ct, &s->bulk_cursor, budget, now, bulk_visit, &w)) {
 		s->bulk_phase++;
 		s->bulk_cursor = 0;
-		s->bulk_exp = NULL;
+		s->bulk_exp_id = 0;
 	}
 }
 
@@ -474,7 +479,7 @@ unsigned sync_bulk(struct sync *s, uint64_t now)
 
 	s->bulk_phase = 0;
 	s->bulk_cursor = 0;
-	s->bulk_exp = NULL;
+	s->bulk_exp_id = 0;
 	sync_map_all(s);
 	sync_map_tick(s, now);
 	transmit(s, now);
@@ -630,7 +635,7 @@ static bool ctl_msg(struct sync *s, const struct sync_hdr *h, uint64_t now)
 		s->st.rx_resync++;
 		s->bulk_phase = 0;
 		s->bulk_cursor = 0;
-		s->bulk_exp = NULL;
+		s->bulk_exp_id = 0;
 		sync_map_all(s);
 	}
 	return true;

@@ -76,7 +76,7 @@ struct sync {
 	/* bulk in progress: phase 0 masters, 1 expectations, 2 related, 3 done */
 	int bulk_phase;
 	uint32_t bulk_cursor;
-	const void *bulk_exp;
+	uint64_t bulk_exp_id; /* the bulk's expectation walk resumes at this id */
 	/* events waiting to become messages, one record per connection (pend.c) */
 	struct sync_pend **pend_hash; /* by entry address */
 	uint32_t pend_hmask;
