@@ -74,7 +74,7 @@ int cls_store_rule(struct classifier *c, struct cls_rule *out, const struct cls_
 		return -EINVAL;
 	for (unsigned i = 0; i < r->ncon; i++)
 		if (r->con[i].n > 1)
-			niv += r->con[i].n;
+			niv += r->con[i].n + 1; /* + the bitmap of a small set (con_holds) */
 	if (grow((void **)&c->cons, &c->ccap, c->ncons + r->ncon, sizeof(*c->cons)) ||
 	    grow((void **)&c->ivs, &c->icap, c->nivs + niv, sizeof(*c->ivs)))
 		return -ENOMEM;
@@ -106,6 +106,15 @@ int cls_store_rule(struct classifier *c, struct cls_rule *out, const struct cls_
 			d->hi = k->iv[k->n - 1].hi;
 			memcpy(&c->ivs[c->nivs], k->iv, k->n * sizeof(*k->iv));
 			c->nivs += k->n;
+			if (d->hi < 64) { /* values 0..63: one more entry, the set as bits */
+				uint64_t bits = 0;
+
+				for (unsigned a = 0; a < k->n; a++)
+					for (uint32_t v = k->iv[a].lo; v <= k->iv[a].hi; v++)
+						bits |= 1ull << v;
+				c->ivs[c->nivs++] =
+				    (struct cls_interval){(uint32_t)bits, (uint32_t)(bits >> 32)};
+			}
 		}
 	}
 	return 0;
@@ -183,6 +192,8 @@ static inline bool con_holds(const struct classifier *c, const struct cls_con *k
 	if (k->nint == 1)
 		return true;
 	iv = &c->ivs[k->ivoff];
+	if (k->hi < 64) /* a small set (a state mask): its bits follow the intervals */
+		return ((uint64_t)iv[k->nint].hi << 32 | iv[k->nint].lo) >> v & 1;
 	a = 0;
 	z = k->nint;
 	while (a < z) { /* first interval with hi >= v */
