@@ -151,28 +151,6 @@ static void info_update(struct pkt *p, const struct ct_tuple *t, enum nat_manip 
 		in->icmp_id = t->s.icmp_id;
 }
 
-/* pkt_csum_replace4 and pkt_csum_replace16 (src/pkt/csum.c), the same sums, inline */
-static inline uint16_t csum_replace4(uint16_t check, uint32_t old, uint32_t new_)
-{
-	uint32_t s = (uint16_t)~check;
-
-	s += (uint16_t) ~(old >> 16);
-	s += (uint16_t)~old;
-	s += new_ >> 16;
-	s += new_ & 0xffff;
-	return pkt_csum_fold(s);
-}
-
-static inline uint16_t csum_replace16(uint16_t check, const uint8_t *old, const uint8_t *new_)
-{
-	uint32_t s = (uint16_t)~check;
-
-	for (unsigned i = 0; i < 16; i += 2) {
-		s += (uint16_t) ~((unsigned)old[i] << 8 | old[i + 1]);
-		s += (unsigned)new_[i] << 8 | new_[i + 1];
-	}
-	return pkt_csum_fold(s);
-}
 static inline uint16_t be16_at(const uint8_t *b)
 {
 	return (uint16_t)(b[0] << 8 | b[1]);
@@ -216,16 +194,16 @@ static inline int rewrite_fast(struct pkt *p, const union pt_addr *nw, uint16_t 
 		old4 = (uint32_t)a[0] << 24 | (uint32_t)a[1] << 16 | (uint32_t)a[2] << 8 | a[3];
 		new4 = (uint32_t)nw->b[0] << 24 | (uint32_t)nw->b[1] << 16 |
 		       (uint32_t)nw->b[2] << 8 | nw->b[3];
-		check = csum_replace4(check, old4, new4);
+		check = pkt_csum_replace4(check, old4, new4);
 		/* pt_addr_eq of the 4 bytes read (zeros after them) and the 16 of the tuple */
 		if (old4 != new4 || nw->w[1] || nw->w[2] || nw->w[3]) {
 			uint8_t *ipc = d + in->l3off + IP4_CSUM_OFF;
 
-			be16_put(ipc, csum_replace4(be16_at(ipc), old4, new4));
+			be16_put(ipc, pkt_csum_replace4(be16_at(ipc), old4, new4));
 		}
 	} else {
 		a = d + in->l3off + (m == NAT_MANIP_SRC ? IP6_SRC_OFF : IP6_DST_OFF);
-		check = csum_replace16(check, a, nw->b);
+		check = pkt_csum_replace16_bytes(check, a, nw->b);
 	}
 	l4 += m == NAT_MANIP_SRC ? 0 : 2;
 	op = be16_at(l4);

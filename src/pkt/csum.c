@@ -446,26 +446,3 @@ bool pkt_l4_csum_ok(const struct pkt *p)
 	/* 0 and 0xffff are the same number in one's complement. */
 	return stored == c || ((stored == 0 || stored == 0xffff) && (c == 0 || c == 0xffff));
 }
-
-uint16_t pkt_csum_replace4(uint16_t check, uint32_t old, uint32_t new_)
-{
-	uint32_t s = (uint16_t)~check;
-
-	s += (uint16_t) ~(old >> 16);
-	s += (uint16_t)~old;
-	s += new_ >> 16;
-	s += new_ & 0xffff;
-	return pkt_csum_fold(s);
-}
-
-uint16_t pkt_csum_replace16(uint16_t check, const union pt_addr *old, const union pt_addr *new_)
-{
-	uint32_t s = (uint16_t)~check;
-	unsigned i;
-
-	for (i = 0; i < 16; i += 2) {
-		s += (uint16_t) ~((unsigned)old->b[i] << 8 | old->b[i + 1]);
-		s += (unsigned)new_->b[i] << 8 | new_->b[i + 1];
-	}
-	return pkt_csum_fold(s);
-}

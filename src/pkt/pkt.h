@@ -435,8 +435,33 @@ static inline uint16_t pkt_csum_replace2(uint16_t check, uint16_t old, uint16_t 
 	s += new_;
 	return pkt_csum_fold(s);
 }
-uint16_t pkt_csum_replace4(uint16_t check, uint32_t old, uint32_t new_);
-uint16_t pkt_csum_replace16(uint16_t check, const union pt_addr *old, const union pt_addr *new_);
+static inline uint16_t pkt_csum_replace4(uint16_t check, uint32_t old, uint32_t new_)
+{
+	uint32_t s = (uint16_t)~check;
+
+	s += (uint16_t) ~(old >> 16);
+	s += (uint16_t)~old;
+	s += new_ >> 16;
+	s += new_ & 0xffff;
+	return pkt_csum_fold(s);
+}
+/* replace16 on 16 address bytes as stored, wherever they lie (no alignment needed) */
+static inline uint16_t pkt_csum_replace16_bytes(uint16_t check, const uint8_t *old,
+						const uint8_t *new_)
+{
+	uint32_t s = (uint16_t)~check;
+
+	for (unsigned i = 0; i < 16; i += 2) {
+		s += (uint16_t) ~((unsigned)old[i] << 8 | old[i + 1]);
+		s += (unsigned)new_[i] << 8 | new_[i + 1];
+	}
+	return pkt_csum_fold(s);
+}
+static inline uint16_t pkt_csum_replace16(uint16_t check, const union pt_addr *old,
+					  const union pt_addr *new_)
+{
+	return pkt_csum_replace16_bytes(check, old->b, new_->b);
+}
 
 /* ---- addresses --------------------------------------------------------------------------- */
 
