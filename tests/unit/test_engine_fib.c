@@ -20,15 +20,7 @@
 
 #include "engine/engine_int.h"
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static uint32_t rng(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (uint32_t)(rng_state >> 16);
-}
+#include "test_rng.h"
 
 static void random_addr(int family, union pt_addr *a)
 {
