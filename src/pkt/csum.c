@@ -330,11 +330,6 @@ bool pkt_l4_csum_check(struct pkt *p)
 }
 
 /*
- * A protocol whose checksum covers the whole segment (TCP, UDP, ICMP, ICMPv6): the sum over
- * the pseudo-header and every byte, checksum field included, is 0xffff when the field is
- * right (RFC 1071: 0 and 0xffff are the same number). One pass.
- */
-/*
  * The sum of the len bytes at d, the first at an even position of the summed stream, added
  * to s as 32-bit native words (a 64-bit total cannot overflow below 2^32 words, so no carry is
  * tested); the tail by 2 and 1 bytes. Not folded and not swapped: the caller compares only the
@@ -393,6 +388,11 @@ static bool whole_sum_ok_flat(const struct pkt *p, const struct pkt_proto *pr)
 	return fold64(s) == 0xffff;
 }
 
+/*
+ * A protocol whose checksum covers the whole segment (TCP, UDP, ICMP, ICMPv6): the sum over
+ * the pseudo-header and every byte, checksum field included, is 0xffff when the field is
+ * right (RFC 1071: 0 and 0xffff are the same number). One pass.
+ */
 static bool whole_sum_ok(const struct pkt *p, const struct pkt_proto *pr)
 {
 	const struct pkt_info *in = &p->info;
