@@ -131,21 +131,6 @@ const struct nat_stats *nat_table_stats(const struct nat_table *n)
 	return &n->stats;
 }
 
-uint64_t nat_timeout(const struct nat_table *n, uint8_t l4proto)
-{
-	switch (l4proto) {
-	case 6:
-		return n->cfg.tcp_timeout;
-	case 17:
-		return n->cfg.udp_timeout;
-	case 1:
-	case 58:
-		return n->cfg.icmp_timeout;
-	default:
-		return n->cfg.other_timeout;
-	}
-}
-
 /* ---- port bitmaps ------------------------------------------------------------------------ */
 
 static uint32_t pool_bucket(const struct nat_table *n, const union pt_addr *a, uint8_t l4proto,
@@ -335,30 +320,6 @@ static uint32_t ext_bucket(const struct nat_table *n, int family, const union pt
 	return (uint32_t)nat_hash_bucket(n, &k, sizeof(k), 2) & n->hmask;
 }
 
-static void age_del(struct nat_table *n, struct nat_mapping *m)
-{
-	if (m->prev)
-		m->prev->next = m->next;
-	else
-		n->oldest = m->next;
-	if (m->next)
-		m->next->prev = m->prev;
-	else
-		n->newest = m->prev;
-	m->prev = m->next = NULL;
-}
-
-static void age_add(struct nat_table *n, struct nat_mapping *m)
-{
-	m->prev = n->newest;
-	m->next = NULL;
-	if (n->newest)
-		n->newest->next = m;
-	else
-		n->oldest = m;
-	n->newest = m;
-}
-
 void nat_mapping_free(struct nat_table *n, struct nat_mapping *m)
 {
 	struct nat_mapping **pp;
@@ -377,7 +338,7 @@ void nat_mapping_free(struct nat_table *n, struct nat_mapping *m)
 			*pp = m->ext_next;
 			break;
 		}
-	age_del(n, m);
+	nat_age_del(n, m);
 	pool_clear(m->pool, m->ext_port);
 	nat_pool_put(n, m->pool);
 	n->stats.mappings--;
@@ -497,41 +458,10 @@ struct nat_mapping *nat_mapping_new(struct nat_table *n, struct nat_pool *pl, ui
 	b = ext_bucket(n, m->family, &m->ext_addr, m->ext_port, m->l4proto, m->zone);
 	m->ext_next = n->ext_hash[b];
 	n->ext_hash[b] = m;
-	age_add(n, m);
+	nat_age_add(n, m);
 	n->stats.mappings++;
 	n->stats.mappings_created++;
 	return m;
-}
-
-void nat_mapping_refresh(struct nat_table *n, struct nat_mapping *m, uint64_t now)
-{
-	m->timeout = nat_timeout(n, m->l4proto); /* a changed setting applies from here */
-	m->expires = now + m->timeout;
-	if (n->newest != m) {
-		age_del(n, m);
-		age_add(n, m);
-	}
-}
-
-void nat_mapping_peer(struct nat_mapping *m, const union pt_addr *a, uint16_t port, uint64_t now)
-{
-	unsigned i, oldest = 0;
-
-	for (i = 0; i < m->npeers; i++) {
-		if (m->peer[i].port == port && !memcmp(&m->peer[i].addr, a, sizeof(*a))) {
-			m->peer[i].last = now;
-			return;
-		}
-		if (m->peer[i].last < m->peer[oldest].last)
-			oldest = i;
-	}
-	if (m->npeers < NAT_MAP_PEERS)
-		i = m->npeers++;
-	else
-		i = oldest; /* forget the peer not contacted for the longest time */
-	m->peer[i].addr = *a;
-	m->peer[i].port = port;
-	m->peer[i].last = now;
 }
 
 unsigned nat_sweep(struct nat_table *n, uint64_t now, unsigned max)
@@ -634,26 +564,11 @@ void nat_hold_binding(struct nat_table *n, const struct pkt *p, struct ct_entry 
 		      const struct nat_binding *b, uint64_t now)
 {
 	unsigned ci = ct_pkt_ctinfo(p);
-	uint8_t proto;
-	uint64_t hold;
 
 	/* an ICMP error about the connection refreshes nothing (RFC 5508 REQ-6) */
-	if ((!b->map && !b->inmap) || (e->status & CT_S_DYING) || ci == CT_RELATED ||
-	    ci == CT_RELATED_REPLY)
+	if ((!b->map && !b->inmap) || ci == CT_RELATED || ci == CT_RELATED_REPLY)
 		return;
-	proto = e->th[0].tuple.l4proto;
-	if (proto == IPPROTO_TCP) {
-		hold = n->cfg.tcp_transitory_timeout;
-		/* ESTABLISHED is 5 days in Linux, but only 300 s with data unacknowledged */
-		if (hold && ct_entry_tcp_state(e) == CT_TCP_ESTABLISHED)
-			hold = n->cfg.tcp_timeout;
-	} else if (pkt_proto(proto)->icmp) {
-		hold = n->cfg.icmp_timeout; /* conntrack's ICMP timeout is 30 s */
-	} else {
-		return; /* UDP and the others: the mapping outlives the entry, inbound finds it */
-	}
-	if (hold && e->expires < now + hold)
-		e->expires = now + hold;
+	nat_hold_entry(n, e, now);
 }
 
 /* ---- an address went away (MASQUERADE) --------------------------------------------------- */

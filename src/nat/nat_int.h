@@ -12,6 +12,9 @@
 #ifndef NAT_NAT_INT_H
 #define NAT_NAT_INT_H
 
+#include <netinet/in.h>
+#include <string.h>
+
 #include "ct/ct_int.h"
 #include "nat/nat.h"
 #include "pkt/proto.h"
@@ -136,14 +139,86 @@ struct nat_mapping *nat_mapping_new(struct nat_table *n, struct nat_pool *pl, ui
 				    const struct ct_tuple *orig, const struct nat_range *r,
 				    enum nat_behave_mode mode, const struct nat_where *w,
 				    uint64_t now);
-void nat_mapping_refresh(struct nat_table *n, struct nat_mapping *m, uint64_t now);
+/* The mapping's timeout for its protocol, from the settings as they are now. */
+static inline uint64_t nat_timeout(const struct nat_table *n, uint8_t l4proto)
+{
+	switch (l4proto) {
+	case IPPROTO_TCP:
+		return n->cfg.tcp_timeout;
+	case IPPROTO_UDP:
+		return n->cfg.udp_timeout;
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6:
+		return n->cfg.icmp_timeout;
+	default:
+		return n->cfg.other_timeout;
+	}
+}
+
+/* The age list (least recently refreshed first): out of it, and in again as the newest. */
+static inline void nat_age_del(struct nat_table *n, struct nat_mapping *m)
+{
+	if (m->prev)
+		m->prev->next = m->next;
+	else
+		n->oldest = m->next;
+	if (m->next)
+		m->next->prev = m->prev;
+	else
+		n->newest = m->prev;
+	m->prev = m->next = NULL;
+}
+
+static inline void nat_age_add(struct nat_table *n, struct nat_mapping *m)
+{
+	m->prev = n->newest;
+	m->next = NULL;
+	if (n->newest)
+		n->newest->next = m;
+	else
+		n->oldest = m;
+	n->newest = m;
+}
+
+/* A packet keeps the mapping: its timer starts again (a changed timeout setting applies from
+ * here) and it becomes the newest of the age list. Inline: the established path's. */
+static inline void nat_mapping_refresh(struct nat_table *n, struct nat_mapping *m, uint64_t now)
+{
+	m->timeout = nat_timeout(n, m->l4proto);
+	m->expires = now + m->timeout;
+	if (n->newest != m) {
+		nat_age_del(n, m);
+		nat_age_add(n, m);
+	}
+}
 /* Can the mapping go? Its timer ran out and none of its connections lives: connections past
  * their timeout that the conntrack sweep has not reached yet are killed here. */
 bool nat_mapping_reap(struct nat_table *n, struct nat_mapping *m, uint64_t now);
 /* Remove a mapping (after nat_mapping_reap said yes, or when its address went away). */
 void nat_mapping_free(struct nat_table *n, struct nat_mapping *m);
-void nat_mapping_peer(struct nat_mapping *m, const union pt_addr *a, uint16_t port, uint64_t now);
-uint64_t nat_timeout(const struct nat_table *n, uint8_t l4proto);
+/* Note an outbound packet of the mapping towards a (remote address, port): its peer's time, or
+ * a new peer (the longest silent one forgotten when all NAT_MAP_PEERS are in use). */
+static inline void nat_mapping_peer(struct nat_mapping *m, const union pt_addr *a, uint16_t port,
+				    uint64_t now)
+{
+	unsigned i, oldest = 0;
+
+	for (i = 0; i < m->npeers; i++) {
+		if (m->peer[i].port == port && !memcmp(&m->peer[i].addr, a, sizeof(*a))) {
+			m->peer[i].last = now;
+			return;
+		}
+		if (m->peer[i].last < m->peer[oldest].last)
+			oldest = i;
+	}
+	if (m->npeers < NAT_MAP_PEERS)
+		i = m->npeers++;
+	else
+		i = oldest; /* forget the peer not contacted for the longest time */
+	m->peer[i].addr = *a;
+	m->peer[i].port = port;
+	m->peer[i].last = now;
+}
 
 /* translate.c */
 /* nat_translate with the entry's binding found (the NAT hook finds it once for this and
@@ -158,11 +233,50 @@ int nat_translate_binding(struct nat_table *n, struct pkt *p, const struct ct_en
  * other packet. Equal results on every packet both take (test_nat_fast).
  */
 int nat_rewrite_general(struct pkt *p, const struct ct_tuple *t, enum nat_manip m);
+/*
+ * nat_translate_binding then nat_hold_binding for a packet of an ESTABLISHED connection
+ * (ctinfo CT_ESTABLISHED or CT_ESTABLISHED_REPLY: not an ICMP error, not RELATED), which is
+ * nearly every packet: decided once, rewritten in place, the mapping refreshed and the entry
+ * held inline. The same answers, bytes and timers as the general pair (test_nat_established).
+ */
+int nat_established(struct nat_table *n, struct pkt *p, struct ct_entry *e, struct nat_binding *b,
+		    unsigned hook, uint64_t now);
 int nat_rewrite_fast(struct pkt *p, const union pt_addr *a, uint16_t port, enum nat_manip m);
 
 /* nat.c: nat_hold with the entry's binding found */
 void nat_hold_binding(struct nat_table *n, const struct pkt *p, struct ct_entry *e,
 		      const struct nat_binding *b, uint64_t now);
+
+/*
+ * nat_hold's timer for an entry bound through a mapping, once the packet is known not to be an
+ * ICMP error about it: TCP at least tcp_transitory_timeout (tcp_timeout when ESTABLISHED), ICMP
+ * icmp_timeout; UDP and the others nothing (the mapping outlives the entry, inbound finds it).
+ */
+static inline void nat_hold_entry(const struct nat_table *n, struct ct_entry *e, uint64_t now)
+{
+	uint8_t proto = e->th[0].tuple.l4proto;
+	uint64_t hold;
+
+	if (e->status & CT_S_DYING)
+		return;
+	if (proto == IPPROTO_TCP) {
+		hold = n->cfg.tcp_transitory_timeout;
+		if (!hold)
+			return;
+		/* the hold is one of the two: an entry that outlives both needs no TCP state */
+		if (e->expires >= now + hold && e->expires >= now + n->cfg.tcp_timeout)
+			return;
+		/* ESTABLISHED is 5 days in Linux, but only 300 s with data unacknowledged */
+		if (ct_entry_tcp_state(e) == CT_TCP_ESTABLISHED)
+			hold = n->cfg.tcp_timeout;
+	} else if (pkt_proto(proto)->icmp) {
+		hold = n->cfg.icmp_timeout; /* conntrack's ICMP timeout is 30 s */
+	} else {
+		return;
+	}
+	if (hold && e->expires < now + hold)
+		e->expires = now + hold;
+}
 
 /* synhold.c */
 struct nat_held {

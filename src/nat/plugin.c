@@ -138,6 +138,8 @@ static int nat_hook(void *priv, struct box_hook_state *st, struct pkt *p)
 	b = ct_ext_get(e, CT_EXT_NAT);
 	if (!b)
 		return EXT_ACCEPT;
+	if (ct_pkt_ctinfo(p) == CT_ESTABLISHED || ct_pkt_ctinfo(p) == CT_ESTABLISHED_REPLY)
+		return nat_established(n, p, e, b, st->hook, now) < 0 ? drop(st) : EXT_ACCEPT;
 	if (nat_translate_binding(n, p, e, b, st->hook, now) < 0)
 		return drop(st);
 	nat_hold_binding(n, p, e, b, now);

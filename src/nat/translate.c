@@ -321,8 +321,10 @@ static int icmp_error(struct nat_table *n, struct pkt *p, const struct ct_entry 
 	return 0;
 }
 
-static void refresh(struct nat_table *n, struct nat_binding *b, const struct ct_entry *e,
-		    enum ct_dir dir, enum nat_manip m, uint64_t now)
+/* The mapping timers a packet keeps running (RFC 4787 REQ-6, RFC 5382 REQ-5): outbound packets
+ * always, inbound ones with refresh "both". */
+static inline void refresh(struct nat_table *n, struct nat_binding *b, const struct ct_entry *e,
+			   enum ct_dir dir, enum nat_manip m, uint64_t now)
 {
 	const struct ct_tuple *rt = &e->th[CT_DIR_REPLY].tuple;
 	const struct ct_tuple *ot = &e->th[CT_DIR_ORIGINAL].tuple;
@@ -401,6 +403,38 @@ int nat_translate_binding(struct nat_table *n, struct pkt *p, const struct ct_en
 	if (err)
 		return err;
 	refresh(n, b, e, dir, m, now);
+	return 0;
+}
+
+int nat_established(struct nat_table *n, struct pkt *p, struct ct_entry *e, struct nat_binding *b,
+		    unsigned hook, uint64_t now)
+{
+	enum nat_manip m =
+	    hook == HOOK_PREROUTING || hook == HOOK_OUTPUT ? NAT_MANIP_DST : NAT_MANIP_SRC;
+	enum ct_dir dir = ct_pkt_ctinfo(p) == CT_ESTABLISHED_REPLY ? CT_DIR_REPLY : CT_DIR_ORIGINAL;
+
+	if (b->status & (dir == CT_DIR_ORIGINAL ? 1u << m : 1u << !m)) {
+		const struct ct_tuple *other = &e->th[!dir].tuple;
+		int err = other->l4proto == p->info.l4proto &&
+				  (other->l4proto == IPPROTO_TCP || other->l4proto == IPPROTO_UDP)
+			      ? rewrite_fast(p, m == NAT_MANIP_SRC ? &other->dst : &other->src,
+					     m == NAT_MANIP_SRC ? other->d.port : other->s.port, m)
+			      : 1;
+
+		if (err > 0) {
+			struct ct_tuple target;
+
+			if (ct_tuple_invert(other, &target))
+				return -EINVAL;
+			err = nat_rewrite_general(p, &target, m);
+		}
+		if (err)
+			return err;
+	}
+	if (b->map || b->inmap) {
+		refresh(n, b, e, dir, m, now);
+		nat_hold_entry(n, e, now);
+	}
 	return 0;
 }
 
