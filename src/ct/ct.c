@@ -71,10 +71,8 @@ void ct_config_default(struct ct_config *c)
 	to->gre_replied = 180 * CT_SEC;
 }
 
-void ct_set_status(struct ct_table *t, struct ct_entry *e, uint32_t bits, uint32_t ev)
+void ct_set_status_change(struct ct_table *t, struct ct_entry *e, uint32_t bits, uint32_t ev)
 {
-	if ((e->status & bits) == bits)
-		return;
 	e->status |= bits;
 	ct_event_cache(e, ev);
 	/* an assured entry is no longer a candidate for eviction */
@@ -82,13 +80,6 @@ void ct_set_status(struct ct_table *t, struct ct_entry *e, uint32_t bits, uint32
 		ct_list_del(t, e);
 		ct_list_add_tail(t, e, CT_LIST_ASSURED);
 	}
-}
-
-void ct_pkt_attach(struct pkt *p, struct ct_entry *e, unsigned ctinfo)
-{
-	e->use++;
-	p->ct = e;
-	p->ctinfo = ctinfo | CT_INFO_REF;
 }
 
 static void set_invalid(struct ct_table *t, struct pkt *p)
@@ -142,6 +133,8 @@ static struct ct_entry *entry_new(struct ct_table *t, const struct ct_tuple *ori
 	return e;
 }
 
+/* Accounting (CT_EXT_ACCT), for an entry with extensions or a table that counts: the caller
+ * tests that, so that the common entry (neither) costs one test. */
 static void account(struct ct_table *t, struct ct_entry *e, const struct pkt *p, enum ct_dir d)
 {
 	struct ct_acct *a = ct_ext_get(e, CT_EXT_ACCT);
@@ -216,7 +209,7 @@ int ct_in(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone, u
 		if (r > 0)
 			return 0;
 	}
-	if (ct_tuple_from_pkt(p, zone, &tuple) < 0) {
+	if (!ct_tuple_from_ports(in, zone, &tuple) && ct_tuple_from_pkt(p, zone, &tuple) < 0) {
 		set_invalid(t, p);
 		return 0;
 	}
@@ -276,18 +269,18 @@ again:
 		set_invalid(t, p);
 		return 0;
 	}
-	account(t, e, p, dir);
+	if (e->ext || t->cfg.acct)
+		account(t, e, p, dir);
 	if (ctinfo == CT_ESTABLISHED_REPLY)
 		ct_set_status(t, e, CT_S_SEEN_REPLY, CT_EV_REPLY);
 	return 0;
 }
 
-int ct_confirm(struct ct_table *t, struct pkt *p, uint64_t now)
+/* ct_confirm past its first test: a packet of an unconfirmed entry, or events to deliver. */
+static __attribute__((noinline)) int confirm(struct ct_table *t, struct pkt *p, uint64_t now)
 {
 	struct ct_entry *e = p->ct, *other;
 
-	if (!e)
-		return 0;
 	if (e->status & CT_S_CONFIRMED) {
 		uint32_t ev = e->events;
 
@@ -341,16 +334,19 @@ int ct_confirm(struct ct_table *t, struct pkt *p, uint64_t now)
 	return 0;
 }
 
+int ct_confirm(struct ct_table *t, struct pkt *p, uint64_t now)
+{
+	const struct ct_entry *e = p->ct;
+
+	/* no entry; a confirmed connection's packet with no event to deliver: nothing to do */
+	if (!e || ((e->status & CT_S_CONFIRMED) && !e->events))
+		return 0;
+	return confirm(t, p, now);
+}
+
 void ct_pkt_release(struct ct_table *t, struct pkt *p)
 {
-	struct ct_entry *e = p->ct;
-
-	if (!e || !(p->ctinfo & CT_INFO_REF))
-		return;
-	p->ctinfo &= ~CT_INFO_REF;
-	if (e->use == 1)
-		p->ct = NULL; /* the last reference: nothing left to point at */
-	ct_put(t, e);
+	ct_pkt_put(t, p);
 }
 
 /* ---- accessors --------------------------------------------------------------------------- */

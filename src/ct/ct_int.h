@@ -15,7 +15,10 @@
 #ifndef CT_CT_INT_H
 #define CT_CT_INT_H
 
+#include <sys/socket.h>
+
 #include "ct/ct.h"
+#include "pkt/hash.h"
 
 /* ---- per-protocol state ------------------------------------------------------------------ */
 
@@ -176,7 +179,8 @@ struct ct_list {
 struct ct_table {
 	struct ct_config cfg;
 	struct ct_thash **bucket;
-	uint32_t mask; /* buckets - 1 */
+	uint32_t mask;		    /* buckets - 1 */
+	struct pkt_hash_state hkey; /* cfg.seed loaded into SipHash's state (ct_hash_tuple) */
 	/* A resize in progress (table.c): the previous array, emptied bucket by bucket. */
 	struct ct_thash **old_bucket; /* NULL: none */
 	uint32_t old_mask;
@@ -262,7 +266,13 @@ extern const struct ct_proto_ops ct_proto_dccp;
 extern const struct ct_proto_ops ct_proto_gre;
 
 /* The tracker of a transport protocol (generic for those without one). Never NULL. */
-const struct ct_proto_ops *ct_proto_find(uint8_t l4proto);
+extern const struct ct_proto_ops *const ct_trackers[256]; /* tuple.c; NULL: generic */
+static inline const struct ct_proto_ops *ct_proto_find(uint8_t l4proto)
+{
+	const struct ct_proto_ops *ops = ct_trackers[l4proto];
+
+	return ops ? ops : &ct_proto_generic;
+}
 
 /* ---- core services for trackers ---------------------------------------------------------- */
 
@@ -285,8 +295,14 @@ static inline void ct_refresh(struct ct_entry *e, uint64_t now, uint64_t timeout
 	if (!(e->status & CT_S_FIXED_TIMEOUT))
 		e->expires = now + timeout;
 }
-/* Set status bits, caching `ev` when any of them was not set yet. */
-void ct_set_status(struct ct_table *t, struct ct_entry *e, uint32_t bits, uint32_t ev);
+/* Set status bits, caching `ev` when any of them was not set yet: the test inline (on an
+ * established packet the bits are there already), the change out of line. */
+void ct_set_status_change(struct ct_table *t, struct ct_entry *e, uint32_t bits, uint32_t ev);
+static inline void ct_set_status(struct ct_table *t, struct ct_entry *e, uint32_t bits, uint32_t ev)
+{
+	if ((e->status & bits) != bits)
+		ct_set_status_change(t, e, bits, ev);
+}
 /* Queue events for delivery at the next confirmation. */
 static inline void ct_event_cache(struct ct_entry *e, uint32_t ev)
 {
@@ -298,15 +314,83 @@ void ct_kill_reason(struct ct_table *t, struct ct_entry *e, enum ct_destroy_reas
  * reference taken. */
 struct ct_entry *ct_find_expiring(struct ct_table *t, const struct ct_tuple *tuple, uint64_t now,
 				  enum ct_dir *dir);
-/* ct_find_expiring with the tuple's hash already computed (ct_hash_tuple's low 32 bits): one
- * hash per packet however often it is looked up. */
-struct ct_entry *ct_find_hashed(struct ct_table *t, const struct ct_tuple *tuple, uint32_t hash,
-				uint64_t now, enum ct_dir *dir);
 /* Attach e to the packet with ctinfo, taking a reference. */
-void ct_pkt_attach(struct pkt *p, struct ct_entry *e, unsigned ctinfo);
+static inline void ct_pkt_attach(struct pkt *p, struct ct_entry *e, unsigned ctinfo)
+{
+	e->use++;
+	p->ct = e;
+	p->ctinfo = ctinfo | CT_INFO_REF;
+}
 
 /* table.c */
-uint64_t ct_hash_tuple(const struct ct_table *t, const struct ct_tuple *tuple);
+
+/*
+ * The tuple's hash: SipHash-1-3 under the table's key (its state loaded once, t->hkey). An
+ * IPv4 tuple is hashed as two words (the addresses, then ports, zone, family and protocol):
+ * its other 24 address bytes are zero in every tuple (ct_tuple_zero), so they add rounds and
+ * no information. Equal tuples give equal words; the family byte keeps IPv4 and IPv6 apart.
+ * Two 8-byte blocks take 1 + 1 + 1 + 3 SipHash rounds where the whole 40-byte tuple under
+ * SipHash-2-4 took 16 (docs/performance.md, "Conntrack"). Inline: one per packet.
+ */
+static inline __attribute__((always_inline)) uint64_t ct_hash_tuple(const struct ct_table *t,
+								    const struct ct_tuple *tuple)
+{
+	uint64_t w[5];
+
+	if (tuple->family == AF_INET) {
+		w[0] = (uint64_t)tuple->src.w[0] | (uint64_t)tuple->dst.w[0] << 32;
+		__builtin_memcpy(&w[1], &tuple->s, sizeof(w[1]));
+		return pkt_hash13_words_from(&t->hkey, w, 2);
+	}
+	__builtin_memcpy(w, tuple, sizeof(w));
+	return pkt_hash13_words_from(&t->hkey, w, 5);
+}
+
+/* The chain a hash's node is in (table.c's header says why during a resize). */
+static inline struct ct_thash **ct_chain_of(struct ct_table *t, uint32_t hash)
+{
+	if (t->old_bucket && (hash & t->old_mask) >= t->rehash_next)
+		return &t->old_bucket[hash & t->old_mask];
+	return &t->bucket[hash & t->mask];
+}
+
+static inline struct ct_entry *ct_thash_entry(struct ct_thash *h)
+{
+	return (struct ct_entry *)((char *)(h - h->dir) - offsetof(struct ct_entry, th));
+}
+
+/* Like nf_ct_is_expired: dead at exactly its timeout. */
+static inline bool ct_expired(const struct ct_entry *e, uint64_t now)
+{
+	return now >= e->expires;
+}
+
+/* ct_find_hashed met e expired: counted and killed (out of line: not the common case). */
+void ct_find_expired(struct ct_table *t, struct ct_entry *e);
+
+/* ct_find_expiring with the tuple's hash already computed (ct_hash_tuple's low 32 bits): one
+ * hash per packet however often it is looked up. Inline: the chain walk of every packet. */
+static inline struct ct_entry *ct_find_hashed(struct ct_table *t, const struct ct_tuple *tuple,
+					      uint32_t hash, uint64_t now, enum ct_dir *dir)
+{
+	t->clock = now;
+	for (struct ct_thash *h = *ct_chain_of(t, hash); h; h = h->next) {
+		struct ct_entry *e;
+
+		if (h->hash != hash || !ct_tuple_eq(&h->tuple, tuple))
+			continue;
+		e = ct_thash_entry(h);
+		if (ct_expired(e, now)) {
+			ct_find_expired(t, e);
+			return NULL; /* a tuple is in the table at most once */
+		}
+		if (dir)
+			*dir = (enum ct_dir)h->dir;
+		return e;
+	}
+	return NULL;
+}
+
 /* Hash both tuples (th[d].hash) and link them into their chains. */
 void ct_hash_insert(struct ct_table *t, struct ct_entry *e);
 /* Link with th[d].hash as they are (the caller computed them). */
@@ -314,7 +398,25 @@ void ct_hash_link(struct ct_table *t, struct ct_entry *e);
 void ct_hash_remove(struct ct_table *t, struct ct_entry *e);
 void ct_list_add_tail(struct ct_table *t, struct ct_entry *e, enum ct_list_id id);
 void ct_list_del(struct ct_table *t, struct ct_entry *e);
-void ct_put(struct ct_table *t, struct ct_entry *e);
+/* Drop a reference; the last one frees the entry (ct_put_last). */
+void ct_put_last(struct ct_table *t, struct ct_entry *e);
+static inline void ct_put(struct ct_table *t, struct ct_entry *e)
+{
+	if (!--e->use)
+		ct_put_last(t, e);
+}
+/* ct_pkt_release inline (the box's release hook runs it for every packet). */
+static inline void ct_pkt_put(struct ct_table *t, struct pkt *p)
+{
+	struct ct_entry *e = p->ct;
+
+	if (!e || !(p->ctinfo & CT_INFO_REF))
+		return;
+	p->ctinfo &= ~CT_INFO_REF;
+	if (e->use == 1)
+		p->ct = NULL; /* the last reference: nothing left to point at */
+	ct_put(t, e);
+}
 void ct_deliver_events(struct ct_table *t, struct ct_entry *e, uint32_t events,
 		       enum ct_destroy_reason why);
 /* Evict the oldest unassured entry. true if one was evicted. */

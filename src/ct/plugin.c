@@ -312,8 +312,7 @@ static void plugin_release(void *priv, struct pkt *p)
 {
 	struct ct_box *c = priv;
 
-	if (p->ct)
-		ct_pkt_release(c->table, p);
+	ct_pkt_put(c->table, p);
 	if (c->reasm) {
 		reasm_free(reasm_take(c, p));
 		tx_sync(c);

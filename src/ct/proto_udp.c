@@ -22,7 +22,8 @@
 
 /* The header checks of both: the length field (UDP) or checksum coverage (UDP-Lite) must fit
  * the datagram, as Linux checks them, then the checksum on packets from outside. */
-static int udp_check(const struct ct_table *t, struct pkt *p, bool from_outside, bool lite)
+static inline __attribute__((always_inline)) int udp_check(const struct ct_table *t, struct pkt *p,
+							   bool from_outside, bool lite)
 {
 	uint8_t buf[8];
 	const uint8_t *h;

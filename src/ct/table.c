@@ -28,26 +28,7 @@
 
 /* ---- the tuple's hash: pkt_hash13 (SipHash-1-3) under the table's key ------------------- */
 
-/*
- * An IPv4 tuple is hashed as two words (the addresses, then ports, zone, family and protocol):
- * its other 24 address bytes are zero in every tuple (ct_tuple_zero), so they add rounds and
- * no information. Equal tuples give equal words; the family byte keeps IPv4 and IPv6 apart.
- * Two 8-byte blocks take 1 + 1 + 1 + 3 SipHash rounds where the whole 40-byte tuple under
- * SipHash-2-4 took 16 (docs/performance.md, "Conntrack").
- */
-uint64_t ct_hash_tuple(const struct ct_table *t, const struct ct_tuple *tuple)
-{
-	uint64_t w[5];
-
-	if (tuple->family == AF_INET) {
-		w[0] = (uint64_t)tuple->src.w[0] | (uint64_t)tuple->dst.w[0] << 32;
-		memcpy(&w[1], &tuple->s, sizeof(w[1]));
-		return pkt_hash13_words(t->cfg.seed, w, 2);
-	}
-	memcpy(w, tuple, sizeof(w));
-	return pkt_hash13_words(t->cfg.seed, w, 5);
-}
-
+/* ct_hash_tuple (ct_int.h) reads the tuple as words: */
 _Static_assert(sizeof(struct ct_tuple) == 5 * sizeof(uint64_t), "a tuple is five words");
 _Static_assert(offsetof(struct ct_tuple, l4proto) - offsetof(struct ct_tuple, s) == 7,
 	       "ports, zone, family and protocol fill the second word of an IPv4 tuple's hash");
@@ -58,13 +39,6 @@ _Static_assert(offsetof(struct ct_tuple, l4proto) - offsetof(struct ct_tuple, s)
 #define CT_REHASH_INSERT_NODES	 64
 #define CT_REHASH_INSERT_BUCKETS 64
 #define CT_REHASH_SWEEP_NODES	 1024 /* ct_sweep: also at most its `buckets` */
-
-static struct ct_thash **chain_of(struct ct_table *t, uint32_t hash)
-{
-	if (t->old_bucket && (hash & t->old_mask) >= t->rehash_next)
-		return &t->old_bucket[hash & t->old_mask];
-	return &t->bucket[hash & t->mask];
-}
 
 /* Move old buckets (whole) to the new array until max_nodes moved or max_buckets emptied. */
 static void rehash_step(struct ct_table *t, uint32_t max_buckets, uint32_t max_nodes)
@@ -91,11 +65,6 @@ static void rehash_step(struct ct_table *t, uint32_t max_buckets, uint32_t max_n
 	}
 }
 
-static inline struct ct_entry *thash_entry(struct ct_thash *h)
-{
-	return (struct ct_entry *)((char *)(h - h->dir) - offsetof(struct ct_entry, th));
-}
-
 void ct_hash_insert(struct ct_table *t, struct ct_entry *e)
 {
 	for (int d = 0; d < 2; d++)
@@ -108,7 +77,7 @@ void ct_hash_link(struct ct_table *t, struct ct_entry *e)
 	if (t->old_bucket && !t->walking)
 		rehash_step(t, CT_REHASH_INSERT_BUCKETS, CT_REHASH_INSERT_NODES);
 	for (int d = 0; d < 2; d++) {
-		struct ct_thash **b = chain_of(t, e->th[d].hash);
+		struct ct_thash **b = ct_chain_of(t, e->th[d].hash);
 
 		e->th[d].next = *b;
 		*b = &e->th[d];
@@ -118,7 +87,7 @@ void ct_hash_link(struct ct_table *t, struct ct_entry *e)
 void ct_hash_remove(struct ct_table *t, struct ct_entry *e)
 {
 	for (int d = 0; d < 2; d++) {
-		struct ct_thash **pp = chain_of(t, e->th[d].hash);
+		struct ct_thash **pp = ct_chain_of(t, e->th[d].hash);
 
 		while (*pp && *pp != &e->th[d])
 			pp = &(*pp)->next;
@@ -166,10 +135,8 @@ void ct_list_del(struct ct_table *t, struct ct_entry *e)
 
 /* ---- lifetime ---------------------------------------------------------------------------- */
 
-void ct_put(struct ct_table *t, struct ct_entry *e)
+void ct_put_last(struct ct_table *t, struct ct_entry *e)
 {
-	if (--e->use)
-		return;
 	ct_list_del(t, e);
 	ct_expect_entry_free(t, e); /* expectations left (an unconfirmed master), master ref */
 	ct_ext_free(e);
@@ -207,37 +174,16 @@ void ct_kill(struct ct_table *t, struct ct_entry *e)
 	ct_kill_reason(t, e, CT_GONE_KILLED);
 }
 
-static inline bool expired(const struct ct_entry *e, uint64_t now)
-{
-	return now >= e->expires; /* like nf_ct_is_expired: dead at exactly its timeout */
-}
-
 struct ct_entry *ct_find_expiring(struct ct_table *t, const struct ct_tuple *tuple, uint64_t now,
 				  enum ct_dir *dir)
 {
 	return ct_find_hashed(t, tuple, (uint32_t)ct_hash_tuple(t, tuple), now, dir);
 }
 
-struct ct_entry *ct_find_hashed(struct ct_table *t, const struct ct_tuple *tuple, uint32_t hash,
-				uint64_t now, enum ct_dir *dir)
+void ct_find_expired(struct ct_table *t, struct ct_entry *e)
 {
-	t->clock = now;
-	for (struct ct_thash *h = *chain_of(t, hash); h; h = h->next) {
-		struct ct_entry *e;
-
-		if (h->hash != hash || !ct_tuple_eq(&h->tuple, tuple))
-			continue;
-		e = thash_entry(h);
-		if (expired(e, now)) {
-			t->stats.expired++;
-			ct_kill_reason(t, e, CT_GONE_TIMEOUT);
-			return NULL; /* a tuple is in the table at most once */
-		}
-		if (dir)
-			*dir = h->dir;
-		return e;
-	}
-	return NULL;
+	t->stats.expired++;
+	ct_kill_reason(t, e, CT_GONE_TIMEOUT);
 }
 
 struct ct_entry *ct_lookup(struct ct_table *t, const struct ct_tuple *tuple, uint64_t now,
@@ -261,12 +207,12 @@ unsigned ct_sweep(struct ct_table *t, uint64_t now, unsigned buckets)
 		t->sweep_next = (t->sweep_next + 1) & t->mask;
 		while (h) {
 			struct ct_thash *next = h->next;
-			struct ct_entry *e = thash_entry(h);
+			struct ct_entry *e = ct_thash_entry(h);
 
 			/* the entry's other node may be `next`: skip it in that case */
-			if (next && thash_entry(next) == e)
+			if (next && ct_thash_entry(next) == e)
 				next = next->next;
-			if (expired(e, now)) {
+			if (ct_expired(e, now)) {
 				t->stats.expired++;
 				ct_kill_reason(t, e, CT_GONE_TIMEOUT);
 				removed++;
@@ -365,6 +311,7 @@ struct ct_table *ct_table_new(const struct ct_config *c)
 		free(t);
 		return NULL;
 	}
+	pkt_hash13_init(&t->hkey, t->cfg.seed);
 	t->next_id = 1;
 	ct_ext_register_core(t);
 	return t;

@@ -10,7 +10,7 @@
 #include "ct/ct_int.h"
 
 /* clang-format off */
-static const struct ct_proto_ops *const trackers[256] = {
+const struct ct_proto_ops *const ct_trackers[256] = {
     [IPPROTO_TCP] = &ct_proto_tcp,
     [IPPROTO_UDP] = &ct_proto_udp,
     [IPPROTO_ICMP] = &ct_proto_icmp,
@@ -21,11 +21,6 @@ static const struct ct_proto_ops *const trackers[256] = {
     [IPPROTO_GRE] = &ct_proto_gre,
 };
 /* clang-format on */
-
-const struct ct_proto_ops *ct_proto_find(uint8_t l4proto)
-{
-	return trackers[l4proto] ? trackers[l4proto] : &ct_proto_generic;
-}
 
 /* The tuple's network part; the transport part zero. */
 static void tuple_l3(int family, uint8_t l4proto, const union pt_addr *src,
@@ -58,16 +53,8 @@ int ct_tuple_from_pkt(const struct pkt *p, uint16_t zone, struct ct_tuple *t)
 
 	if (in->family != AF_INET && in->family != AF_INET6)
 		return -EINVAL;
-	if (in->has_l4 && in->has_ports && in->l4len >= 8 &&
-	    (in->l4proto == IPPROTO_TCP || in->l4proto == IPPROTO_UDP ||
-	     in->l4proto == IPPROTO_UDPLITE)) {
-		/* the ports the parser read (and NAT keeps up to date): what tcp_pkt_to_tuple /
-		 * ct_ports_to_tuple would read from the header again */
-		tuple_l3(in->family, in->l4proto, &in->src, &in->dst, zone, t);
-		t->s.port = in->sport;
-		t->d.port = in->dport;
+	if (ct_tuple_from_ports(in, zone, t))
 		return 0;
-	}
 	return ct_tuple_from_l4(p, in->l4off, in->has_l4 ? in->l4len : 0, in->family, in->l4proto,
 				&in->src, &in->dst, zone, t);
 }

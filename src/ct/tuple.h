@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include "pkt/pkt.h"
 
@@ -63,6 +65,35 @@ static inline bool ct_tuple_eq(const struct ct_tuple *a, const struct ct_tuple *
  * error has no tuple of its own).
  */
 int ct_tuple_from_pkt(const struct pkt *p, uint16_t zone, struct ct_tuple *t);
+
+/*
+ * ct_tuple_from_pkt's common case, inline for the per-packet path: a TCP, UDP or UDP-Lite
+ * packet of either family whose ports the parser read (and NAT keeps up to date), which is what
+ * the tracker would read from the header again. true when it made the tuple; false (t
+ * untouched): ct_tuple_from_pkt decides.
+ */
+static inline bool ct_tuple_from_ports(const struct pkt_info *in, uint16_t zone, struct ct_tuple *t)
+{
+	if (!in->has_l4 || !in->has_ports || in->l4len < 8 ||
+	    (in->l4proto != IPPROTO_TCP && in->l4proto != IPPROTO_UDP &&
+	     in->l4proto != IPPROTO_UDPLITE) ||
+	    (in->family != AF_INET && in->family != AF_INET6))
+		return false;
+	ct_tuple_zero(t);
+	if (in->family == AF_INET) {
+		t->src.w[0] = in->src.w[0];
+		t->dst.w[0] = in->dst.w[0];
+	} else {
+		t->src = in->src;
+		t->dst = in->dst;
+	}
+	t->s.port = in->sport;
+	t->d.port = in->dport;
+	t->zone = zone;
+	t->family = (uint8_t)in->family;
+	t->l4proto = in->l4proto;
+	return true;
+}
 
 /*
  * Tuple of a transport header at `l4off` of protocol `l4proto` carried inside the packet (an

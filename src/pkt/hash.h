@@ -89,15 +89,34 @@ static inline uint64_t pkt_hash13(const uint64_t key[2], const void *data, size_
 }
 
 /*
- * pkt_hash13_words - pkt_hash13 of n 64-bit words (a message of 8 * n bytes, each word read in
- * host order: on a little-endian host the same value as pkt_hash13(key, w, 8 * n)). For keys
- * built in registers (the conntrack tuple): with n a constant everything unrolls, no byte loop.
+ * The SipHash state once the key is loaded (the four words before the first block): a
+ * property of the key alone, so a table that hashes many keys under one key computes it once
+ * (pkt_hash13_init) and starts each hash from it (pkt_hash13_words_from). The result is the
+ * same SipHash-1-3 value; only the key's four XORs with the constants move out of the
+ * per-packet path.
+ */
+struct pkt_hash_state {
+	uint64_t v[4];
+};
+
+static inline void pkt_hash13_init(struct pkt_hash_state *s, const uint64_t key[2])
+{
+	s->v[0] = key[0] ^ 0x736f6d6570736575ull;
+	s->v[1] = key[1] ^ 0x646f72616e646f6dull;
+	s->v[2] = key[0] ^ 0x6c7967656e657261ull;
+	s->v[3] = key[1] ^ 0x7465646279746573ull;
+}
+
+/*
+ * pkt_hash13_words_from - pkt_hash13 of n 64-bit words (a message of 8 * n bytes, each word read
+ * in host order: on a little-endian host the same value as pkt_hash13(key, w, 8 * n)) from the
+ * key's state s. For keys built in registers (the conntrack tuple): with n a constant
+ * everything unrolls, no byte loop.
  */
 static inline __attribute__((always_inline)) uint64_t
-pkt_hash13_words(const uint64_t key[2], const uint64_t *w, unsigned n)
+pkt_hash13_words_from(const struct pkt_hash_state *s, const uint64_t *w, unsigned n)
 {
-	uint64_t v[4] = {key[0] ^ 0x736f6d6570736575ull, key[1] ^ 0x646f72616e646f6dull,
-			 key[0] ^ 0x6c7967656e657261ull, key[1] ^ 0x7465646279746573ull};
+	uint64_t v[4] = {s->v[0], s->v[1], s->v[2], s->v[3]};
 	const uint64_t last = (uint64_t)(8 * n) << 56;
 
 	for (unsigned i = 0; i < n; i++) {
@@ -113,6 +132,16 @@ pkt_hash13_words(const uint64_t key[2], const uint64_t *w, unsigned n)
 	pkt_hash_round(v);
 	pkt_hash_round(v);
 	return v[0] ^ v[1] ^ v[2] ^ v[3];
+}
+
+/* pkt_hash13_words_from under the key itself (its state computed on the spot). */
+static inline __attribute__((always_inline)) uint64_t
+pkt_hash13_words(const uint64_t key[2], const uint64_t *w, unsigned n)
+{
+	struct pkt_hash_state s;
+
+	pkt_hash13_init(&s, key);
+	return pkt_hash13_words_from(&s, w, n);
 }
 
 /* A bucket in [0, n) for the hash h, without a division (n need not be a power of two). */
