@@ -179,7 +179,9 @@ static int hook_helper(void *priv, struct box_hook_state *st, struct pkt *p)
 	const struct ct_entry *e = ct_pkt_entry(p);
 	const char *why;
 
-	if (!e || !e->ext) /* no extension block: no helper (ct_helper_run's first test) */
+	/* no helper extension: no helper (ct_helper_run's first test; an entry with only NAT's
+	 * binding or counters has extensions, but nothing to run) */
+	if (!e || !ct_ext_get(e, CT_EXT_HELPER))
 		return EXT_ACCEPT;
 	if (ct_helper_run(c->table, p, box_now(st->box), &why) < 0)
 		return box_hook_drop(st, BOX_DROP_HOOK, -1);
