@@ -271,7 +271,10 @@ static bool ctstate_ok(const struct conntrack_info *ci, const struct ext_instanc
 	return !!(ci->states & st) != INVERTED(O_CTSTATE);
 }
 
-static bool conntrack_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
+/* conntrack_match beyond --ctstate alone: the other options (out of line, so that the usual
+ * rule's test needs no stack frame). */
+static __attribute__((noinline)) bool match_options(struct ext_pkt_ctx *ctx,
+						    struct ext_instance *inst)
 {
 	const struct conntrack_info *ci = inst->data;
 	const struct ct_entry *e = ct_pkt_entry(ctx->pkt);
@@ -281,8 +284,8 @@ static bool conntrack_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 
 	if (SEEN(O_CTSTATE) && !ctstate_ok(ci, inst, ctx->pkt, e))
 		return false;
-	if (!e || inst->seen == (1u << O_CTSTATE)) /* the usual rule: --ctstate alone */
-		return inst->seen == (1u << O_CTSTATE);
+	if (!e)
+		return false;
 	if (SEEN(O_CTDIR)) {
 		unsigned dir =
 		    ct_pkt_ctinfo(ctx->pkt) >= CT_IS_REPLY ? CT_DIR_REPLY : CT_DIR_ORIGINAL;
@@ -314,6 +317,13 @@ static bool conntrack_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
 			return false;
 	}
 	return true;
+}
+
+static bool conntrack_match(struct ext_pkt_ctx *ctx, struct ext_instance *inst)
+{
+	if (inst->seen == (1u << O_CTSTATE)) /* the usual rule: --ctstate alone */
+		return ctstate_ok(inst->data, inst, ctx->pkt, ct_pkt_entry(ctx->pkt));
+	return match_options(ctx, inst);
 }
 
 /* --ctstate over the CT_STATE_* bits only (SNAT/DNAT come from the NAT binding, which the
