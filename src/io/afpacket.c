@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * AF_PACKET socket with a TPACKET_V3 receive ring, sendmmsg() for sending.
+ * AF_PACKET socket with a TPACKET_V3 receive ring; a TPACKET_V2 transmit ring on a second
+ * socket, or sendmmsg(), for sending.
  *
  * One frame inside a block of the ring:
  *
@@ -38,6 +39,18 @@
 #define RING_RETIRE_MS	1    /* a partly filled block is handed over after this long */
 #define SEND_BATCH	64
 
+/*
+ * The transmit ring: TX_FRAMES slots of a power of two from 2 KiB (an MTU of 1500 with its
+ * headers) up to TX_SLOT_MAX; bigger frames take sendmmsg. The frame starts TX_DATA_OFF into
+ * its slot (the kernel's TPACKET_ALIGN(sizeof(struct tpacket2_hdr))).
+ */
+#define TX_FRAMES   1024
+#define TX_SLOT_MIN 2048u
+#define TX_SLOT_MAX 16384u
+#define TX_DATA_OFF TPACKET_ALIGN(sizeof(struct tpacket2_hdr))
+/* a slot the kernel still holds: queued for sending, being sent, refused */
+#define TX_BUSY (TP_STATUS_SEND_REQUEST | TP_STATUS_SENDING | TP_STATUS_WRONG_FORMAT)
+
 struct afpacket {
 	char name[IF_NAMESIZE];
 	int fd;
@@ -46,6 +59,14 @@ struct afpacket {
 	size_t ring_len;
 	unsigned block; /* the next block to read */
 	bool vnet;	/* PACKET_VNET_HDR: a virtio_net_hdr before each frame, both ways */
+	/* the transmit ring (txfd < 0: none, sendmmsg on fd) */
+	int txfd;
+	uint8_t *tx;
+	size_t tx_len;
+	uint32_t tx_slot;   /* bytes per slot */
+	unsigned tx_head;   /* the next slot to fill: the kernel sends in the same order */
+	unsigned tx_queued; /* slots filled since the last send() */
+	bool tx_unsent;	    /* the last send() left frames in the ring: send again */
 	struct afpacket_stats st;
 };
 
@@ -86,7 +107,89 @@ static int set_opt(int fd, int level, int name, const void *val, socklen_t len)
 	return setsockopt(fd, level, name, val, len) < 0 ? -errno : 0;
 }
 
+static uint32_t tx_slot_size(uint32_t mtu)
+{
+	/* header, virtio_net_hdr, Ethernet with one VLAN tag, the MTU */
+	size_t need = TX_DATA_OFF + sizeof(struct virtio_net_hdr) + ETH_HLEN + 4 + (size_t)mtu;
+	uint32_t slot = TX_SLOT_MIN;
+
+	while (slot < need && slot < TX_SLOT_MAX)
+		slot <<= 1;
+	return slot;
+}
+
+/*
+ * The transmit ring on a socket of its own: a socket with a ring sends only from it, and the
+ * receive socket stays free for sendmmsg of frames too big for a slot. Bound with protocol 0,
+ * it is given no frames to receive; the kernel reads the protocol from each frame's header.
+ */
+static int tx_ring_open(struct afpacket *a, uint32_t mtu)
+{
+	struct tpacket_req req;
+	struct sockaddr_ll sll;
+	int ver = TPACKET_V2, one = 1, err;
+	int sndbuf;
+	long page = sysconf(_SC_PAGESIZE);
+	uint32_t block;
+
+	a->tx_slot = tx_slot_size(mtu);
+	block = a->tx_slot > (uint32_t)page ? a->tx_slot : (uint32_t)page;
+	a->txfd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (a->txfd < 0)
+		return -errno;
+	err = set_opt(a->txfd, SOL_PACKET, PACKET_VERSION, &ver, sizeof(ver));
+	/* the same header in front of each frame as the receive socket has, or no ring */
+	if (!err && a->vnet)
+		err = set_opt(a->txfd, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof(one));
+	/* a frame the kernel refuses is skipped (its slot made free), not left blocking the ring */
+	if (!err)
+		err = set_opt(a->txfd, SOL_PACKET, PACKET_LOSS, &one, sizeof(one));
+	if (err)
+		return err;
+	/* Room in the send buffer for every slot's skb at once, so a send() is never cut short
+	 * by it (frames left in the ring wait for the next send). SO_SNDBUFFORCE needs
+	 * CAP_NET_ADMIN; without it SO_SNDBUF, up to net.core.wmem_max. */
+	sndbuf = (int)(TX_FRAMES * (a->tx_slot + 1024u));
+	if (set_opt(a->txfd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)))
+		set_opt(a->txfd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
+	memset(&req, 0, sizeof(req));
+	req.tp_block_size = block;
+	req.tp_frame_size = a->tx_slot;
+	req.tp_frame_nr = TX_FRAMES;
+	req.tp_block_nr = (unsigned)((size_t)TX_FRAMES * a->tx_slot / block);
+	err = set_opt(a->txfd, SOL_PACKET, PACKET_TX_RING, &req, sizeof(req));
+	if (err)
+		return err;
+	a->tx_len = (size_t)TX_FRAMES * a->tx_slot;
+	a->tx = mmap(NULL, a->tx_len, PROT_READ | PROT_WRITE, MAP_SHARED, a->txfd, 0);
+	if (a->tx == MAP_FAILED) {
+		a->tx = NULL;
+		return -errno;
+	}
+	memset(&sll, 0, sizeof(sll));
+	sll.sll_family = AF_PACKET;
+	sll.sll_ifindex = a->ifindex;
+	if (bind(a->txfd, (struct sockaddr *)&sll, sizeof(sll)) < 0)
+		return -errno;
+	return 0;
+}
+
+static void tx_ring_close(struct afpacket *a)
+{
+	if (a->tx)
+		munmap(a->tx, a->tx_len);
+	if (a->txfd >= 0)
+		close(a->txfd);
+	a->tx = NULL;
+	a->txfd = -1;
+}
+
 int afpacket_open(const char *ifname, struct afpacket **out)
+{
+	return afpacket_open_tx(ifname, AFPACKET_TX_SENDMMSG, out);
+}
+
+int afpacket_open_tx(const char *ifname, enum afpacket_tx tx, struct afpacket **out)
 {
 	struct tpacket_req3 req;
 	struct packet_mreq mr;
@@ -103,6 +206,7 @@ int afpacket_open(const char *ifname, struct afpacket **out)
 		return -ENOMEM;
 	snprintf(a->name, sizeof(a->name), "%s", ifname);
 	a->ifindex = link.ifindex;
+	a->txfd = -1;
 	a->fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, htons(ETH_P_ALL));
 	if (a->fd < 0) {
 		err = -errno;
@@ -153,6 +257,9 @@ int afpacket_open(const char *ifname, struct afpacket **out)
 	err = set_opt(a->fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof(mr));
 	if (err)
 		goto fail;
+	/* a kernel that refuses the ring (old, or no memory for it) is sent to by sendmmsg */
+	if (tx == AFPACKET_TX_RING && tx_ring_open(a, link.mtu) < 0)
+		tx_ring_close(a);
 	*out = a;
 	return 0;
 fail:
@@ -164,6 +271,7 @@ void afpacket_close(struct afpacket *a)
 {
 	if (!a)
 		return;
+	tx_ring_close(a);
 	if (a->ring)
 		munmap(a->ring, a->ring_len);
 	if (a->fd >= 0)
@@ -179,6 +287,11 @@ int afpacket_fd(const struct afpacket *a)
 const char *afpacket_name(const struct afpacket *a)
 {
 	return a->name;
+}
+
+enum afpacket_tx afpacket_tx_mode(const struct afpacket *a)
+{
+	return a->tx ? AFPACKET_TX_RING : AFPACKET_TX_SENDMMSG;
 }
 
 static struct tpacket_block_desc *block_at(struct afpacket *a, unsigned i)
@@ -224,9 +337,14 @@ static void frame_one(struct afpacket *a, struct tpacket3_hdr *h, afpacket_rx_fn
 	fn(arg, &f);
 }
 
+static void tx_kick(struct afpacket *a);
+
 unsigned afpacket_receive(struct afpacket *a, unsigned budget, afpacket_rx_fn fn, void *arg)
 {
 	unsigned done = 0;
+
+	if (a->tx_unsent) /* the loop comes here at least every wait: nothing waits for long */
+		tx_kick(a);
 
 	/* Whole blocks only: a block goes back to the kernel when all its frames are handled,
 	 * so the budget is checked between blocks (a block holds at most ~128 full frames). */
@@ -288,8 +406,8 @@ static void msgs_vnet(struct mmsghdr *msgs, unsigned k, struct iovec *const *fra
 	}
 }
 
-unsigned afpacket_send(struct afpacket *a, struct iovec *const *frames, const unsigned *nvec,
-		       const struct afpacket_offload *off, unsigned n)
+static unsigned send_mmsg(struct afpacket *a, struct iovec *const *frames, const unsigned *nvec,
+			  const struct afpacket_offload *off, unsigned n)
 {
 	struct mmsghdr msgs[SEND_BATCH];
 	struct iovec iov[SEND_BATCH][AFPACKET_MAX_IOV + 1];
@@ -327,6 +445,106 @@ unsigned afpacket_send(struct afpacket *a, struct iovec *const *frames, const un
 		ok += (unsigned)r;
 	}
 	return ok;
+}
+
+/* Whether the slot is free: the kernel has freed the skb of the frame it last held. */
+static struct tpacket2_hdr *tx_slot_free(struct afpacket *a)
+{
+	struct tpacket2_hdr *h = (struct tpacket2_hdr *)(a->tx + (size_t)a->tx_head * a->tx_slot);
+
+	return __atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE) & TX_BUSY ? NULL : h;
+}
+
+/* Hand the filled slots to the kernel: it sends them in ring order, now, in this call. */
+static void tx_kick(struct afpacket *a)
+{
+	unsigned last = (a->tx_head + TX_FRAMES - 1) % TX_FRAMES;
+	const struct tpacket2_hdr *h;
+
+	if (!a->tx_queued && !a->tx_unsent)
+		return;
+	a->tx_queued = 0;
+	while (send(a->txfd, NULL, 0, MSG_DONTWAIT) < 0 && errno == EINTR)
+		;
+	/* The kernel stops early only when it could not have an skb (send buffer full, no
+	 * memory, interface down); then the last frame filled is still queued. */
+	h = (const struct tpacket2_hdr *)(a->tx + (size_t)last * a->tx_slot);
+	a->tx_unsent = __atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE) & TP_STATUS_SEND_REQUEST;
+}
+
+/* One frame into the next slot: 0, or -ENOSPC when the kernel holds that slot still. */
+static int tx_fill(struct afpacket *a, const struct iovec *iov, unsigned nv,
+		   const struct afpacket_offload *o, size_t len)
+{
+	struct tpacket2_hdr *h = tx_slot_free(a);
+	uint8_t *d;
+
+	if (!h && a->tx_queued) { /* what we filled may free it: send it and look again */
+		tx_kick(a);
+		h = tx_slot_free(a);
+	}
+	if (!h)
+		return -ENOSPC;
+	d = (uint8_t *)h + TX_DATA_OFF;
+	if (a->vnet) {
+		struct virtio_net_hdr vh;
+
+		vnet_hdr(o, &vh);
+		/* hdr_len is what the kernel copies into the skb; the rest it would take as pages
+		 * of the ring. A frame that is not GSO is copied whole: no page reference that
+		 * keeps the slot (or, on a veth, costs a page copy), as sendmmsg does. */
+		if (!vh.gso_type)
+			vh.hdr_len = htole16((uint16_t)len);
+		memcpy(d, &vh, sizeof(vh));
+		d += sizeof(vh);
+	}
+	for (unsigned k = 0; k < nv; k++) {
+		memcpy(d, iov[k].iov_base, iov[k].iov_len);
+		d += iov[k].iov_len;
+	}
+	h->tp_len = (uint32_t)(len + (a->vnet ? sizeof(struct virtio_net_hdr) : 0));
+	__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
+	a->tx_head = (a->tx_head + 1) % TX_FRAMES;
+	a->tx_queued++;
+	return 0;
+}
+
+static unsigned send_ring(struct afpacket *a, struct iovec *const *frames, const unsigned *nvec,
+			  const struct afpacket_offload *off, unsigned n)
+{
+	size_t room = a->tx_slot - TX_DATA_OFF - (a->vnet ? sizeof(struct virtio_net_hdr) : 0);
+	unsigned ok = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		unsigned nv = nvec[i] < AFPACKET_MAX_IOV ? nvec[i] : AFPACKET_MAX_IOV;
+		const struct afpacket_offload *o = off ? &off[i] : NULL;
+		size_t len = 0;
+
+		for (unsigned k = 0; k < nv; k++)
+			len += frames[i][k].iov_len;
+		if (len > room) {
+			/* too big for a slot: after what is in the ring, by sendmmsg */
+			tx_kick(a);
+			ok += send_mmsg(a, frames + i, nvec + i, o, 1);
+			continue;
+		}
+		if (tx_fill(a, frames[i], nv, o, len) < 0) {
+			a->st.tx_errors++;
+			continue;
+		}
+		a->st.tx++;
+		a->st.tx_ring++;
+		a->st.tx_bytes += len;
+		ok++;
+	}
+	tx_kick(a);
+	return ok;
+}
+
+unsigned afpacket_send(struct afpacket *a, struct iovec *const *frames, const unsigned *nvec,
+		       const struct afpacket_offload *off, unsigned n)
+{
+	return a->tx ? send_ring(a, frames, nvec, off, n) : send_mmsg(a, frames, nvec, off, n);
 }
 
 void afpacket_get_stats(struct afpacket *a, struct afpacket_stats *st)

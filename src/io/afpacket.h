@@ -1,13 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * AF_PACKET access to one network interface: a TPACKET_V3 receive ring (mmap) and sendmmsg()
- * for sending, plus a poll over several of them.
+ * AF_PACKET access to one network interface: a TPACKET_V3 receive ring (mmap), a TPACKET_V2
+ * transmit ring (or sendmmsg()) for sending, plus a poll over several of them.
  *
  *   receive ring (TPACKET_V3): nblocks blocks of block_size bytes, each filled by the kernel
  *   with several frames and handed over whole (full, or retired after a timeout):
  *
  *   block: [tpacket_block_desc | tpacket3_hdr | sockaddr_ll | pad | frame ... | next hdr ...]
  *          block_status TP_STATUS_USER: ours until we write TP_STATUS_KERNEL back
+ *
+ *   transmit ring (PACKET_TX_RING, on a second socket bound with protocol 0, which receives
+ *   nothing): frames of a fixed size, written here in ring order, handed over by one send()
+ *   per burst; a slot is ours again when the kernel has freed the frame's skb
+ *
+ *   slot:  [tpacket2_hdr (tp_status, tp_len) | pad to 32 | virtio_net_hdr | frame bytes ...]
+ *          tp_status AVAILABLE -> (we write) SEND_REQUEST -> (send) SENDING -> AVAILABLE
+ *
+ * A frame too big for a slot (a GSO packet of up to 64 KiB) goes out by sendmmsg() on the
+ * receive socket, after the ring was kicked, so the order on the wire stays the order given.
  *
  * Frames the interface itself sent (PACKET_OUTGOING, including our own) are never returned.
  * The interface is put in promiscuous mode (a packet membership: undone when the socket
@@ -25,8 +35,15 @@ struct afpacket;
 
 struct afpacket_stats {
 	uint64_t rx, rx_bytes, rx_outgoing; /* frames returned; outgoing ones skipped */
-	uint64_t tx, tx_bytes, tx_errors;   /* frames sent; refused by sendmmsg */
+	uint64_t tx, tx_bytes, tx_errors;   /* frames sent; refused by sendmmsg or no free slot */
 	uint64_t kernel_drops;		    /* PACKET_STATISTICS tp_drops: ring was full */
+	uint64_t tx_ring; /* of tx: through the transmit ring (the rest sendmmsg) */
+};
+
+/* How frames are sent. */
+enum afpacket_tx {
+	AFPACKET_TX_RING,     /* a transmit ring, sendmmsg for what does not fit a slot */
+	AFPACKET_TX_SENDMMSG, /* sendmmsg for every frame (an skb allocated and filled per call) */
 };
 
 /* What the kernel says about the interface. */
@@ -44,6 +61,12 @@ int afpacket_link_info(const char *ifname, struct afpacket_link *out);
  * CAP_NET_RAW, -ENODEV).
  */
 int afpacket_open(const char *ifname, struct afpacket **out);
+/*
+ * The same, sending as `tx` says. AFPACKET_TX_RING falls back to sendmmsg where the kernel
+ * refuses the ring (afpacket_tx_mode says which it got). afpacket_open is AFPACKET_TX_SENDMMSG.
+ */
+int afpacket_open_tx(const char *ifname, enum afpacket_tx tx, struct afpacket **out);
+enum afpacket_tx afpacket_tx_mode(const struct afpacket *a);
 void afpacket_close(struct afpacket *a);
 int afpacket_fd(const struct afpacket *a);
 const char *afpacket_name(const struct afpacket *a);
@@ -72,15 +95,20 @@ struct afpacket_frame {
 	struct afpacket_offload off; /* GSO and where the partial checksum is (zero without) */
 };
 
-/* Hand every frame waiting in the ring to fn, at most `budget`; returns how many. */
+/*
+ * Hand every frame waiting in the ring to fn, at most `budget`; returns how many. Frames the
+ * kernel left in the transmit ring at the last send (its send buffer was full) are handed to it
+ * again first.
+ */
 typedef void (*afpacket_rx_fn)(void *arg, const struct afpacket_frame *f);
 unsigned afpacket_receive(struct afpacket *a, unsigned budget, afpacket_rx_fn fn, void *arg);
 
 /*
  * Send n frames, each given as an iovec array (frames[i], nvec[i] entries, at most
- * AFPACKET_MAX_IOV), with one sendmmsg() where possible. off: each frame's offloads (NULL: none;
- * only where afpacket_offloads says yes). Returns how many were sent; the rest are counted as
- * tx_errors (a full queue is not waited for: a router drops rather than stalls).
+ * AFPACKET_MAX_IOV): copied into the transmit ring and one send() for them all, or with one
+ * sendmmsg() where possible. off: each frame's offloads (NULL: none; only where
+ * afpacket_offloads says yes). Returns how many were sent; the rest are counted as tx_errors (a
+ * full queue or ring is not waited for: a router drops rather than stalls).
  */
 #define AFPACKET_MAX_IOV 16
 unsigned afpacket_send(struct afpacket *a, struct iovec *const *frames, const unsigned *nvec,

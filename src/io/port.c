@@ -35,6 +35,20 @@ int io_kind_parse(const char *s)
 	return -1;
 }
 
+int io_afpacket_tx_parse(const char *s)
+{
+	if (!strcmp(s, "txring"))
+		return IO_AFPACKET;
+	if (!strcmp(s, "sendmmsg"))
+		return IO_AFPACKET_SENDMMSG;
+	return -1;
+}
+
+static bool is_afpacket(enum io_kind k)
+{
+	return k == IO_AFPACKET || k == IO_AFPACKET_SENDMMSG;
+}
+
 int io_spread_parse(const char *s)
 {
 	if (!strcmp(s, "hash"))
@@ -79,7 +93,7 @@ static int port_open_one(const char *ifname, enum io_kind want, unsigned queue,
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	if (want != IO_AFPACKET) {
+	if (!is_afpacket(want)) {
 		r = afxdp_open(ifname, queue, attach, &p->xp, err, errlen);
 		if (r == 0) {
 			p->kind = IO_AFXDP;
@@ -92,14 +106,18 @@ static int port_open_one(const char *ifname, enum io_kind want, unsigned queue,
 			return r;
 		}
 	}
-	r = afpacket_open(ifname, &p->ap);
+	r = afpacket_open_tx(
+	    ifname, want == IO_AFPACKET_SENDMMSG ? AFPACKET_TX_SENDMMSG : AFPACKET_TX_RING, &p->ap);
 	if (r < 0) {
 		snprintf(err, errlen, "cannot open '%s' (AF_PACKET): %s", ifname, strerror(-r));
 		port_free(p);
 		return r;
 	}
 	p->kind = IO_AFPACKET;
-	snprintf(p->mode, sizeof(p->mode), "afpacket");
+	/* the transmit ring is the default and unnamed; sendmmsg (asked for, or the kernel
+	 * refused the ring) is named */
+	snprintf(p->mode, sizeof(p->mode), "%s",
+		 afpacket_tx_mode(p->ap) == AFPACKET_TX_RING ? "afpacket" : "afpacket sendmmsg");
 	*out = p;
 	return 0;
 }
@@ -159,13 +177,14 @@ int io_port_open_workers(const char *ifname, enum io_kind want, unsigned n, enum
 				     [IO_SPREAD_RR] = PACKET_FANOUT_LB};
 	int r, group = -1;
 
-	if (want != IO_AFPACKET) {
+	if (!is_afpacket(want)) {
 		r = open_afxdp_workers(ifname, want, n, out, rx, err, errlen);
 		if (r == 0 || want == IO_AFXDP)
 			return r;
 	}
 	for (unsigned w = 0; w < n; w++) {
-		r = port_open_one(ifname, IO_AFPACKET, 0, AFXDP_ANY, &out[w], err, errlen);
+		r = port_open_one(ifname, is_afpacket(want) ? want : IO_AFPACKET, 0, AFXDP_ANY,
+				  &out[w], err, errlen);
 		/* one worker: no fanout, the socket sees every frame as it always did */
 		if (r == 0 && n > 1 &&
 		    (r = afpacket_fanout(out[w]->ap, fanout[spread], &group)) < 0)

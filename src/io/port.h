@@ -3,7 +3,8 @@
  * A port: live mode's way in and out of one interface, AF_PACKET or AF_XDP behind one set of
  * calls (the frame callback, iovec sends, counters and the wait are AF_PACKET's shapes).
  *
- *   io afpacket   TPACKET_V3 receive ring, sendmmsg (io/afpacket.h)
+ *   io afpacket   TPACKET_V3 receive ring, TPACKET_V2 transmit ring (io/afpacket.h)
+ *   io afpacket sendmmsg   the same receive ring, sendmmsg for sending
  *   io afxdp      AF_XDP socket per receive queue, native mode where the driver has it,
  *                 else generic (io/afxdp.h)
  *   io auto       AF_XDP in native mode when the interface takes it, else AF_PACKET
@@ -26,6 +27,7 @@ enum io_kind {
 	IO_AFPACKET,
 	IO_AFXDP,
 	IO_AUTO,
+	IO_AFPACKET_SENDMMSG, /* AF_PACKET, sending by sendmmsg instead of the transmit ring */
 };
 
 struct io_port;
@@ -42,6 +44,8 @@ int io_spread_parse(const char *s);
 
 /* "afpacket", "afxdp", "auto" -> kind; -1 for anything else. */
 int io_kind_parse(const char *s);
+/* `io afpacket WORD`: "txring" -> IO_AFPACKET, "sendmmsg" -> IO_AFPACKET_SENDMMSG; else -1. */
+int io_afpacket_tx_parse(const char *s);
 /* Open ifname as `want`. 0 and *out, or -errno with err filled. */
 int io_port_open(const char *ifname, enum io_kind want, struct io_port **out, char *err,
 		 size_t errlen);
