@@ -23,9 +23,12 @@
 # with gnuplot, build/bench-table.png. Without root or namespaces it says so and runs the
 # in-memory rows only.
 #
+# BENCH_TABLE_ROWS picks the rows (default: all five, in-memory rows included).
 # BENCH_TABLE_SYSTEMS picks the systems (default: kernel-legacy kernel-nft pkttables
 # pkttables-afxdp); pkttables-kernelmac is pkttables over AF_PACKET with `mac kernel` on its
-# interfaces (docs/live.md), for the difference a MAC of its own makes in the same run.
+# interfaces (docs/live.md), for the difference a MAC of its own makes in the same run;
+# pkttables-sendmmsg is pkttables over AF_PACKET sending with sendmmsg (`io afpacket sendmmsg`)
+# instead of the transmit ring, for the A/B of the two in one run.
 #
 # BENCH_TABLE_BOOST=1: on a shared, loaded machine, the sender, the receiver and pkttables each
 # run in a scheduling group of their own at nice -20 (setsid: a new autogroup; its nice set
@@ -40,7 +43,7 @@ SECS=${BENCH_TABLE_SECONDS:-2}
 ROUNDS=${BENCH_TABLE_ROUNDS:-3}
 FLOWS=${BENCH_TABLE_FLOWS:-1000}
 SIZES=${BENCH_TABLE_SIZES:-"64 1518"}
-ROWS="forward conntrack empty full full-rules1000"
+ROWS=${BENCH_TABLE_ROWS:-"forward conntrack empty full full-rules1000"}
 SYSTEMS=${BENCH_TABLE_SYSTEMS:-"kernel-legacy kernel-nft pkttables pkttables-afxdp"}
 OUTDIR=${BENCH_TABLE_OUT:-build}
 CSV=$OUTDIR/bench-table.csv
@@ -163,7 +166,7 @@ topo() {
 			ip netns exec $R "iptables-${1#kernel-}-restore" <"$D/rules" || return 1
 		fi
 		;;
-	pkttables | pkttables-afxdp | pkttables-kernelmac)
+	pkttables | pkttables-afxdp | pkttables-kernelmac | pkttables-sendmmsg)
 		ip netns exec $R sysctl -qw net.ipv4.ip_forward=0
 		for d in $L $W; do
 			ip -n $R link set $d arp off
@@ -171,6 +174,7 @@ topo() {
 		done
 		{
 			[ "$1" = pkttables-afxdp ] && echo "io afxdp"
+			[ "$1" = pkttables-sendmmsg ] && echo "io afpacket sendmmsg"
 			# pkttables-kernelmac: AF_PACKET with the interfaces' own MACs (the old default:
 			# the router namespace's stack then routes every frame; docs/live.md)
 			km=""
@@ -333,7 +337,7 @@ fi
 	awk -F, -v sizes="$SIZES" 'NR > 1 { sys[$1] = 1
 		v[$1, $3, $2] = sprintf("%8.1f %5.2f %-8s", $4, $5, $10) }
 	END {
-		ns = split("kernel-legacy kernel-nft pkttables pkttables-kernelmac pkttables-afxdp pkttables-memory", S, " ")
+		ns = split("kernel-legacy kernel-nft pkttables pkttables-sendmmsg pkttables-kernelmac pkttables-afxdp pkttables-memory", S, " ")
 		nr = split("forward conntrack empty full full-rules1000", Rw, " ")
 		nz = split(sizes, Z, " ")
 		for (k = 1; k <= nz; k++) {
@@ -356,7 +360,7 @@ fi
 if command -v gnuplot >/dev/null 2>&1; then
 	for size in $SIZES; do
 		awk -F, -v z="$size" 'NR > 1 && $3 == z { v[$2, $1] = $5; s[$1] = 1 }
-		END { printf "row"; n = split("kernel-legacy kernel-nft pkttables pkttables-kernelmac pkttables-afxdp pkttables-memory", S, " ")
+		END { printf "row"; n = split("kernel-legacy kernel-nft pkttables pkttables-sendmmsg pkttables-kernelmac pkttables-afxdp pkttables-memory", S, " ")
 			for (i = 1; i <= n; i++) printf " %s", S[i]; printf "\n"
 			m = split("forward conntrack empty full full-rules1000", R, " ")
 			for (j = 1; j <= m; j++) { printf "%s", R[j]
@@ -376,7 +380,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 		echo "set multiplot layout 1,$#"
 		for size in "$@"; do
 			echo "set title 'frames of $size bytes'"
-			echo "plot for [c=2:7] '$D/plot.$size' using c:xtic(1) title columnheader(c)"
+			echo "plot for [c=2:8] '$D/plot.$size' using c:xtic(1) title columnheader(c)"
 		done
 		echo "unset multiplot"
 	} | gnuplot && echo "wrote $PNG"

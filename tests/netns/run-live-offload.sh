@@ -59,37 +59,15 @@ RULES
 # IPv6: the same filter, no NAT
 sed -n '/^\*filter/,$p' "$D/router.rules" >"$D/router6.rules"
 
+# the transfers and their checks (tests/netns/xfer.py), for the scripts below
+export PYTHONPATH="$PWD/tests/netns"
 # Server: TCP 9000 "get N" sends N pattern bytes, "put N" takes N bytes and answers their
 # sha256 and the peer's address; UDP 7778 checks each datagram against its pattern, "end"
 # answers the count of good and bad ones and the peer's address.
 cat >"$D/srv.py" <<'PYEOF'
-import hashlib, random, socket, threading
-def pattern(n, seed):
-    return random.Random(seed).randbytes(n)
-def tcp(c, a):
-    f = c.makefile("rb")
-    cmd, n = f.readline().split()
-    n = int(n)
-    if cmd == b"get":
-        c.sendall(pattern(n, n))
-    else:
-        h, left = hashlib.sha256(), n
-        while left:
-            d = f.read(min(left, 65536))
-            if not d:
-                break
-            h.update(d); left -= len(d)
-        peer = a[0][7:] if a[0].startswith("::ffff:") else a[0]
-        c.sendall(b"%s %s\n" % (h.hexdigest().encode(), peer.encode()))
-    c.close()
-l = socket.socket(socket.AF_INET6); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-l.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
-l.bind(("::", 9000)); l.listen(8)
-def acc():
-    while True:
-        c, a = l.accept()
-        threading.Thread(target=tcp, args=(c, a), daemon=True).start()
-threading.Thread(target=acc, daemon=True).start()
+import socket
+from xfer import pattern, serve_tcp
+serve_tcp(9000)
 u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("0.0.0.0", 7778))
 print("ready", flush=True)
 good = bad = 0
@@ -106,30 +84,17 @@ while True:
             u.sendto(b"ack", a)  # the sender waits for it: no burst overruns a buffer
 PYEOF
 cat >"$D/cli.py" <<'PYEOF'
-import hashlib, random, socket, sys
-def pattern(n, seed):
-    return random.Random(seed).randbytes(n)
+import socket, sys
+from xfer import get, pattern, put
 what = sys.argv[1]
 server = "198.51.100.2"
 if what.endswith("6"):
     what, server = what[:-1], "2001:db8:2::2"
-if what in ("get", "put"):
-    n = int(sys.argv[2])
-    s = socket.create_connection((server, 9000), timeout=20)
-    s.sendall(b"%s %d\n" % (what.encode(), n))
-    want = hashlib.sha256(pattern(n, n)).hexdigest()
-    if what == "get":
-        h, got = hashlib.sha256(), 0
-        while True:
-            d = s.recv(65536)
-            if not d:
-                break
-            h.update(d); got += len(d)
-        print("ok" if got == n and h.hexdigest() == want else "bad %d bytes" % got)
-    else:
-        s.sendall(pattern(n, n))
-        r = s.makefile("rb").readline().split()
-        print("ok %s" % r[1].decode() if r and r[0].decode() == want else "bad %s" % r)
+if what == "get":
+    print(get(server, int(sys.argv[2])))
+elif what == "put":
+    ok, peer = put(server, int(sys.argv[2]))
+    print("ok %s" % peer if ok else "bad %s" % peer)
 else:
     # UDP_SEGMENT (103): one send of 14000 bytes leaves as 10 datagrams of 1400
     u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.settimeout(3)

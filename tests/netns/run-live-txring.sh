@@ -27,36 +27,15 @@ done
 ip -n $R link set lo up
 netns_end_hosts
 
+# the transfers and their checks (tests/netns/xfer.py), for the scripts below
+export PYTHONPATH="$PWD/tests/netns"
 # Server: UDP 7778 checks each datagram against the pattern its first 4 bytes (its length and
 # a counter) name, acks every one (the sender waits: no burst overruns a buffer), "end"
-# answers "good bad"; TCP 9000 "get N" sends N pattern bytes, "put N" answers the sha256 of
-# the N bytes it took.
+# answers "good bad"; TCP 9000 the transfers of xfer.py.
 cat >"$D/srv.py" <<'PYEOF'
-import hashlib, random, socket, threading
-def pattern(n, seed):
-    return random.Random(seed).randbytes(n)
-def tcp(c):
-    f = c.makefile("rb")
-    cmd, n = f.readline().split()
-    n = int(n)
-    if cmd == b"get":
-        c.sendall(pattern(n, n))
-    else:
-        h, left = hashlib.sha256(), n
-        while left:
-            d = f.read(min(left, 65536))
-            if not d:
-                break
-            h.update(d); left -= len(d)
-        c.sendall(h.hexdigest().encode() + b"\n")
-    c.close()
-l = socket.socket(); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-l.bind(("0.0.0.0", 9000)); l.listen(8)
-def acc():
-    while True:
-        c, a = l.accept()
-        threading.Thread(target=tcp, args=(c,), daemon=True).start()
-threading.Thread(target=acc, daemon=True).start()
+import socket
+from xfer import pattern, serve_tcp
+serve_tcp(9000)
 u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("0.0.0.0", 7778))
 print("ready", flush=True)
 good = bad = 0
@@ -73,9 +52,8 @@ while True:
     u.sendto(b"ack", a)
 PYEOF
 cat >"$D/cli.py" <<'PYEOF'
-import hashlib, random, socket, sys
-def pattern(n, seed):
-    return random.Random(seed).randbytes(n)
+import socket, sys
+from xfer import get, pattern, put
 def dgram(n, k):
     if n < 4:
         return pattern(n, n)
@@ -115,29 +93,13 @@ elif what == "gso":  # UDP_SEGMENT (103): one send leaves as COUNT datagrams of 
         acks(u, count)
     print(k, end(u))
 elif what == "smallseg":  # TCP, MSS 500, 1,200-byte writes: GSO frames of 3 segments
-    n = int(sys.argv[2])
     s = socket.socket(); s.settimeout(20)
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 500)
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    s.connect((server, 9000))
-    s.sendall(b"put %d\n" % n)
-    data = pattern(n, n)
-    for i in range(0, n, 1200):
-        s.sendall(data[i:i + 1200])
-    r = s.makefile("rb").readline().strip().decode()
-    print("ok" if r == hashlib.sha256(data).hexdigest() else "bad %s" % r)
+    ok, peer = put(server, int(sys.argv[2]), sock=s, chunk=1200)
+    print("ok" if ok else "bad %s" % peer)
 else:  # get N: a download, the server's 64 KiB GSO frames
-    n = int(sys.argv[2])
-    s = socket.create_connection((server, 9000), timeout=20)
-    s.sendall(b"get %d\n" % n)
-    h, got = hashlib.sha256(), 0
-    while True:
-        d = s.recv(65536)
-        if not d:
-            break
-        h.update(d); got += len(d)
-    print("ok" if got == n and h.hexdigest() == hashlib.sha256(pattern(n, n)).hexdigest()
-          else "bad %d bytes" % got)
+    print(get(server, int(sys.argv[2])))
 PYEOF
 ins $T 120 "$PY" "$D/srv.py" >"$D/server.log" 2>&1 &
 
