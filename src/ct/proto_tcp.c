@@ -35,21 +35,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "ct/ct_int.h"
-
-enum {
-	F_FIN = 0x01,
-	F_SYN = 0x02,
-	F_RST = 0x04,
-	F_PSH = 0x08,
-	F_ACK = 0x10,
-	F_URG = 0x20,
-	F_ECE = 0x40,
-	F_CWR = 0x80
-};
-
-/* Packet classes, the second index of the state table. */
-enum { I_SYN, I_SYNACK, I_FIN, I_ACK, I_RST, I_NONE, I_MAX };
+#include "ct/proto_tcp.h"
 
 #define sNO CT_TCP_NONE
 #define sSS CT_TCP_SYN_SENT
@@ -121,20 +107,6 @@ static bool flags_valid(uint8_t f)
 	return false;
 }
 
-/* The fixed header and its options, read once per packet. */
-struct seg {
-	uint32_t seq, ack, end;
-	uint16_t win;
-	uint8_t flags;
-	uint8_t opt[40];
-	uint8_t optlen;
-	bool has_wscale, sack_perm, has_sack;
-	uint8_t wscale;
-	uint32_t sack_edge;
-};
-
-static void seg_options(struct seg *s);
-
 static int seg_read(const struct pkt *p, struct seg *s)
 {
 	const struct pkt_info *in = &p->info;
@@ -153,7 +125,7 @@ static int seg_read(const struct pkt *p, struct seg *s)
 	memcpy(s->opt, h + 20, s->optlen);
 	datalen = in->l4len - in->tcp_doff;
 	s->end = s->seq + datalen + !!(s->flags & F_SYN) + !!(s->flags & F_FIN);
-	seg_options(s);
+	ct_tcp_seg_options(s, s->opt);
 	return 0;
 }
 
@@ -172,15 +144,16 @@ static int seg_index(uint8_t f)
 
 /*
  * Walk the options once: window scale, SACK-permitted, and the highest SACK right edge.
- * A malformed option (length < 2 or past the header) ends the walk, as in Linux.
+ * A malformed option (length < 2 or past the header) ends the walk, as in Linux. opt holds
+ * s->optlen bytes (s->opt, or the header itself where it lies in one piece).
  */
-static void seg_options(struct seg *s)
+void ct_tcp_seg_options(struct seg *s, const uint8_t *opt)
 {
 	unsigned i = 0;
 
 	s->has_wscale = s->sack_perm = s->has_sack = false;
 	while (i < s->optlen) {
-		uint8_t kind = s->opt[i], olen;
+		uint8_t kind = opt[i], olen;
 
 		if (kind == 0)
 			break;
@@ -190,17 +163,17 @@ static void seg_options(struct seg *s)
 		}
 		if (i + 1 >= s->optlen)
 			break;
-		olen = s->opt[i + 1];
+		olen = opt[i + 1];
 		if (olen < 2 || i + olen > s->optlen)
 			break;
 		if (kind == 3 && olen == 3) {
 			s->has_wscale = true;
-			s->wscale = s->opt[i + 2] > 14 ? 14 : s->opt[i + 2];
+			s->wscale = opt[i + 2] > 14 ? 14 : opt[i + 2];
 		} else if (kind == 4 && olen == 2) {
 			s->sack_perm = true;
 		} else if (kind == 5 && olen >= 10 && (olen - 2) % 8 == 0) {
 			for (unsigned b = i + 2; b + 8 <= i + olen; b += 8) {
-				const uint8_t *r = s->opt + b + 4;
+				const uint8_t *r = opt + b + 4;
 				uint32_t edge = (uint32_t)r[0] << 24 | (uint32_t)r[1] << 16 |
 						(uint32_t)r[2] << 8 | r[3];
 
@@ -247,17 +220,6 @@ static void tcp_init_sender(const struct seg *s, struct ct_tcp_dir *sender,
 		sender->td_scale = receiver->td_scale = 0;
 }
 
-/* The highest right edge of the SACK blocks if above `ack` (they acknowledge up to there). */
-static uint32_t tcp_sack(const struct seg *s, uint32_t ack)
-{
-	return s->has_sack && ct_seq_after(s->sack_edge, ack) ? s->sack_edge : ack;
-}
-
-static uint32_t max_ack_window(const struct ct_tcp_dir *sender)
-{
-	return sender->td_maxwin > 66000 ? sender->td_maxwin : 66000;
-}
-
 enum win_result { WIN_ACCEPT, WIN_IGNORE, WIN_INVALID };
 
 /* An out-of-window verdict, unless the sender or the whole table is liberal. */
@@ -266,62 +228,6 @@ static enum win_result win_refuse(const struct ct_table *t, struct ct_tcp *tc,
 {
 	tc->pickup |= CT_PICKUP_REFUSED; /* (only read while a taken-over entry is liberal) */
 	return (sender->flags & CT_TCPF_BE_LIBERAL) || t->cfg.tcp_be_liberal ? WIN_ACCEPT : r;
-}
-
-/*
- * A segment found in window: the sender's and the receiver's window data and the pure-ACK
- * retransmission count. seq, end, ack and sack as the checks used them (RST and sequence
- * adjustment corrections applied); window and flags from the segment. Shared by the general path
- * (tcp_in_window) and the established fast path (ct_tcp_packet_fast).
- */
-static void tcp_window_update(struct ct_tcp *tc, enum ct_dir dir, int index, const struct seg *s,
-			      uint32_t seq, uint32_t end, uint32_t ack, uint32_t sack)
-{
-	struct ct_tcp_dir *sender = &tc->seen[dir], *receiver = &tc->seen[!dir];
-	uint32_t win = s->win, swin;
-
-	if (!(s->flags & F_SYN))
-		win <<= sender->td_scale;
-	swin = win + (sack - ack);
-	if (sender->td_maxwin < swin)
-		sender->td_maxwin = swin;
-	if (ct_seq_after(end, sender->td_end)) {
-		sender->td_end = end;
-		sender->flags |= CT_TCPF_DATA_UNACKED;
-	}
-	if (s->flags & F_ACK) {
-		if (!(sender->flags & CT_TCPF_MAXACK_SET)) {
-			sender->td_maxack = ack;
-			sender->flags |= CT_TCPF_MAXACK_SET;
-		} else if (ct_seq_after(ack, sender->td_maxack)) {
-			sender->td_maxack = ack;
-		}
-	}
-	/* the receiver's view */
-	if (receiver->td_maxwin != 0 && ct_seq_after(end, sender->td_maxend))
-		receiver->td_maxwin += end - sender->td_maxend;
-	if (ct_seq_after(sack + win, receiver->td_maxend - 1)) {
-		receiver->td_maxend = sack + win;
-		if (win == 0)
-			receiver->td_maxend++;
-	}
-	if (ack == receiver->td_end)
-		receiver->flags &= (uint8_t)~CT_TCPF_DATA_UNACKED;
-	/* retransmissions of the same pure ACK (the window as sent, unscaled) */
-	if (index == I_ACK) {
-		if (tc->last_dir == dir && tc->last_seq == seq && tc->last_ack == ack &&
-		    tc->last_end == end && tc->last_win == s->win) {
-			if (tc->retrans < 255)
-				tc->retrans++;
-		} else {
-			tc->last_dir = (uint8_t)dir;
-			tc->last_seq = seq;
-			tc->last_ack = ack;
-			tc->last_end = end;
-			tc->last_win = s->win;
-			tc->retrans = 0;
-		}
-	}
 }
 
 static enum win_result tcp_in_window(struct ct_table *t, struct ct_entry *e, enum ct_dir dir,
@@ -405,7 +311,9 @@ static enum win_result tcp_in_window(struct ct_table *t, struct ct_entry *e, enu
 	if (!ct_seq_after(sack, receiver->td_end - max_ack_window(sender) - 1))
 		return win_refuse(t, tc, sender, WIN_IGNORE);
 
-	tcp_window_update(tc, dir, index, s, seq, end, ack, sack);
+	tcp_window_update(sender, receiver, s->flags, s->win, end, ack, sack);
+	if (index == I_ACK)
+		tcp_retrans_note(tc, dir, s->win, seq, end, ack);
 	return WIN_ACCEPT;
 }
 
@@ -576,23 +484,6 @@ static void tcp_pickup_step(struct ct_tcp *tc, enum ct_dir dir)
 	}
 }
 
-/* The timeout a segment in window gives the entry in new_state (before the unanswered
- * connection's limits). */
-static uint64_t tcp_timeout(const struct ct_table *t, const struct ct_tcp *tc, const uint64_t *to,
-			    int new_state, int index)
-{
-	if (tc->retrans >= t->cfg.tcp_max_retrans && to[new_state] > to[CT_TCP_RETRANS])
-		return to[CT_TCP_RETRANS];
-	if (index == I_RST)
-		return to[sCL];
-	if (((tc->seen[0].flags | tc->seen[1].flags) & CT_TCPF_DATA_UNACKED) &&
-	    to[new_state] > to[CT_TCP_UNACK])
-		return to[CT_TCP_UNACK];
-	if (tc->last_win == 0 && to[new_state] > to[CT_TCP_RETRANS])
-		return to[CT_TCP_RETRANS];
-	return to[new_state];
-}
-
 enum ct_verdict ct_tcp_packet_general(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
 				      enum ct_dir dir, uint64_t now)
 {
@@ -751,96 +642,6 @@ in_window:
 	return CT_ACCEPT;
 }
 
-static uint32_t be32(const uint8_t *b)
-{
-	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-}
-
-/*
- * The established fast path: a segment of a connection in ESTABLISHED (answered or picked up),
- * ACK set and no SYN, FIN or RST (PSH, URG, ECE, CWR as they come), its header in the packet's
- * first segment, in window (or out of it but for check I on a liberal side or table, which
- * passes it as it is): the general path would move no state, set no event and take the same
- * window update (tcp_window_update) and timeout (tcp_timeout). Anything else (a first segment
- * of a side, a taken-over entry still learning, beyond check I, out of window and not liberal)
- * returns false having changed nothing, and the general path decides.
- * tests/unit/test_ct_tcp_fast.c drives both on the same random and corner-case inputs and
- * compares every field they write.
- */
-bool ct_tcp_packet_fast(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
-			enum ct_dir dir, uint64_t now)
-{
-	const struct pkt_info *in = &p->info;
-	struct ct_tcp *tc = &e->proto.tcp;
-	struct ct_tcp_dir *sender = &tc->seen[dir], *receiver = &tc->seen[!dir];
-	const uint64_t *to;
-	const uint8_t *h;
-	uint32_t ack, sack, off;
-	uint64_t timeout;
-	struct seg s;
-
-	if (tc->state != sES || (tc->pickup & CT_PICKUP_ON) || sender->td_maxwin == 0)
-		return false;
-	if (!in->has_l4 || in->tcp_doff < 20 || in->l4len < in->tcp_doff ||
-	    !pkt_in_seg0(p, in->l4off, in->tcp_doff))
-		return false;
-	h = p->seg[0].data + in->l4off;
-	s.flags = h[13];
-	if ((s.flags & (F_SYN | F_FIN | F_RST | F_ACK)) != F_ACK)
-		return false;
-	s.seq = be32(h + 4);
-	s.ack = be32(h + 8);
-	s.win = (uint16_t)(h[14] << 8 | h[15]);
-	s.end = s.seq + (in->l4len - in->tcp_doff);
-	ack = sack = s.ack;
-	if ((receiver->flags & CT_TCPF_SACK_PERM) && in->tcp_doff > 20) {
-		s.optlen = (uint8_t)(in->tcp_doff - 20);
-		memcpy(s.opt, h + 20, s.optlen);
-		seg_options(&s);
-		sack = tcp_sack(&s, ack);
-	}
-	off = (uint32_t)ct_seqadj_ack_offset(e, !dir, ack);
-	ack -= off;
-	sack -= off;
-	/* I to IV (tcp_in_window); beyond I is the general path's (its overshoot rule) */
-	if (!ct_seq_before(s.seq, sender->td_maxend + 1))
-		return false;
-	if (!ct_seq_before(sack, receiver->td_end + 1) ||
-	    (receiver->td_maxwin &&
-	     !ct_seq_after(s.end, sender->td_end - receiver->td_maxwin - 1)) ||
-	    !ct_seq_after(sack, receiver->td_end - max_ack_window(sender) - 1)) {
-		/* out of window: passed as it is only for a liberal side or table (win_refuse),
-		 * else the general path decides (INVALID or ignored) */
-		if (!(sender->flags & CT_TCPF_BE_LIBERAL) && !t->cfg.tcp_be_liberal)
-			return false;
-		tc->pickup |= CT_PICKUP_REFUSED;
-	} else {
-		tc->pickup &= (uint8_t)~CT_PICKUP_REFUSED;
-		tcp_window_update(tc, dir, I_ACK, &s, s.seq, s.end, ack, sack);
-	}
-	tc->last_index = I_ACK;
-	tc->last_dir = (uint8_t)dir;
-	to = ct_timeouts_of(t, e)->tcp;
-	timeout = tcp_timeout(t, tc, to, sES, I_ACK);
-	if (!(e->status & CT_S_SEEN_REPLY)) {
-		/* picked up mid-stream and never answered: no five-day timeout */
-		if (timeout > to[CT_TCP_UNACK])
-			timeout = to[CT_TCP_UNACK];
-	} else if (!(e->status & CT_S_ASSURED)) { /* an answer in a picked-up connection */
-		ct_set_status(t, e, CT_S_ASSURED, CT_EV_ASSURED);
-	}
-	ct_refresh(e, now, timeout);
-	return true;
-}
-
-static enum ct_verdict tcp_packet(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
-				  enum ct_dir dir, uint64_t now)
-{
-	if (ct_tcp_packet_fast(t, e, p, dir, now))
-		return CT_ACCEPT;
-	return ct_tcp_packet_general(t, e, p, dir, now);
-}
-
 static const char *tcp_state_name(const struct ct_entry *e)
 {
 	return e->proto.tcp.state < CT_TCP_STATE_MAX ? tcp_state_names[e->proto.tcp.state] : "?";
@@ -853,7 +654,7 @@ const struct ct_proto_ops ct_proto_tcp = {
     .invert = tcp_invert,
     .error = tcp_error,
     .new_conn = tcp_new,
-    .packet = tcp_packet,
+    .packet = ct_tcp_packet,
     .print_tuple = ct_print_ports,
     .state_name = tcp_state_name,
 };

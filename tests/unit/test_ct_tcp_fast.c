@@ -8,7 +8,11 @@
  * the four checks at its boundary, one either side), with corner values: window scale 0 and
  * 14, windows 0 and 1, sequence numbers across the 2^32 wrap, SACK blocks with and without
  * SACK-permitted, timestamps, data, retransmitted ACKs, liberal sides and tables, taken-over
- * entries, states and flags the fast path must leave alone.
+ * entries, states and flags the fast path must leave alone. The fast path has two forms (one
+ * that walks no options and knows no sequence adjustment, one that does): the option layouts
+ * either takes (none, NOP NOP timestamps alone, the same 12 bytes in another order or with a
+ * SACK block, SACK beside timestamps, garbage) and entries with a sequence adjustment and a
+ * timeout policy of their own (extensions) are each counted and must each be taken often.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -48,6 +52,30 @@ static void random_dir(struct ct_tcp_dir *d, uint32_t base)
 			       CT_TCPF_DATA_UNACKED | CT_TCPF_MAXACK_SET));
 	if (rng() % 8 == 0)
 		d->flags |= CT_TCPF_BE_LIBERAL;
+}
+
+/* A timeout policy of an entry's own (CT --timeout), its TCP timeouts at random. */
+static struct ct_timeout_policy policy;
+
+/* Sometimes the extensions the fast path reads: a sequence adjustment of either direction near
+ * the numbers in flight, a timeout policy. */
+static void random_extensions(struct ct_table *t, struct ct_entry *e)
+{
+	struct ct_seqadj *sa;
+	struct ct_timeout_ext *x;
+
+	if (rng() % 6 == 0 && (sa = ct_ext_add(t, e, CT_EXT_SEQADJ))) {
+		for (int d = 0; d < 2; d++) {
+			sa->dir[d].correction_pos = e->proto.tcp.seen[d].td_end - rng() % 4000;
+			sa->dir[d].offset_before = rng() % 2 ? 0 : (int32_t)(rng() % 101) - 50;
+			sa->dir[d].offset_after = (int32_t)(rng() % 201) - 100;
+		}
+	}
+	if (rng() % 6 == 0 && (x = ct_ext_add(t, e, CT_EXT_TIMEOUT))) {
+		for (int i = 0; i < CT_TCP_TIMEOUT_MAX; i++)
+			policy.to.tcp[i] = CT_SEC * (1 + rng() % 500000);
+		x->policy = &policy;
+	}
 }
 
 static void random_entry(struct ct_entry *e)
@@ -147,12 +175,52 @@ static void random_segment(const struct ct_entry *e, enum ct_dir dir, struct seg
 		ack = e->proto.tcp.last_ack;
 		datalen = 0;
 	}
-	switch (rng() % 4) {
-	case 1: /* timestamps */
+	switch (rng() % 10) {
+	case 1: /* timestamps as nearly every stack sends them: no walk */
+	case 4:
 		o[0] = o[1] = 1;
 		o[2] = 8;
 		o[3] = 10;
+		put32(o + 4, rng());
+		put32(o + 8, rng());
 		optlen = 12;
+		break;
+	case 5: /* the same 12 bytes the other way round: a walk */
+		o[0] = 8;
+		o[1] = 10;
+		put32(o + 2, rng());
+		put32(o + 6, rng());
+		o[10] = o[11] = 1;
+		optlen = 12;
+		break;
+	case 6: /* 12 bytes, NOP NOP and a SACK block: a walk */
+		o[0] = o[1] = 1;
+		o[2] = 5;
+		o[3] = 10;
+		put32(o + 4, ack + rng() % 3000);
+		put32(o + 8, rng() % 2 ? near(r->td_end + 1) : ack + rng() % 9000);
+		optlen = 12;
+		break;
+	case 7: { /* timestamps, then SACK blocks */
+		unsigned n = 1 + rng() % 3;
+
+		o[0] = o[1] = 1;
+		o[2] = 8;
+		o[3] = 10;
+		o[12] = o[13] = 1;
+		o[14] = 5;
+		o[15] = (uint8_t)(2 + 8 * n);
+		for (unsigned b = 0; b < n; b++) {
+			put32(o + 16 + 8 * b, ack + rng() % 3000);
+			put32(o + 20 + 8 * b, rng() % 2 ? near(r->td_end + 1) : ack + rng() % 9000);
+		}
+		optlen = 16 + 8 * n;
+		break;
+	}
+	case 8: /* garbage of any length */
+		optlen = 4 * (1 + rng() % 10);
+		for (uint32_t i = 0; i < optlen; i++)
+			o[i] = (uint8_t)(rng() % 3 ? rng() % 9 : rng());
 		break;
 	case 2: { /* SACK blocks, edges near the ACK and the receiver's end */
 		unsigned n = 1 + rng() % 3;
@@ -210,6 +278,7 @@ static void test_fast_equals_general(void **state)
 	struct ct_entry *orig = calloc(1, sizeof(*orig)), *a = calloc(1, sizeof(*a)),
 			*b = calloc(1, sizeof(*b));
 	unsigned taken = 0, declined = 0, invalid = 0, round;
+	unsigned taken_ts = 0, taken_walk = 0, taken_seqadj = 0, taken_policy = 0;
 	struct ct_config c;
 
 	(void)state;
@@ -233,6 +302,7 @@ static void test_fast_equals_general(void **state)
 		t = ct_table_new(&c);
 		assert_non_null(t);
 		random_entry(orig);
+		random_extensions(t, orig);
 		random_segment(orig, dir, &sg);
 		p = pkt_from_bytes(sg.bytes, sg.len);
 		assert_non_null(p);
@@ -246,15 +316,29 @@ static void test_fast_equals_general(void **state)
 		sb = *ct_table_stats(t);
 		assert_memory_equal(&sa, &sb, sizeof(sa)); /* the fast path counts nothing */
 		if (fast) {
+			const uint8_t *o = sg.bytes + 40;
+			uint32_t optlen = sg.bytes[32] / 16 * 4 - 20;
+
 			assert_int_equal(va, CT_ACCEPT);
 			same_entry(a, b);
 			taken++;
+			if (orig->proto.tcp.seen[!dir].flags & CT_TCPF_SACK_PERM) {
+				if (optlen == 12 && o[0] == 1 && o[1] == 1 && o[2] == 8 &&
+				    o[3] == 10)
+					taken_ts++;
+				else if (optlen)
+					taken_walk++;
+			}
+			taken_seqadj += ct_ext_find(orig, CT_EXT_SEQADJ) != NULL;
+			taken_policy += ct_ext_find(orig, CT_EXT_TIMEOUT) != NULL;
 		} else {
 			same_entry(orig, b); /* declined: untouched */
 			declined++;
 			invalid += va == CT_INVALID;
 		}
 		pkt_free(p);
+		ct_ext_free(orig); /* (a and b shared it) */
+		orig->ext = NULL;
 		ct_table_free(t);
 	}
 	free(orig);
@@ -262,10 +346,18 @@ static void test_fast_equals_general(void **state)
 	free(b);
 	print_message("fast path took %u, declined %u (%u of them INVALID)\n", taken, declined,
 		      invalid);
+	print_message("taken with SACK allowed: %u timestamps alone, %u other options walked; "
+		      "%u with a sequence adjustment, %u with a timeout policy\n",
+		      taken_ts, taken_walk, taken_seqadj, taken_policy);
 	/* both sides of the decision were exercised, and plenty of each */
 	assert_true(taken > 20000);
 	assert_true(declined > 20000);
 	assert_true(invalid > 1000);
+	/* and each form of the fast path */
+	assert_true(taken_ts > 1000);
+	assert_true(taken_walk > 1000);
+	assert_true(taken_seqadj > 1000);
+	assert_true(taken_policy > 1000);
 }
 
 /* A segment split over two packet segments is the general path's: same result, no fast path. */
