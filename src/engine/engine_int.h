@@ -366,8 +366,9 @@ void box_register_tables(struct box *b);
 /* The engine's table hook function (what box_register_tables registers). */
 int box_table_hook(void *priv, struct box_hook_state *st, struct pkt *p);
 /* The engine's table function's work for a table known to have a built-in chain at st->hook in
- * the packet's ruleset (a vector's entry with a chain): the chain traversed, no checks. */
-int box_table_enter(struct box_hook_state *st, struct pkt *p, unsigned table);
+ * the packet's ruleset (a vector's entry with a chain: c): the chain traversed, no checks. */
+int box_table_enter(struct box_hook_state *st, struct pkt *p, unsigned table,
+		    struct rules_chain *c);
 
 /* One TRACE line for the rule `rulenum` of `chain` (comment: "rule", "return", "policy"). */
 void box_trace(struct box *b, const struct pkt *p, unsigned table, const char *chain,

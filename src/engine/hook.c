@@ -242,13 +242,13 @@ static int run_list(struct box *b, const struct box_hook_entry *e, const struct 
 				continue;
 			if (v == EXT_DROP)
 				return EXT_DROP;
-			v = box_table_enter(st, *pp, (unsigned)e->table);
+			v = box_table_enter(st, *pp, (unsigned)e->table, e->chain);
 			if (v == EXT_ACCEPT)
 				continue;
 			goto verdict;
 		}
 		for (;;) {
-			v = e->chain ? box_table_enter(st, *pp, (unsigned)e->table)
+			v = e->chain ? box_table_enter(st, *pp, (unsigned)e->table, e->chain)
 				     : e->fn(e->priv, st, *pp);
 			if (v == EXT_ACCEPT && !st->replaced)
 				goto next; /* the state as the function found it */

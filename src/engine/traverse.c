@@ -126,14 +126,20 @@ static int drop_at(struct box_hook_state *st, enum box_drop_kind kind, unsigned 
 	return EXT_DROP;
 }
 
-static int do_table(struct box *b, struct box_hook_state *st, struct rules_table *t, unsigned table,
-		    struct pkt *p, const struct cls_ruleset *cr)
+/*
+ * The traversal (the loop at the top of this file) from rule ri0 of the table's built-in chain
+ * at the hook (0: from its start; more: where quick_walk left it, nothing of rule ri0 evaluated
+ * yet), counting `bytes` per rule and policy (the packet's length when it entered the table).
+ */
+static __attribute__((noinline)) int do_table_general(struct box *b, struct box_hook_state *st,
+						      struct rules_table *t, unsigned table,
+						      struct pkt *p, const struct cls_ruleset *cr,
+						      unsigned ri0, uint64_t bytes)
 {
 	struct frame stack[BOX_MAX_DEPTH];
-	unsigned sp = 0, gotos = 0, base = (unsigned)t->builtin[st->hook], ci = base, ri = 0;
+	unsigned sp = 0, gotos = 0, base = (unsigned)t->builtin[st->hook], ci = base, ri = ri0;
 	const char *in = ifname(b, st->in), *out = ifname(b, st->out);
 	struct ext_scan_cache scan; /* hits[] are written only by the owner's scan */
-	uint64_t bytes = p->info.l3len;
 	struct rules_chain *bc = &t->chains[base];
 	struct ext_pkt_ctx ctx = {
 	    .pkt = p,
@@ -312,18 +318,205 @@ static int do_table(struct box *b, struct box_hook_state *st, struct rules_table
 	return EXT_ACCEPT;
 }
 
+/* quick_walk's answer when do_table_general must go on (from *at). */
+#define QUICK_MORE (-100)
+
+/*
+ * The common case of a table's built-in chain c, as do_table_general would walk it, in a small
+ * frame with the per-table set-up only where a rule needs it (the match context, with the
+ * interface names, at the first rule that tests something or has a match or a target; the plain
+ * key at the first rule that tests something). For a packet that is not
+ * traced and that rules_ip_match need not see (not IPv6 with unwalkable extension headers), in a
+ * chain that is scanned (no compiled classifier) and has its rows (quick_ok). Every rule is
+ * evaluated, counted and applied as there. It hands over (QUICK_MORE, *at: the rule to go on
+ * from) before it evaluates anything of a rule that jumps or goes to a chain (that rule's
+ * matches run once, there), and after a target that turned TRACE on (the next rules are traced,
+ * there); do_table_general then counts `bytes` as this did. v4: the family is AF_INET (a
+ * constant in each caller, so that each family gets its own loop).
+ * tests/unit/test_engine_quick.c drives both on the same random rulesets and packets.
+ */
+/* quick_walk's match context, made at the first rule that needs it. */
+static inline __attribute__((always_inline)) void quick_ctx(struct ext_pkt_ctx *ctx, struct box *b,
+							    const struct box_hook_state *st,
+							    unsigned table, struct pkt *p,
+							    struct ext_scan_cache *scan, bool v4)
+{
+	*ctx = (struct ext_pkt_ctx){
+	    .pkt = p,
+	    .info = &p->info,
+	    .family = v4 ? AF_INET : AF_INET6,
+	    .hook = st->hook,
+	    .table = table,
+	    .in = ifname(b, st->in),
+	    .out = ifname(b, st->out),
+	    .now_ns = b->now,
+	    .env = &b->env,
+	    .scan = scan,
+	};
+	scan->owner = NULL;
+}
+
+static inline __attribute__((always_inline)) int
+quick_walk(struct box *b, struct box_hook_state *st, unsigned table, struct rules_chain *c,
+	   struct pkt *p, uint64_t bytes, unsigned *at, const bool v4)
+{
+	const unsigned n = c->nrules;
+	struct ext_scan_cache scan; /* hits[] are written only by the owner's scan */
+	struct ext_pkt_ctx ctx;
+	struct rules_plain_key pk;
+	uint64_t inw[2], outw[2];
+	bool pk_ok = false, ctx_ok = false;
+	unsigned ri = 0;
+
+	for (;;) {
+		struct rules_rule *r;
+		const struct ext_match *em = NULL;
+		bool ok = true;
+		unsigned m;
+		int v;
+
+		if (ri < n && ri >= c->plain.open) {
+			if (!pk_ok) {
+				if (!ctx_ok) { /* the names are the context's */
+					quick_ctx(&ctx, b, st, table, p, &scan, v4);
+					ctx_ok = true;
+				}
+				iface_words(b, st->in, ctx.in, inw);
+				iface_words(b, st->out, ctx.out, outw);
+				rules_plain_key(&pk, v4 ? AF_INET : AF_INET6, &p->info, inw, outw);
+				pk_ok = true;
+			}
+			ri = v4 ? rules_plain_next(&c->plain, ri, n, &pk, RULES_PLAIN_W4)
+				: rules_plain_next(&c->plain, ri, n, &pk, RULES_PLAIN_W6);
+		}
+		if (ri >= n)
+			break;
+		r = &c->rules[ri];
+		if (r->target.kind == RULES_T_JUMP || r->target.kind == RULES_T_GOTO) {
+			*at = ri;
+			return QUICK_MORE;
+		}
+		if (!ctx_ok && (r->nmatches || r->target.kind == RULES_T_EXT)) {
+			quick_ctx(&ctx, b, st, table, p, &scan, v4);
+			ctx_ok = true;
+		}
+		if (r->nmatches) {
+			ctx.chain = c->name;
+			ctx.rulenum = ri + 1;
+			for (m = 0; m < r->nmatches; m++) {
+				em = r->matches[m].match;
+				ok = !em || !em->match || em->match(&ctx, &r->matches[m]);
+				if (ctx.hotdrop)
+					return drop_at(st, BOX_DROP_HOTDROP, table, c->name,
+						       ri + 1);
+				if (!ok)
+					break;
+			}
+			if (!ok) {
+				/* the failed match may know that the next rules cannot match */
+				ri = em && em->next_candidate
+					 ? em->next_candidate(&ctx, &r->matches[m], ri)
+					 : ri + 1;
+				continue;
+			}
+		}
+		c->ctr[ri].pkts++;
+		c->ctr[ri].bytes += bytes;
+		switch (r->target.kind) {
+		case RULES_T_NONE:
+			ri++;
+			continue;
+		case RULES_T_ACCEPT:
+			return EXT_ACCEPT;
+		case RULES_T_DROP:
+			return drop_at(st, BOX_DROP_RULE, table, c->name, ri + 1);
+		case RULES_T_RETURN:
+			break;
+		case RULES_T_EXT:
+			if (!r->target.ext.target || !r->target.ext.target->target) {
+				ri++;
+				continue;
+			}
+			ctx.chain = c->name;
+			ctx.rulenum = ri + 1;
+			ctx.queue_num = 0;
+			ctx.queue_flags = 0;
+			v = r->target.ext.target->target(&ctx, &r->target.ext);
+			pk_ok = false; /* the target may have changed the packet */
+			scan.owner = NULL;
+			if (v == EXT_CONTINUE || v == EXT_RETURN) {
+				/* RETURN from the built-in chain: its policy */
+				ri = v == EXT_CONTINUE ? ri + 1 : n;
+				if (p->trace) { /* TRACE: the rest is traced */
+					*at = ri;
+					return QUICK_MORE;
+				}
+				continue;
+			}
+			if (v == EXT_DROP)
+				return drop_at(st, BOX_DROP_RULE, table, c->name, ri + 1);
+			if (v == EXT_QUEUE) {
+				drop_at(st, BOX_DROP_QUEUE, table, c->name, ri + 1);
+				st->queue_num = ctx.queue_num;
+				st->queue_flags = ctx.queue_flags;
+			}
+			return v;
+		default:
+			return drop_at(st, BOX_DROP_HOOK, table, c->name, ri + 1);
+		}
+		break; /* RETURN */
+	}
+	c->pkts++;
+	c->bytes += bytes;
+	if (c->policy == EXT_DROP)
+		return drop_at(st, BOX_DROP_POLICY, table, c->name, 0);
+	return EXT_ACCEPT;
+}
+
+/* Whether quick_walk may take the packet through the table's built-in chain c (number ci). */
+static inline bool quick_ok(const struct box *b, const struct box_hook_state *st,
+			    const struct rules_chain *c, const struct pkt *p, unsigned table,
+			    unsigned ci, const struct cls_ruleset *cr)
+{
+	return !p->trace && !b->trace_all && c->plain.rows && c->plain.nrules == c->nrules &&
+	       (st->family == AF_INET || p->info.bad != PKT_BAD_EXTHDR) &&
+	       !cls_ruleset_chain(cr, table, ci);
+}
+
+/* The traversal of table t of ruleset rs at st->hook, whose built-in chain there is c (number
+ * ci): quick_walk where it applies, do_table_general for the rest. */
+static inline __attribute__((always_inline)) int do_table(struct box *b, struct box_hook_state *st,
+							  struct rules_ruleset *rs, unsigned table,
+							  struct rules_chain *c, unsigned ci,
+							  struct pkt *p)
+{
+	const uint64_t bytes = p->info.l3len;
+	unsigned at = 0;
+
+	if (quick_ok(b, st, c, p, table, ci, rs->compiled)) {
+		int v = st->family == AF_INET ? quick_walk(b, st, table, c, p, bytes, &at, true)
+					      : quick_walk(b, st, table, c, p, bytes, &at, false);
+
+		if (v != QUICK_MORE)
+			return v;
+	}
+	return do_table_general(b, st, &rs->tables[table], table, p, rs->compiled, at, bytes);
+}
+
 int box_table_run(struct box_hook_state *st, struct pkt *p, unsigned table)
 {
 	struct rules_ruleset *rs = st->box->cur[box_fam_index(st->family)];
 	struct rules_chain *bc;
 	struct rules_table *t;
+	unsigned ci;
 
 	if (!rs || table >= TABLE_MAX)
 		return EXT_ACCEPT;
 	t = &rs->tables[table];
 	if (!t->present || t->builtin[st->hook] < 0 || (unsigned)t->builtin[st->hook] >= t->nchains)
 		return EXT_ACCEPT;
-	bc = &t->chains[t->builtin[st->hook]];
+	ci = (unsigned)t->builtin[st->hook];
+	bc = &t->chains[ci];
 	if (!bc->nrules && !p->trace && !st->box->trace_all) { /* the policy, counted */
 		bc->pkts++;
 		bc->bytes += p->info.l3len;
@@ -331,14 +524,15 @@ int box_table_run(struct box_hook_state *st, struct pkt *p, unsigned table)
 			return drop_at(st, BOX_DROP_POLICY, table, bc->name, 0);
 		return EXT_ACCEPT;
 	}
-	return do_table(st->box, st, t, table, p, rs->compiled);
+	return do_table(st->box, st, rs, table, bc, ci, p);
 }
 
-int box_table_enter(struct box_hook_state *st, struct pkt *p, unsigned table)
+int box_table_enter(struct box_hook_state *st, struct pkt *p, unsigned table, struct rules_chain *c)
 {
-	struct rules_ruleset *rs = st->box->cur[box_fam_index(st->family)];
+	struct box *b = st->box;
+	struct rules_ruleset *rs = b->cur[box_fam_index(st->family)];
 
-	return do_table(st->box, st, &rs->tables[table], table, p, rs->compiled);
+	return do_table(b, st, rs, table, c, (unsigned)rs->tables[table].builtin[st->hook], p);
 }
 
 int box_table_hook(void *priv, struct box_hook_state *st, struct pkt *p)
