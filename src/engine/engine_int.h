@@ -334,6 +334,11 @@ static inline unsigned box_hooks_idle(struct box *b, unsigned f)
 int box_hook_policies(struct box *b, const struct box_hook_vec *v, const struct pkt *p,
 		      unsigned hook, struct box_drop *drop);
 
+/* box_run_hook_prio for every priority (box_run_hook's call when more than policies is due);
+ * v: the vector of (family, hook), current or not. */
+int box_run_hook_all(struct box *b, const struct box_hook_vec *v, int family, unsigned hook,
+		     int in, int out, struct pkt **pp, struct box_drop *drop);
+
 /* Run every hook function at (family, hook). EXT_ACCEPT, EXT_DROP (st->drop filled) or
  * EXT_STOLEN. Handles EXT_QUEUE through ops.queue. *pp may be replaced by a hook function
  * (box_hook_state.replaced: defragmentation). */
@@ -351,7 +356,7 @@ static inline int box_run_hook(struct box *b, int family, unsigned hook, int in,
 		if (!(*pp)->trace && !b->trace_all)
 			return box_hook_policies(b, v, *pp, hook, drop);
 	}
-	return box_run_hook_prio(b, family, hook, in, out, pp, drop, INT_MIN, INT_MAX);
+	return box_run_hook_all(b, v, family, hook, in, out, pp, drop);
 }
 /* The transmit stage toward oif (mtu): EXT_ACCEPT (go on), EXT_STOLEN, EXT_DROP. */
 int box_run_tx_hooks(struct box *b, struct pkt *p, int oif, uint32_t mtu, struct box_drop *drop);

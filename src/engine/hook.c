@@ -227,8 +227,9 @@ static inline int policy_only(const struct box *b, const struct box_hook_entry *
  * per table function. The common outcome (EXT_ACCEPT, packet not replaced) is tested first.
  * The engine's own tables (an entry with a chain) are entered by a direct call.
  */
-static int run_list(struct box *b, const struct box_hook_entry *e, const struct box_hook_entry *end,
-		    struct box_hook_state *st, struct pkt **pp, struct box_drop *drop)
+static inline __attribute__((always_inline)) int
+run_list(struct box *b, const struct box_hook_entry *e, const struct box_hook_entry *end,
+	 struct box_hook_state *st, struct pkt **pp, struct box_drop *drop)
 {
 	const unsigned hook = st->hook;
 
@@ -305,6 +306,24 @@ int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out,
 	while (hi != INT_MAX && end > e && end[-1].prio > hi)
 		end--;
 	return run_list(b, e, end, &st, pp, drop);
+}
+
+int box_run_hook_all(struct box *b, const struct box_hook_vec *v, int family, unsigned hook, int in,
+		     int out, struct pkt **pp, struct box_drop *drop)
+{
+	const struct rules_ruleset *rs = b->cur[box_fam_index(family)];
+	struct box_hook_state st = {
+	    .box = b,
+	    .family = family,
+	    .hook = hook,
+	    .in = in,
+	    .out = out,
+	    .drop = {.kind = BOX_DROP_HOOK, .table = -1, .hook = hook},
+	};
+
+	if (v->gen != b->hook_gen || v->rs_serial != (rs ? rs->serial : 0))
+		v = hook_vec_build(b, (unsigned)box_fam_index(family), hook);
+	return run_list(b, v->e, v->e + v->n, &st, pp, drop);
 }
 
 /* box_run_hook's call for a current vector of engine tables of no rules only, outside TRACE:
