@@ -196,26 +196,36 @@ static inline void state_reset(struct box_hook_state *st)
 	st->replaced = NULL;
 }
 
+/* The policy of the chain of a vector's entry e (a table's built-in chain at hook), counted as
+ * the traversal counts it (box_table_run): EXT_ACCEPT, or EXT_DROP with *drop filled as run_list
+ * fills it from the traversal's record. */
+static inline __attribute__((always_inline)) int chain_policy(const struct box_hook_entry *e,
+							      const struct pkt *p, unsigned hook,
+							      struct box_drop *drop)
+{
+	struct rules_chain *c = e->chain;
+
+	c->pkts++;
+	c->bytes += p->info.l3len;
+	if (c->policy == EXT_DROP) {
+		*drop = (struct box_drop){
+		    .kind = BOX_DROP_POLICY, .table = e->table, .hook = hook, .chain = c->name};
+		return EXT_DROP;
+	}
+	return EXT_ACCEPT;
+}
+
 /*
  * An engine table function's chain with no rules, outside TRACE: what traversing it would do
- * (box_table_run), here without a call or a hook state: the policy, counted. EXT_ACCEPT,
- * EXT_DROP (*drop filled as run_list fills it from the traversal's record), or -1: the chain
- * must be traversed (it has rules, or the packet is traced).
+ * (box_table_run), here without a call or a hook state: chain_policy. EXT_ACCEPT, EXT_DROP, or
+ * -1: the chain must be traversed (it has rules, or the packet is traced).
  */
 static inline int policy_only(const struct box *b, const struct box_hook_entry *e,
 			      const struct pkt *p, unsigned hook, struct box_drop *drop)
 {
-	struct rules_chain *c = e->chain;
-
-	if (c->nrules || p->trace || b->trace_all)
+	if (e->chain->nrules || p->trace || b->trace_all)
 		return -1;
-	c->pkts++;
-	c->bytes += p->info.l3len;
-	if (c->policy != EXT_DROP)
-		return EXT_ACCEPT;
-	*drop = (struct box_drop){
-	    .kind = BOX_DROP_POLICY, .table = e->table, .hook = hook, .chain = c->name};
-	return EXT_DROP;
+	return chain_policy(e, p, hook, drop);
 }
 
 /*
@@ -332,19 +342,9 @@ int box_hook_policies(struct box *b, const struct box_hook_vec *v, const struct 
 		      unsigned hook, struct box_drop *drop)
 {
 	(void)b;
-	for (const struct box_hook_entry *e = v->e, *end = v->e + v->n; e < end; e++) {
-		struct rules_chain *c = e->chain;
-
-		c->pkts++;
-		c->bytes += p->info.l3len;
-		if (c->policy == EXT_DROP) {
-			*drop = (struct box_drop){.kind = BOX_DROP_POLICY,
-						  .table = e->table,
-						  .hook = hook,
-						  .chain = c->name};
+	for (const struct box_hook_entry *e = v->e, *end = v->e + v->n; e < end; e++)
+		if (chain_policy(e, p, hook, drop) == EXT_DROP)
 			return EXT_DROP;
-		}
-	}
 	return EXT_ACCEPT;
 }
 
