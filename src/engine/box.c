@@ -173,6 +173,7 @@ int box_add_iface(struct box *b, const char *name, const uint8_t mac[6])
 	ifc->mtu = BOX_DEFAULT_MTU;
 	ifc->link = PKT_LINK_ETHERNET;
 	ifc->up = true;
+	box_fib_changed(b); /* a route through it may be there already */
 	return ifc->index;
 }
 
@@ -218,6 +219,7 @@ int box_set_iface_mtu(struct box *b, int index, uint32_t mtu)
 	if (mtu < 68 || mtu > 65535)
 		return -EINVAL;
 	ifc->mtu = mtu;
+	box_fib_changed(b); /* the fib's groups keep their MTUs */
 	return 0;
 }
 
@@ -559,6 +561,13 @@ int box_setup_default_gateway(struct box *b)
 void box_set_forwarding(struct box *b, int family, bool on)
 {
 	b->forwarding[box_fam_index(family)] = on;
+	box_fib_changed(b); /* the fib's groups know it (fib_group.fwd) */
+}
+
+void box_set_fwd_general(struct box *b, bool on)
+{
+	b->fwd_general = on;
+	box_fib_changed(b);
 }
 
 /* ---- rulesets ---------------------------------------------------------------------------- */

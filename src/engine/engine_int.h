@@ -84,6 +84,9 @@ struct box {
 	unsigned nroutes, routecap;
 	struct box_fib *fib; /* lookup structure over routes and addrs (fib.c) */
 	bool forwarding[2];
+	/* Tests: no leaf of the fib is fwd, so every received packet takes the input path's
+	 * general code (test_engine_forward compares a box with it and one without). */
+	bool fwd_general;
 	struct {
 		box_addr_gone_fn fn;
 		void *priv;
@@ -147,6 +150,26 @@ static inline const struct box_iface *box_iface_at(const struct box *b, int inde
 	return &b->ifaces[index - 1];
 }
 
+/*
+ * The MTU a packet leaving by route r through interface o (NULL: none) meets, as Linux picks it
+ * (ip_dst_mtu_maybe_forward, ip6_dst_mtu_maybe_forward, dst_mtu): the route's mtu when it has
+ * one, else the interface's; except ip6_forward's check, which uses the interface's (never less
+ * than 1280). The route's mtu still holds for IPv6 on output (ip6_fragment's "too big"), after
+ * FORWARD and POSTROUTING: the kernel's error then quotes the packet with its hop limit
+ * decremented (tests/diff/live, mtu.case).
+ */
+static inline uint32_t box_route_mtu_at(const struct box_iface *o, const struct box_route *r,
+					bool forwarding)
+{
+	uint32_t m = o ? o->mtu : 65535;
+
+	if (r->mtu && !(forwarding && r->family == AF_INET6))
+		m = r->mtu;
+	if (r->family == AF_INET6 && forwarding && m < 1280)
+		m = 1280;
+	return m;
+}
+
 /* box_pkt_unref without a call when no plug-in holds references. */
 static inline void box_pkt_unref_fast(struct box *b, struct pkt *p)
 {
@@ -165,7 +188,15 @@ enum { BOX_ADDR_LOCAL = 1, BOX_ADDR_BCAST = 2 };
  */
 struct fib_group {
 	const struct box_route *r; /* the group's first route (routes[order[first]]); NULL: none */
-	uint8_t kind;		   /* an IPv4 address's leaf: BOX_ADDR_* of that address */
+	/* Found when the structure is built, for the input path: r's interface (NULL: none); the
+	 * MTUs a packet forwarded by r is checked against and leaves by (box_route_mtu_at). */
+	const struct box_iface *ifc;
+	uint32_t fwd_mtu, out_mtu;
+	uint8_t kind; /* an address's leaf: BOX_ADDR_* of that address */
+	/* A packet to a destination of this leaf that is neither multicast nor broadcast is
+	 * forwarded by r while its interface is up: r is unicast through ifc, the leaf is none of
+	 * the box's addresses, and forwarding is on for the family (box_fib_forward). */
+	bool fwd;
 };
 
 struct fib_family {
@@ -175,7 +206,7 @@ struct fib_family {
 	uint32_t ntrie, trie_cap;
 	struct fib_group *groups;
 	uint32_t ngroups;
-	bool kinds; /* the box's addresses are leaves of the trie (IPv4): no hash probe */
+	bool kinds; /* the box's addresses are leaves of the trie: no hash probe */
 };
 
 struct box_fib {
@@ -188,8 +219,11 @@ struct box_fib {
 
 struct box_fib *box_fib_new(void);
 void box_fib_free(struct box_fib *f);
-/* Routes or addresses changed: the next lookup rebuilds. */
+/* Routes, addresses, an interface's MTU or the forwarding switch changed, or an interface was
+ * added: the next lookup rebuilds. */
 void box_fib_changed(struct box *b);
+/* Tests: every received packet through the input path's general code (box.fwd_general). */
+void box_set_fwd_general(struct box *b, bool on);
 /* The route box_route_scan would choose into *out (NULL: none). 0, or -ENOMEM when the
  * structure cannot be built (the caller scans). */
 int box_fib_route(const struct box *b, int family, const union pt_addr *dst,
@@ -242,6 +276,35 @@ slow:
 	r = box_route_input_slow(b, family, dst, kind);
 	*ifc = r ? box_iface_at(b, r->oif) : NULL;
 	return r;
+}
+
+/*
+ * The trie's leaf for dst when a packet to dst that is neither multicast nor broadcast is
+ * forwarded by its route as it is (fib_group.fwd, the route's interface up); NULL when
+ * box_route_input_at must decide (a build due, no trie, any other leaf). What the input path's
+ * general code decides for such a packet, it decides alone: test_engine_forward compares the two.
+ */
+static inline __attribute__((always_inline)) const struct fib_group *
+box_fib_forward(const struct box *b, int family, const union pt_addr *dst)
+{
+	const struct box_fib *f = b->fib;
+	const struct fib_family *ff;
+	const struct fib_group *g;
+	unsigned d = 0, last = family == AF_INET ? 3 : 15;
+	uint32_t e;
+
+	if (!f || f->stale)
+		return NULL;
+	ff = &f->fam[box_fam_index(family)];
+	if (!ff->kinds) /* set only with a trie, cleared when a build fails */
+		return NULL;
+	e = ff->trie[0][dst->b[0]];
+	while (e && !(e & 1) && d < last)
+		e = ff->trie[e >> 1][dst->b[++d]];
+	if (!(e & 1))
+		return NULL;
+	g = &ff->groups[e >> 1];
+	return g->fwd && g->ifc->up ? g : NULL;
 }
 
 static inline __attribute__((always_inline)) const struct box_route *

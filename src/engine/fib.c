@@ -30,11 +30,12 @@
  *   node n: [d1] -> ...                                  up to 4 levels (IPv4), 16 (IPv6)
  *
  * One load per level finds the longest prefix's group; its first route, when its interface is
- * up, is the answer (the common case). IPv4's local and broadcast addresses are /32 leaves of
- * their own (the covering prefix's route and the address's kind), so the input path learns both
- * from one walk. A group whose first route is down is the per-length
- * tables' business (they fall back to shorter prefixes), and so is a family whose trie would
- * need more than FIB_TRIE_MAX_NODES nodes.
+ * up, is the answer (the common case). The box's addresses (and IPv4's directed broadcasts)
+ * are /32 and /128 leaves of their own (the covering prefix's route and the address's kind), so
+ * the input path learns both from one walk; a group also carries what a forwarded packet needs
+ * of its route (interface, MTUs, whether it is forwarded as it is: groups_fill). A group whose
+ * first route is down is the per-length tables' business (they fall back to shorter prefixes),
+ * and so is a family whose trie would need more than FIB_TRIE_MAX_NODES nodes.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -277,12 +278,13 @@ static int trie_put(struct fib_family *ff, const union pt_addr *net, int plen, u
 	return 0;
 }
 
-/* IPv4 address a (kind: BOX_ADDR_*) as a /32 leaf, after every route is in. */
-static int trie_put_addr(struct fib_family *ff, const union pt_addr *a, uint8_t kind)
+/* Address a (kind: BOX_ADDR_*) as a leaf of its own (/32, /128), after every route is in. */
+static int trie_put_addr(struct fib_family *ff, int family, const union pt_addr *a, uint8_t kind)
 {
+	unsigned last = family == AF_INET ? 3 : 15;
 	uint32_t node = 0, *e;
 
-	for (unsigned d = 0; d < 3; d++) {
+	for (unsigned d = 0; d < last; d++) {
 		e = &ff->trie[node][a->b[d]];
 		if (!*e || (*e & 1)) {
 			uint32_t n = trie_node(ff, *e);
@@ -294,7 +296,7 @@ static int trie_put_addr(struct fib_family *ff, const union pt_addr *a, uint8_t 
 		}
 		node = *e >> 1;
 	}
-	e = &ff->trie[node][a->b[3]];
+	e = &ff->trie[node][a->b[last]];
 	if ((*e & 1) && ff->groups[*e >> 1].kind) { /* the same address again, or a broadcast */
 		ff->groups[*e >> 1].kind |= kind;
 		return 0;
@@ -307,27 +309,48 @@ static int trie_put_addr(struct fib_family *ff, const union pt_addr *a, uint8_t 
 	return 0;
 }
 
-/* The box's IPv4 addresses and their networks' broadcasts into the trie (as build_addrs). */
-static int trie_addrs(struct fib_family *ff, const struct box *b)
+/* The box's addresses of the family and IPv4 networks' broadcasts into the trie (as
+ * build_addrs). */
+static int trie_addrs(struct fib_family *ff, const struct box *b, int family)
 {
 	for (unsigned i = 0; i < b->naddrs; i++) {
 		const struct box_addr *x = &b->addrs[i];
 
-		if (x->family != AF_INET)
+		if (x->family != family)
 			continue;
-		if (trie_put_addr(ff, &x->addr, BOX_ADDR_LOCAL))
+		if (trie_put_addr(ff, family, &x->addr, BOX_ADDR_LOCAL))
 			return -ENOMEM;
-		if (x->plen < 31) {
+		if (family == AF_INET && x->plen < 31) {
 			union pt_addr m, bc = x->addr;
 
 			pt_mask_from_len(AF_INET, x->plen, &m);
 			bc.w[0] |= ~m.w[0];
-			if (trie_put_addr(ff, &bc, BOX_ADDR_BCAST))
+			if (trie_put_addr(ff, family, &bc, BOX_ADDR_BCAST))
 				return -ENOMEM;
 		}
 	}
 	ff->kinds = true;
 	return 0;
+}
+
+/*
+ * What the input path needs of each group besides its route (struct fib_group): its interface,
+ * MTUs, and whether a packet to it is forwarded as it is. Everything read here (the interface's
+ * MTU, that it exists, the forwarding switch, box.fwd_general) marks the structure stale when
+ * it changes (box.c); only the interface's up flag is read per packet.
+ */
+static void groups_fill(struct fib_family *ff, const struct box *b, int family)
+{
+	for (uint32_t i = 0; i < ff->ngroups; i++) {
+		struct fib_group *g = &ff->groups[i];
+		const struct box_route *r = g->r;
+
+		g->ifc = r ? box_iface_at(b, r->oif) : NULL;
+		g->fwd_mtu = r ? box_route_mtu_at(g->ifc, r, true) : 0;
+		g->out_mtu = r ? box_route_mtu_at(g->ifc, r, false) : 0;
+		g->fwd = r && g->ifc && r->type == BOX_RT_UNICAST && !g->kind &&
+			 b->forwarding[box_fam_index(family)] && !b->fwd_general;
+	}
 }
 
 /* The trie of family ff from its per-length tables (shortest first); none when too big. */
@@ -338,8 +361,7 @@ static int trie_build(struct fib_family *ff, const struct box *b, const uint32_t
 	for (unsigned i = 0; i < ff->nlens; i++)
 		for (uint32_t h = 0; h <= ff->lens[i].slot_mask; h++)
 			total += ff->lens[i].slots[h].n != 0;
-	if (family == AF_INET)
-		total += 2 * b->naddrs;
+	total += 2 * b->naddrs; /* IPv4: an address and its broadcast */
 	if (!total)
 		return 0;
 	ff->groups = malloc(total * sizeof(*ff->groups));
@@ -359,8 +381,11 @@ static int trie_build(struct fib_family *ff, const struct box *b, const uint32_t
 				goto none;
 		}
 	}
-	if (family == AF_INET && trie_addrs(ff, b))
-		goto none;
+	/* the addresses not all in (too many nodes): the leaves put in are right for routes, the
+	 * kinds are the address table's (kinds false) */
+	if (trie_addrs(ff, b, family))
+		ff->kinds = false;
+	groups_fill(ff, b, family);
 	return 0;
 none: /* the per-length tables answer alone */
 	free(ff->trie);

@@ -298,12 +298,20 @@ struct hooks_known {
 	uint64_t gen;
 };
 
-PT_HOT int run_hook(struct box *b, const struct hooks_known *k, int fam, unsigned hook, int in,
-		    int out, struct pkt **pp, struct box_drop *drop)
+/* The hooks a forwarded packet meets: all three with nothing to run (quiet) lets the path
+ * skip them without a look, as nothing on its way there can register a function. */
+#define FORWARD_HOOKS (1u << HOOK_PREROUTING | 1u << HOOK_FORWARD | 1u << HOOK_POSTROUTING)
+
+/* quiet: a compile-time constant of the inline copy (receive's); true only for FORWARD_HOOKS
+ * when known said all three are idle. */
+PT_HOT int run_hook(struct box *b, const struct hooks_known *k, bool quiet, int fam, unsigned hook,
+		    int in, int out, struct pkt **pp, struct box_drop *drop)
 {
 	struct pkt *q;
 	int v;
 
+	if (quiet)
+		return EXT_ACCEPT;
 	if (k && (k->mask & 1u << hook) && k->gen == b->hook_gen)
 		return EXT_ACCEPT;
 	/* the caller's packet pointer is written back, not handed out: inline, it stays in a
@@ -318,7 +326,7 @@ static __attribute__((noinline)) int local_in(struct box *b, struct pkt *p, int 
 					      const struct hooks_known *known)
 {
 	struct box_drop drop;
-	int v = run_hook(b, known, fam, HOOK_INPUT, iif, 0, &p, &drop);
+	int v = run_hook(b, known, false, fam, HOOK_INPUT, iif, 0, &p, &drop);
 
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
@@ -328,10 +336,10 @@ static __attribute__((noinline)) int local_in(struct box *b, struct pkt *p, int 
 
 /* POSTROUTING, then out of oif (its interface o) toward a link of mtu. */
 PT_HOT int post_and_xmit_via(struct box *b, struct pkt *p, int fam, int iif, int oif, uint32_t mtu,
-			     const struct hooks_known *known, const struct box_iface *o)
+			     const struct hooks_known *known, const struct box_iface *o, bool quiet)
 {
 	struct box_drop drop;
-	int v = run_hook(b, known, fam, HOOK_POSTROUTING, iif, oif, &p, &drop);
+	int v = run_hook(b, known, quiet, fam, HOOK_POSTROUTING, iif, oif, &p, &drop);
 
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
@@ -341,32 +349,13 @@ PT_HOT int post_and_xmit_via(struct box *b, struct pkt *p, int fam, int iif, int
 static int post_and_xmit(struct box *b, struct pkt *p, int fam, int iif, int oif, uint32_t mtu,
 			 const struct hooks_known *known)
 {
-	return post_and_xmit_via(b, p, fam, iif, oif, mtu, known, box_iface_at(b, oif));
+	return post_and_xmit_via(b, p, fam, iif, oif, mtu, known, box_iface_at(b, oif), false);
 }
 
-/*
- * The MTU a packet leaving by route r meets, as Linux picks it (ip_dst_mtu_maybe_forward,
- * ip6_dst_mtu_maybe_forward, dst_mtu): the route's mtu when it has one, else the interface's;
- * except ip6_forward's check, which uses the interface's (never less than 1280). The route's
- * mtu still holds for IPv6 on output (ip6_fragment's "too big"), after FORWARD and POSTROUTING:
- * the kernel's error then quotes the packet with its hop limit decremented (tests/diff/live,
- * mtu.case).
- */
-PT_HOT uint32_t route_mtu_at(const struct box_iface *o, const struct box_route *r, bool forwarding)
-{
-	uint32_t m = o ? o->mtu : 65535;
-
-	if (r->mtu && !(forwarding && r->family == AF_INET6))
-		m = r->mtu;
-	if (r->family == AF_INET6 && forwarding && m < 1280)
-		m = 1280;
-	return m;
-}
-
-/* route_mtu_at of the route's interface (o: box_iface_at(b, r->oif)). */
+/* box_route_mtu_at of the route's interface. */
 static uint32_t route_mtu(const struct box *b, const struct box_route *r, bool forwarding)
 {
-	return route_mtu_at(box_iface_at(b, r->oif), r, forwarding);
+	return box_route_mtu_at(box_iface_at(b, r->oif), r, forwarding);
 }
 
 /*
@@ -391,7 +380,7 @@ PT_HOT bool forward_too_big(const struct pkt *p, int fam, uint32_t mtu)
  * ~old + new, ~old + new is 0xffff - 0x100 = 0xfeff (0x1feff when the TTL byte was 0 and
  * wrapped); the sum is below 0x30000, so two folds leave 16 bits, as the fold's loop would.
  */
-static inline uint16_t ttl4_sum(const uint8_t *h)
+PT_HOT uint16_t ttl4_sum(const uint8_t *h)
 {
 	uint32_t s = (uint32_t)(uint16_t) ~(h[10] << 8 | h[11]) + (h[8] ? 0xfeffu : 0x1feffu);
 
@@ -400,7 +389,7 @@ static inline uint16_t ttl4_sum(const uint8_t *h)
 	return (uint16_t)~s;
 }
 
-/* decrease_ttl of a header that is not all in the first segment, or of IPv6. */
+/* decrease_ttl of a header that is not all in the first segment. */
 PT_COLD void decrease_ttl_rest(struct pkt *p)
 {
 	uint32_t off = p->info.l3off;
@@ -436,12 +425,17 @@ PT_HOT void decrease_ttl(struct pkt *p, int fam)
 	uint16_t sum;
 	uint8_t *h;
 
-	if (fam == AF_INET6 || !pkt_in_seg0(p, off, 12)) {
+	if (!pkt_in_seg0(p, off, fam == AF_INET6 ? 8 : 12)) {
 		decrease_ttl_rest(p);
 		return;
 	}
 	h = p->seg[0].data + off; /* written where it was read */
 	p->written = true;
+	if (fam == AF_INET6) { /* as decrease_ttl_rest: the parse's hop limit, less one */
+		h[7] = (uint8_t)(p->info.ttl - 1);
+		p->info.ttl--;
+		return;
+	}
 	sum = ttl4_sum(h);
 	h[8]--;
 	h[10] = (uint8_t)(sum >> 8);
@@ -485,14 +479,33 @@ PT_COLD int forward_too_big_drop(struct box *b, struct pkt *p, int fam, uint32_t
 	return box_drop_simple(b, p, BOX_DROP_MTU, HOOK_FORWARD);
 }
 
-PT_HOT int route_input(struct box *b, struct pkt *p, int fam, int iif,
-		       const struct hooks_known *known)
+/* A packet that passed the checks before FORWARD, forwarded by route r through interface o:
+ * TTL decremented, FORWARD, POSTROUTING, out toward a link of out_mtu. */
+PT_HOT int forward(struct box *b, struct pkt *p, int fam, int iif, const struct box_route *r,
+		   const struct box_iface *o, uint32_t out_mtu, const struct hooks_known *known,
+		   bool quiet)
+{
+	struct box_drop drop;
+	int oif = r->oif, v;
+
+	decrease_ttl(p, fam);
+	p->oif = oif;
+	v = run_hook(b, known, quiet, fam, HOOK_FORWARD, iif, oif, &p, &drop);
+	if (v != EXT_ACCEPT)
+		return finish(b, p, v, &drop);
+	b->stats.forwarded++;
+	return post_and_xmit_via(b, p, fam, iif, oif, out_mtu, known, o, quiet);
+}
+
+/* The input path's decision, each case as Linux makes it: delivered, refused, too big, or
+ * forwarded. */
+static __attribute__((noinline)) int route_input_general(struct box *b, struct pkt *p, int fam,
+							 int iif, const struct hooks_known *known)
 {
 	const struct box_iface *o;
 	const struct box_route *r;
-	struct box_drop drop;
 	uint32_t mtu;
-	int v, kind;
+	int kind;
 
 	/* once: local or forwarded; the route's interface with it, for the MTU and transmit */
 	r = box_route_input_at(b, fam, &p->info.dst, &kind, &o);
@@ -501,16 +514,34 @@ PT_HOT int route_input(struct box *b, struct pkt *p, int fam, int iif,
 	if (!b->forwarding[box_fam_index(fam)] || !r || r->type != BOX_RT_UNICAST ||
 	    p->info.ttl <= 1)
 		return forward_refused(b, p, fam, r);
-	mtu = route_mtu_at(o, r, true);
+	mtu = box_route_mtu_at(o, r, true);
 	if (forward_too_big(p, fam, mtu))
 		return forward_too_big_drop(b, p, fam, mtu);
-	decrease_ttl(p, fam);
-	p->oif = r->oif;
-	v = run_hook(b, known, fam, HOOK_FORWARD, iif, r->oif, &p, &drop);
-	if (v != EXT_ACCEPT)
-		return finish(b, p, v, &drop);
-	b->stats.forwarded++;
-	return post_and_xmit_via(b, p, fam, iif, r->oif, route_mtu_at(o, r, false), known, o);
+	return forward(b, p, fam, iif, r, o, box_route_mtu_at(o, r, false), known, false);
+}
+
+/* Multicast or broadcast (input_is_local's tests of the address alone). */
+static inline bool dst_multi(int fam, const union pt_addr *dst)
+{
+	if (fam == AF_INET)
+		return is_v4_mcast(dst) || dst->w[0] == 0xffffffffu;
+	return dst->b[0] == 0xff;
+}
+
+/*
+ * Routing a received packet. The common case, decided from the fib's leaf alone (box_fib_forward:
+ * unicast, forwarding on, an interface that is up, none of the box's addresses, its MTUs found
+ * at the build): not multicast or broadcast, a TTL to decrement, fits the link. The leaf's
+ * fields are read before any hook runs (one may change what the fib is built from).
+ */
+PT_HOT int route_input(struct box *b, struct pkt *p, int fam, int iif,
+		       const struct hooks_known *known, bool quiet)
+{
+	const struct fib_group *g = box_fib_forward(b, fam, &p->info.dst);
+
+	if (g && !dst_multi(fam, &p->info.dst) && p->info.ttl > 1 && p->info.l3len <= g->fwd_mtu)
+		return forward(b, p, fam, iif, g->r, g->ifc, g->out_mtu, known, quiet);
+	return route_input_general(b, p, fam, iif, known);
 }
 
 /* The IPv6 header says hop-by-hop follows and not even that one parsed. */
@@ -548,29 +579,58 @@ PT_COLD int receive_malformed(struct box *b, struct pkt *p)
 	return EXT_ACCEPT;
 }
 
-/* p arrived on ifc and was parsed (parse_rc: pkt_parse's answer); fam is p->info.family. */
+/* p arrived on ifc and was parsed (parse_rc: pkt_parse's answer); fam is p->info.family; known:
+ * current for it; quiet: FORWARD_HOOKS all idle in known. */
 PT_HOT int receive(struct box *b, const struct box_iface *ifc, struct pkt *p, int parse_rc, int fam,
-		   struct hooks_known known_fam[2])
+		   const struct hooks_known *known, bool quiet)
 {
-	struct hooks_known *known = &known_fam[box_fam_index(fam)];
 	struct box_drop drop;
 	int v;
 
-	/* which hooks have nothing to run, found again when a function was registered since */
-	if (known->gen != b->hook_gen) {
-		known->mask = box_hooks_idle(b, (unsigned)box_fam_index(fam));
-		known->gen = b->hook_gen;
-	}
 	if (parse_rc && (v = receive_malformed(b, p)) != EXT_ACCEPT)
 		return v;
 	if (p->info.l3len && p->info.l3off + p->info.l3len < p->len)
 		pkt_trim(p, p->info.l3off + p->info.l3len);
-	v = run_hook(b, known, fam, HOOK_PREROUTING, ifc->index, 0, &p, &drop);
+	v = run_hook(b, known, quiet, fam, HOOK_PREROUTING, ifc->index, 0, &p, &drop);
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
 	if (p->info.bad == PKT_BAD_IP_OPTIONS)
 		return box_drop_simple(b, p, BOX_DROP_MALFORMED, HOOK_PREROUTING);
-	return route_input(b, p, fam, ifc->index, known);
+	return route_input(b, p, fam, ifc->index, known, quiet);
+}
+
+/* receive, with which hooks have nothing to run found again for the packet's family when a
+ * function was registered since; a copy of it for the quiet case. */
+PT_HOT int receive_known(struct box *b, const struct box_iface *ifc, struct pkt *p, int parse_rc,
+			 int fam, struct hooks_known known_fam[2])
+{
+	struct hooks_known *known = &known_fam[box_fam_index(fam)];
+
+	if (known->gen != b->hook_gen) {
+		known->mask = box_hooks_idle(b, (unsigned)box_fam_index(fam));
+		known->gen = b->hook_gen;
+	}
+	if ((known->mask & FORWARD_HOOKS) == FORWARD_HOOKS)
+		return receive(b, ifc, p, parse_rc, fam, known, true);
+	return receive(b, ifc, p, parse_rc, fam, known, false);
+}
+
+/* A packet that arrived on interface ifindex (ifc) parsed: 0 or -EBADMSG. */
+PT_HOT int receive_parse(struct pkt *p, int ifindex, const struct box_iface *ifc)
+{
+	p->iif = ifindex;
+	p->oif = 0;
+	return pkt_parse_inline(p, ifc->link, true) ? -EBADMSG : 0;
+}
+
+/* receive_known for the packet's family; IPv4, the common case, compiled with its family
+ * known. */
+PT_HOT int receive_one(struct box *b, const struct box_iface *ifc, struct pkt *p, int parse_rc,
+		       struct hooks_known known[2])
+{
+	if (p->info.family == AF_INET)
+		return receive_known(b, ifc, p, parse_rc, AF_INET, known);
+	return receive_known(b, ifc, p, parse_rc, p->info.family, known);
 }
 
 /*
@@ -605,25 +665,13 @@ receive_burst(struct box *b, int ifindex, struct pkt *const *pkts, unsigned n, i
 		return -ENODEV;
 	}
 	b->stats.received += n;
-	for (unsigned i = 0; i < n; i++) {
-		struct pkt *p = pkts[i];
-
-		p->iif = ifindex;
-		p->oif = 0;
-		parsed[i] = (int8_t)(pkt_parse_inline(p, ifc->link, true) != 0);
-	}
+	for (unsigned i = 0; i < n; i++)
+		parsed[i] = (int8_t)(receive_parse(pkts[i], ifindex, ifc) != 0);
 	box_section_enter(b, saved);
 	/* not found yet: a gen other than the box's (hook_gen only grows) */
 	known[0].gen = known[1].gen = b->hook_gen - 1;
 	for (unsigned i = 0; i < n; i++) {
-		struct pkt *p = pkts[i];
-		int rc = parsed[i] ? -EBADMSG : 0, v;
-
-		/* IPv4, the common case, compiled with its family known */
-		if (p->info.family == AF_INET)
-			v = receive(b, ifc, p, rc, AF_INET, known);
-		else
-			v = receive(b, ifc, p, rc, p->info.family, known);
+		int v = receive_one(b, ifc, pkts[i], parsed[i] ? -EBADMSG : 0, known);
 
 		sent += v == EXT_ACCEPT;
 		if (verdicts)
@@ -639,13 +687,26 @@ int box_receive_burst(struct box *b, int ifindex, struct pkt *const *pkts, unsig
 	return receive_burst(b, ifindex, pkts, n, verdicts);
 }
 
-/* A burst of one (the same code, its loops unrolled by the compiler). */
+/* A burst of one, without the burst's arrays and loops. */
 int box_receive(struct box *b, int ifindex, struct pkt *p)
 {
-	int v = -EINVAL;
+	const struct box_iface *ifc = box_iface_at(b, ifindex);
+	struct rules_ruleset *saved[2];
+	struct hooks_known known[2];
+	int rc, v;
 
-	if (p)
-		receive_burst(b, ifindex, &p, 1, &v);
+	if (!p)
+		return -EINVAL;
+	if (!ifc || !ifc->up) {
+		box_pkt_free(b, p);
+		return -ENODEV;
+	}
+	b->stats.received++;
+	rc = receive_parse(p, ifindex, ifc);
+	box_section_enter(b, saved);
+	known[0].gen = known[1].gen = b->hook_gen - 1;
+	v = receive_one(b, ifc, p, rc, known);
+	box_section_leave(b, saved);
 	return v;
 }
 
