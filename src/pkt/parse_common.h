@@ -92,10 +92,66 @@ static inline void pkt_info_clear(struct pkt_info *in)
 }
 
 /*
+ * pkt_parse_common's IPv6 case: an untagged Ethernet frame with an IPv6 header whose next header
+ * is TCP or UDP (no extension header), every header in the first segment and intact. Fills *in
+ * exactly as the general parser does and returns 0; 1 for anything else.
+ *
+ *   | Ethernet (14) | IPv6 (40) | TCP (20 + options) or UDP (8) | ...
+ */
+static inline __attribute__((always_inline)) int pkt_parse_common6(const struct pkt *p,
+								   struct pkt_info *in)
+{
+	const uint8_t *f = p->seg[0].data, *ip = f + 14, *l4 = f + 54;
+	uint32_t seg = p->seg[0].len, plen, doff = 8;
+	uint8_t nh;
+
+	/* type 0x86dd, version 6 */
+	if (seg < 14 + 40 + 8 || (pkt_load32(f + 12) & PKT_NATIVE4(0xff, 0xff, 0xf0, 0)) !=
+				     PKT_NATIVE4(0x86, 0xdd, 0x60, 0))
+		return 1;
+	nh = ip[6];
+	plen = pkt_get16(ip + 4);
+	if ((nh != IPPROTO_TCP && nh != IPPROTO_UDP) || 54 + plen > p->len || plen < 8)
+		return 1;
+	if (nh == IPPROTO_TCP) {
+		if (54 + 20 > seg || plen < 20)
+			return 1;
+		doff = (uint32_t)(l4[12] >> 4) * 4;
+		if (doff < 20 || doff > plen)
+			return 1;
+	}
+	pkt_info_clear(in);
+	in->vlan = 0xffff;
+	in->l2proto = 0x86dd; /* ETH_P_IPV6 */
+	in->family = AF_INET6;
+	in->l3off = 14;
+	in->tos = (uint8_t)((ip[0] & 15) << 4 | ip[1] >> 4);
+	in->ttl = ip[7];
+	memcpy(in->src.b, ip + 8, 16);
+	memcpy(in->dst.b, ip + 24, 16);
+	in->l3len = 40 + plen;
+	in->ip6_exthdrs = PKT_EH_PROTO;
+	in->l4proto = nh;
+	in->l4off = 54;
+	in->l4len = plen;
+	in->has_l4 = true;
+	in->has_ports = true;
+	in->sport = pkt_get16(l4);
+	in->dport = pkt_get16(l4 + 2);
+	if (nh == IPPROTO_TCP) {
+		in->tcp_flags = l4[13];
+		in->tcp_doff = (uint8_t)doff;
+	}
+	in->payload_off = 54 + doff;
+	return 0;
+}
+
+/*
  * An untagged Ethernet frame with an IPv4 header of 20 bytes, not a fragment, carrying TCP or
- * UDP, every header in the first segment and intact: what nearly every forwarded packet is.
- * Fills *in exactly as the general parser does and returns 0; 1 for anything else (the general
- * parser then starts again, and says what is wrong when something is).
+ * UDP, every header in the first segment and intact: what nearly every forwarded packet is (or
+ * pkt_parse_common6's IPv6 frame). Fills *in exactly as the general parser does and returns 0; 1
+ * for anything else (the general parser then starts again, and says what is wrong when something
+ * is).
  *
  *   | Ethernet (14) | IPv4 (20) | TCP (20 + options) or UDP (8) | ...
  */
@@ -111,7 +167,7 @@ pkt_parse_common(const struct pkt *p, struct pkt_info *in, bool verify_csum)
 	    (pkt_load32(f + 12) & PKT_NATIVE4(0xff, 0xff, 0xff, 0)) !=
 		PKT_NATIVE4(0x08, 0, 0x45, 0) ||
 	    pkt_load32(f + 14 + 6) & PKT_NATIVE4(0x3f, 0xff, 0, 0))
-		return 1;
+		return pkt_parse_common6(p, in);
 	ip = f + 14;
 	l4 = ip + 20;
 	proto = ip[9];

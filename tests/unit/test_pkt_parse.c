@@ -510,11 +510,11 @@ static void test_transport_variants(void **state)
 }
 
 /*
- * The common case (untagged Ethernet, 20-byte IPv4, TCP or UDP, headers in the first segment)
- * is parsed by a path of its own. Its result must be the general parser's, byte for byte, and
- * whatever it does not take must fall through: plain frames with every header byte and the
- * length set at random, parsed linear (the common path may take them) and with a first segment
- * of one byte (it never can), with and without the header checksum check.
+ * The common case (untagged Ethernet, 20-byte IPv4 or IPv6 without extension headers, TCP or
+ * UDP, headers in the first segment) is parsed by a path of its own. Its result must be the general
+ * parser's, byte for byte, and whatever it does not take must fall through: plain frames with every
+ * header byte and the length set at random, parsed linear (the common path may take them) and with
+ * a first segment of one byte (it never can), with and without the header checksum check.
  */
 static void test_common_path_matches_general(void **state)
 {
@@ -524,6 +524,12 @@ static void test_common_path_matches_general(void **state)
 	    "udp 10.0.0.2:5000 > 192.0.2.1:53 len=7 eth",
 	    "udp 10.0.0.2:5000 > 192.0.2.1:53 eth",
 	    "icmp 10.0.0.2 > 192.0.2.1 echo-request id=1 seq=2 len=4 eth",
+	    "tcp [fd00::2]:1234 > [2001:db8::1]:80 ack len=5 eth",
+	    "tcp [fd00::2]:1234 > [2001:db8::1]:80 syn mss=1440 wscale=7 eth",
+	    "udp [fd00::2]:5000 > [2001:db8::1]:53 len=7 eth",
+	    "udp [fd00::2]:5000 > [2001:db8::1]:53 eth",
+	    "udp [fd00::2]:5000 > [2001:db8::1]:53 len=3 ext=dst eth",
+	    "icmp6 fd00::2 > 2001:db8::1 echo-request id=1 seq=2 len=4 eth",
 	};
 	uint64_t rng = 0x9e3779b97f4a7c15ull;
 
@@ -532,7 +538,7 @@ static void test_common_path_matches_general(void **state)
 		struct pkt_spec *s = malloc(sizeof(*s));
 		uint8_t b[256], m[256];
 		struct pkt *p;
-		uint32_t len;
+		uint32_t len, ip;
 
 		assert_non_null(s);
 		assert_int_equal(pkt_spec_parse(base[i], s, NULL, 0), 0);
@@ -541,18 +547,19 @@ static void test_common_path_matches_general(void **state)
 		len = p->len;
 		assert_true(len <= sizeof(b));
 		assert_int_equal(pkt_copy_out(p, 0, b, len), 0);
+		ip = p->info.family == AF_INET ? 20 : 40;
 		pkt_free(p);
 		free(s);
 		/* frames ending inside the transport header, the IP length saying so (a short
 		 * first segment must never be read past; ASan watches the exact allocation) */
-		for (uint32_t cut = 14 + 20; cut < len && cut < 14 + 20 + 20; cut++) {
+		for (uint32_t cut = 14 + ip; cut < len && cut < 14 + ip + 20; cut++) {
 			for (int verify = 0; verify < 2; verify++) {
 				struct pkt *lin, *seg;
-				uint32_t one = 1;
+				uint32_t one = 1, l = ip == 20 ? cut - 14 : cut - 14 - 40;
 
 				memcpy(m, b, cut);
-				m[16] = (uint8_t)((cut - 14) >> 8);
-				m[17] = (uint8_t)(cut - 14);
+				m[ip == 20 ? 16 : 18] = (uint8_t)(l >> 8);
+				m[ip == 20 ? 17 : 19] = (uint8_t)l;
 				lin = pkt_from_bytes(m, cut);
 				seg = pkt_from_bytes_cuts(m, cut, &one, 1);
 				assert_non_null(lin);
@@ -573,7 +580,8 @@ static void test_common_path_matches_general(void **state)
 			memcpy(m, b, len);
 			for (unsigned k = 0; k < 1 + round % 3; k++) {
 				rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-				m[(rng >> 33) % 60 % len] ^= (uint8_t)(1u << (rng >> 40) % 8);
+				m[(rng >> 33) % (14 + ip + 28) % len] ^=
+				    (uint8_t)(1u << (rng >> 40) % 8);
 			}
 			if (round % 5 == 0)
 				mlen = (uint32_t)(rng >> 20) % (len + 1);
