@@ -207,7 +207,26 @@ struct fib_family {
 	struct fib_group *groups;
 	uint32_t ngroups;
 	bool kinds; /* the box's addresses are leaves of the trie: no hash probe */
+	/* kinds, and the structure is current (box_fib_changed clears it): box_fib_forward may
+	 * answer from the trie alone */
+	bool ready;
 };
+
+/*
+ * The trie's leaf for dst: one load per level, until an entry is a leaf (odd). Group 0 is the
+ * leaf of what nothing covers (no route, none of the box's addresses); nodes are made at depths
+ * 0..3 (IPv4) or 0..15 (IPv6) only, so every entry of the deepest node is a leaf. ff->trie set.
+ */
+static inline __attribute__((always_inline)) const struct fib_group *
+fib_trie_leaf(const struct fib_family *ff, const union pt_addr *dst)
+{
+	uint32_t e = ff->trie[0][dst->b[0]];
+	unsigned d = 0;
+
+	while (!(e & 1))
+		e = ff->trie[e >> 1][dst->b[++d]];
+	return &ff->groups[e >> 1];
+}
 
 struct box_fib {
 	bool stale, broken; /* broken: the last build ran out of memory */
@@ -250,23 +269,13 @@ box_route_input_at(const struct box *b, int family, const union pt_addr *dst, in
 	const struct box_route *r;
 	const struct fib_family *ff;
 	const struct fib_group *g;
-	unsigned d = 0, last = family == AF_INET ? 3 : 15;
-	uint32_t e;
 
 	if (!f || f->stale || f->broken)
 		goto slow;
 	ff = &f->fam[box_fam_index(family)];
 	if (!ff->trie || !ff->kinds)
 		goto slow;
-	e = ff->trie[0][dst->b[0]];
-	while (e && !(e & 1) && d < last)
-		e = ff->trie[e >> 1][dst->b[++d]];
-	if (!(e & 1)) { /* nothing covers dst (and it is none of the box's addresses) */
-		*kind = 0;
-		*ifc = NULL;
-		return NULL;
-	}
-	g = &ff->groups[e >> 1];
+	g = fib_trie_leaf(ff, dst);
 	*ifc = g->r ? box_iface_at(b, g->r->oif) : NULL;
 	if (*ifc && !(*ifc)->up)
 		goto slow;
@@ -287,23 +296,12 @@ slow:
 static inline __attribute__((always_inline)) const struct fib_group *
 box_fib_forward(const struct box *b, int family, const union pt_addr *dst)
 {
-	const struct box_fib *f = b->fib;
-	const struct fib_family *ff;
+	const struct fib_family *ff = &b->fib->fam[box_fam_index(family)]; /* box_new made it */
 	const struct fib_group *g;
-	unsigned d = 0, last = family == AF_INET ? 3 : 15;
-	uint32_t e;
 
-	if (!f || f->stale)
+	if (!ff->ready)
 		return NULL;
-	ff = &f->fam[box_fam_index(family)];
-	if (!ff->kinds) /* set only with a trie, cleared when a build fails */
-		return NULL;
-	e = ff->trie[0][dst->b[0]];
-	while (e && !(e & 1) && d < last)
-		e = ff->trie[e >> 1][dst->b[++d]];
-	if (!(e & 1))
-		return NULL;
-	g = &ff->groups[e >> 1];
+	g = fib_trie_leaf(ff, dst);
 	return g->fwd && g->ifc->up ? g : NULL;
 }
 

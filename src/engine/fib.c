@@ -26,7 +26,7 @@
  * ceil(L/8)-1, routes put in from the shortest prefix up, a longer one splitting an entry into a
  * node that starts as a copy of it):
  *
- *   node 0: [d0] -> 0: nothing | leaf: group g (odd) | node n (even, n > 0)
+ *   node 0: [d0] -> leaf: group g (odd; group 0: nothing) | node n (even, n > 0)
  *   node n: [d1] -> ...                                  up to 4 levels (IPv4), 16 (IPv6)
  *
  * One load per level finds the longest prefix's group; its first route, when its interface is
@@ -56,8 +56,6 @@ struct fib_len {
 };
 
 #define FIB_TRIE_MAX_NODES 1024 /* 1 MB per family at most */
-
-static const struct fib_group no_route; /* what the trie says of a destination nothing covers */
 
 struct fib_addr {
 	union pt_addr addr;
@@ -143,8 +141,10 @@ void box_fib_free(struct box_fib *f)
 
 void box_fib_changed(struct box *b)
 {
-	if (b->fib)
+	if (b->fib) {
 		b->fib->stale = true;
+		b->fib->fam[0].ready = b->fib->fam[1].ready = false;
+	}
 }
 
 /* Routes: family index, longest prefix first, then by network, metric, index (stable). */
@@ -261,7 +261,7 @@ static int trie_put(struct fib_family *ff, const union pt_addr *net, int plen, u
 	for (unsigned d = 0; d < depth; d++) {
 		uint32_t *e = &ff->trie[node][net->b[d]];
 
-		if (!*e || (*e & 1)) {
+		if (*e & 1) { /* a leaf (maybe group 0's): a node starting as copies of it */
 			uint32_t n = trie_node(ff, *e);
 
 			if (!n)
@@ -286,7 +286,7 @@ static int trie_put_addr(struct fib_family *ff, int family, const union pt_addr 
 
 	for (unsigned d = 0; d < last; d++) {
 		e = &ff->trie[node][a->b[d]];
-		if (!*e || (*e & 1)) {
+		if (*e & 1) {
 			uint32_t n = trie_node(ff, *e);
 
 			if (!n)
@@ -297,12 +297,12 @@ static int trie_put_addr(struct fib_family *ff, int family, const union pt_addr 
 		node = *e >> 1;
 	}
 	e = &ff->trie[node][a->b[last]];
-	if ((*e & 1) && ff->groups[*e >> 1].kind) { /* the same address again, or a broadcast */
+	if (ff->groups[*e >> 1].kind) { /* the same address again, or a broadcast */
 		ff->groups[*e >> 1].kind |= kind;
 		return 0;
 	}
 	ff->groups[ff->ngroups] = (struct fib_group){
-	    .r = (*e & 1) ? ff->groups[*e >> 1].r : NULL,
+	    .r = ff->groups[*e >> 1].r,
 	    .kind = kind,
 	};
 	*e = ff->ngroups++ << 1 | 1;
@@ -364,8 +364,11 @@ static int trie_build(struct fib_family *ff, const struct box *b, const uint32_t
 	total += 2 * b->naddrs; /* IPv4: an address and its broadcast */
 	if (!total)
 		return 0;
-	ff->groups = malloc(total * sizeof(*ff->groups));
-	if (!ff->groups || trie_node(ff, 0) != 0 || !ff->trie)
+	ff->groups = malloc((total + 1) * sizeof(*ff->groups));
+	if (!ff->groups)
+		goto none;
+	ff->groups[ff->ngroups++] = (struct fib_group){0}; /* group 0: nothing covers it */
+	if (trie_node(ff, 0 << 1 | 1) != 0 || !ff->trie)
 		goto none;
 	for (unsigned i = ff->nlens; i-- > 0;) {
 		const struct fib_len *L = &ff->lens[i];
@@ -439,6 +442,8 @@ static bool fib_build_now(const struct box *b)
 	if (f->broken)
 		fib_clear(f);
 	f->stale = false;
+	for (int x = 0; x < 2; x++)
+		f->fam[x].ready = f->fam[x].kinds;
 	return !f->broken;
 }
 
@@ -466,23 +471,16 @@ static const struct box_route *group_route(const struct box *b, const struct fib
 	return NULL;
 }
 
-/* The trie's leaf for dst (&no_route: nothing covers it); NULL when the per-length tables must
+/* The trie's leaf for dst (group 0: nothing covers it); NULL when the per-length tables must
  * answer (no trie, or the group's first route is down). */
 static inline const struct fib_group *trie_find(const struct box *b, const struct fib_family *ff,
-						int family, const union pt_addr *dst)
+						const union pt_addr *dst)
 {
-	unsigned d = 0, last = family == AF_INET ? 3 : 15;
 	const struct fib_group *g;
-	uint32_t e;
 
 	if (!ff->trie)
 		return NULL;
-	e = ff->trie[0][dst->b[0]];
-	while (e && !(e & 1) && d < last)
-		e = ff->trie[e >> 1][dst->b[++d]];
-	if (!(e & 1))
-		return &no_route;
-	g = &ff->groups[e >> 1];
+	g = fib_trie_leaf(ff, dst);
 	if (g->r && g->r->oif) {
 		const struct box_iface *ifc = box_iface_at(b, g->r->oif);
 
@@ -501,7 +499,7 @@ int box_fib_route(const struct box *b, int family, const union pt_addr *dst,
 	if (!fib_ready(b))
 		return -ENOMEM;
 	ff = &b->fib->fam[box_fam_index(family)];
-	g = trie_find(b, ff, family, dst);
+	g = trie_find(b, ff, dst);
 	if (g) {
 		*out = g->r;
 		return 0;
@@ -559,7 +557,7 @@ const struct box_route *box_route_input_slow(const struct box *b, int family,
 
 	if (fib_ready(b)) {
 		ff = &b->fib->fam[box_fam_index(family)];
-		g = trie_find(b, ff, family, dst);
+		g = trie_find(b, ff, dst);
 		if (g) {
 			*kind = ff->kinds ? g->kind : addr_kind(b->fib, family, dst);
 			return g->r;

@@ -594,7 +594,8 @@ PT_HOT int receive(struct box *b, const struct box_iface *ifc, struct pkt *p, in
 	v = run_hook(b, known, quiet, fam, HOOK_PREROUTING, ifc->index, 0, &p, &drop);
 	if (v != EXT_ACCEPT)
 		return finish(b, p, v, &drop);
-	if (p->info.bad == PKT_BAD_IP_OPTIONS)
+	/* quiet: p is the packet parsed, which parsed (parse_rc 0) is PKT_OK */
+	if ((!quiet || parse_rc) && p->info.bad == PKT_BAD_IP_OPTIONS)
 		return box_drop_simple(b, p, BOX_DROP_MALFORMED, HOOK_PREROUTING);
 	return route_input(b, p, fam, ifc->index, known, quiet);
 }

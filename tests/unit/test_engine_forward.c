@@ -2,18 +2,19 @@
 /*
  * The input path's common case (src/engine/path.c: route_input) decides a forwarded packet from
  * the fib's leaf alone (box_fib_forward: the route, its interface and MTUs found when the fib is
- * built), and skips PREROUTING, FORWARD and POSTROUTING without a look when all three are idle.
- * Against the general path on the same inputs: two boxes built alike, one of them with
- * box_set_fwd_general (no leaf is fwd, every packet takes the general code), fed the same
- * random packets, one by one and in bursts. Corner cases come from the configuration changing
+ * built), and skips PREROUTING, FORWARD and POSTROUTING without a look when all three are idle
+ * (quiet). Against the general path on the same inputs: two boxes built alike, one of them with
+ * box_set_fwd_general (no leaf is fwd, every packet takes the general code) and a function at
+ * PREROUTING that accepts every packet (never quiet), fed the same random packets, one by one and
+ * in bursts. Corner cases come from the configuration changing
  * between packets as it does in a live box: routes of every type added and removed (prefixes
  * nesting, on interfaces that do not exist yet, with MTUs of their own), addresses added and
  * removed, interfaces' MTUs, links and up flags changed, forwarding switched per family, hook
  * functions registered and unregistered (one of them from inside a hook function, in the middle
  * of a burst); and from the packets: to the box's addresses, directed and limited broadcasts,
- * multicast, no route, TTL 0..2 and more, any size with DF or not, both families. Every verdict,
- * every byte that left or was delivered and by which interface, every drop record, the box's
- * counters and the hook functions' calls must agree after each packet.
+ * multicast, no route, TTL 0..2 and more, any size with DF or not, IPv4 options good and bad,
+ * both families. Every verdict, every byte that left or was delivered and by which interface, every
+ * drop record, the box's counters and the hook functions' calls must agree after each packet.
  */
 #include "engine_test.h"
 
@@ -80,6 +81,14 @@ static int toggler_fn(void *priv, struct box_hook_state *st, struct pkt *p)
 	return EXT_ACCEPT;
 }
 
+static int accept_fn(void *priv, struct box_hook_state *st, struct pkt *p)
+{
+	(void)priv;
+	(void)st;
+	(void)p;
+	return EXT_ACCEPT;
+}
+
 static void parse_addr(const char *text, union pt_addr *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -105,6 +114,10 @@ static void side_init(struct side *s, bool general)
 	parse_addr(own6[1], &a);
 	assert_true(box_add_addr(s->b, 1, AF_INET6, &a, 64) >= 0);
 	box_set_fwd_general(s->b, general);
+	/* the general side never quiet: a function at PREROUTING that only accepts */
+	if (general)
+		assert_int_equal(
+		    box_register_hook(s->b, 0, HOOK_PREROUTING, -1000, accept_fn, NULL), 0);
 }
 
 /* Networks the random routes and destinations come from, so that they nest and collide. */
@@ -246,6 +259,7 @@ static struct pkt *random_packet(uint64_t *s, int *ifindex)
 	static const uint8_t protos[] = {IPPROTO_TCP, IPPROTO_UDP, IPPROTO_UDP, IPPROTO_ICMP};
 	struct pkt_spec *sp = malloc(sizeof(*sp));
 	int fam = rnd(s) % 3 ? AF_INET : AF_INET6;
+	bool bad_opt = false;
 	struct pkt *p;
 
 	assert_non_null(sp);
@@ -267,6 +281,11 @@ static struct pkt *random_packet(uint64_t *s, int *ifindex)
 	}
 	sp->ttl = rnd(s) % 3 ? ttls[4 + rnd(s) % 2] : ttls[rnd(s) % 4];
 	sp->df = fam == AF_INET && rnd(s) % 2;
+	if (fam == AF_INET && rnd(s) % 10 == 0) { /* options: four NOPs (or see below) */
+		memset(sp->ipopt, 1, 4);
+		sp->ipopt_len = 4;
+		bad_opt = rnd(s) % 2;
+	}
 	if (rnd(s) % 3) {
 		sp->payload_len = rnd(s) % 4 ? (uint32_t)(rnd(s) % 200) : (uint32_t)(rnd(s) % 9000);
 	} else { /* an IP length at an MTU's edge: one of them, one byte less or more */
@@ -281,6 +300,14 @@ static struct pkt *random_packet(uint64_t *s, int *ifindex)
 	sp->eth = *ifindex != 3 || rnd(s) % 3;
 	p = pkt_build(sp);
 	assert_non_null(p);
+	if (bad_opt) { /* an option of length 1, the header's sum as with the NOPs: IP_OPTIONS */
+		static const uint8_t opt[4] = {0x83, 1, 0x7f, 0};
+
+		assert_int_equal(pkt_store(p, sp->eth ? 14 + 20 : 20, opt, 4), 0);
+		assert_int_equal(pkt_parse(p, sp->eth ? PKT_LINK_ETHERNET : PKT_LINK_RAW, true),
+				 -EBADMSG);
+		assert_int_equal(p->info.bad, PKT_BAD_IP_OPTIONS);
+	}
 	free(sp);
 	return p;
 }
