@@ -92,6 +92,45 @@ static inline void pkt_info_clear(struct pkt_info *in)
 }
 
 /*
+ * The transport header of a common-case frame at l4off (l4: its bytes; the first segment ends at
+ * seg, the datagram at end): its length (UDP 8, TCP its data offset), or 0 when the general
+ * parser must look (a TCP header not all in the first segment or the datagram, a data offset
+ * below 20 or beyond the datagram). The caller knows UDP's 8 bytes are there.
+ */
+static inline __attribute__((always_inline)) uint32_t
+pkt_common_l4hlen(const uint8_t *l4, uint8_t proto, uint32_t l4off, uint32_t seg, uint32_t end)
+{
+	uint32_t doff;
+
+	if (proto != IPPROTO_TCP)
+		return 8;
+	if (l4off + 20 > seg || l4off + 20 > end)
+		return 0;
+	doff = (uint32_t)(l4[12] >> 4) * 4;
+	if (doff < 20 || l4off + doff > end)
+		return 0;
+	return doff;
+}
+
+/* *in's transport fields for a common-case frame (hlen: pkt_common_l4hlen's), as parse_l4 and
+ * parse_tcp fill them. */
+static inline __attribute__((always_inline)) void pkt_common_l4_fill(struct pkt_info *in,
+								     const uint8_t *l4,
+								     uint8_t proto, uint32_t l4off,
+								     uint32_t hlen)
+{
+	in->has_l4 = true;
+	in->has_ports = true;
+	in->sport = pkt_get16(l4);
+	in->dport = pkt_get16(l4 + 2);
+	if (proto == IPPROTO_TCP) {
+		in->tcp_flags = l4[13];
+		in->tcp_doff = (uint8_t)hlen;
+	}
+	in->payload_off = l4off + hlen;
+}
+
+/*
  * pkt_parse_common's IPv6 case: an untagged Ethernet frame with an IPv6 header whose next header
  * is TCP or UDP (no extension header), every header in the first segment and intact. Fills *in
  * exactly as the general parser does and returns 0; 1 for anything else.
@@ -102,7 +141,7 @@ static inline __attribute__((always_inline)) int pkt_parse_common6(const struct 
 								   struct pkt_info *in)
 {
 	const uint8_t *f = p->seg[0].data, *ip = f + 14, *l4 = f + 54;
-	uint32_t seg = p->seg[0].len, plen, doff = 8;
+	uint32_t seg = p->seg[0].len, plen, hlen;
 	uint8_t nh;
 
 	/* type 0x86dd, version 6 */
@@ -113,13 +152,9 @@ static inline __attribute__((always_inline)) int pkt_parse_common6(const struct 
 	plen = pkt_get16(ip + 4);
 	if ((nh != IPPROTO_TCP && nh != IPPROTO_UDP) || 54 + plen > p->len || plen < 8)
 		return 1;
-	if (nh == IPPROTO_TCP) {
-		if (54 + 20 > seg || plen < 20)
-			return 1;
-		doff = (uint32_t)(l4[12] >> 4) * 4;
-		if (doff < 20 || doff > plen)
-			return 1;
-	}
+	hlen = pkt_common_l4hlen(l4, nh, 54, seg, 54 + plen);
+	if (!hlen)
+		return 1;
 	pkt_info_clear(in);
 	in->vlan = 0xffff;
 	in->l2proto = 0x86dd; /* ETH_P_IPV6 */
@@ -134,15 +169,7 @@ static inline __attribute__((always_inline)) int pkt_parse_common6(const struct 
 	in->l4proto = nh;
 	in->l4off = 54;
 	in->l4len = plen;
-	in->has_l4 = true;
-	in->has_ports = true;
-	in->sport = pkt_get16(l4);
-	in->dport = pkt_get16(l4 + 2);
-	if (nh == IPPROTO_TCP) {
-		in->tcp_flags = l4[13];
-		in->tcp_doff = (uint8_t)doff;
-	}
-	in->payload_off = 54 + doff;
+	pkt_common_l4_fill(in, l4, nh, 54, hlen);
 	return 0;
 }
 
@@ -159,7 +186,7 @@ static inline __attribute__((always_inline)) int
 pkt_parse_common(const struct pkt *p, struct pkt_info *in, bool verify_csum)
 {
 	const uint8_t *f = p->seg[0].data, *ip, *l4;
-	uint32_t seg = p->seg[0].len, tot, end, doff = 8;
+	uint32_t seg = p->seg[0].len, tot, end, hlen;
 	uint8_t proto;
 
 	/* type 0x0800, version 4 and a 20-byte header; MF and the fragment offset zero */
@@ -175,13 +202,9 @@ pkt_parse_common(const struct pkt *p, struct pkt_info *in, bool verify_csum)
 	end = 14 + tot;
 	if ((proto != IPPROTO_TCP && proto != IPPROTO_UDP) || end > p->len || tot < 20 + 8)
 		return 1;
-	if (proto == IPPROTO_TCP) {
-		if (34 + 20 > seg || tot < 20 + 20)
-			return 1;
-		doff = (uint32_t)(l4[12] >> 4) * 4;
-		if (doff < 20 || 34 + doff > end)
-			return 1;
-	}
+	hlen = pkt_common_l4hlen(l4, proto, 34, seg, end);
+	if (!hlen)
+		return 1;
 	if (verify_csum && !pkt_ip4_hdr20_sum_ok(ip))
 		return 1;
 	pkt_info_clear(in);
@@ -200,15 +223,7 @@ pkt_parse_common(const struct pkt *p, struct pkt_info *in, bool verify_csum)
 	in->l3len = tot;
 	in->l4off = 34;
 	in->l4len = tot - 20;
-	in->has_l4 = true;
-	in->has_ports = true;
-	in->sport = pkt_get16(l4);
-	in->dport = pkt_get16(l4 + 2);
-	if (proto == IPPROTO_TCP) {
-		in->tcp_flags = l4[13];
-		in->tcp_doff = (uint8_t)doff;
-	}
-	in->payload_off = 34 + doff;
+	pkt_common_l4_fill(in, l4, proto, 34, hlen);
 	return 0;
 }
 
