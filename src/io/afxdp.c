@@ -8,6 +8,7 @@
 #include <linux/if_xdp.h>
 #include <net/if.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,14 @@
 #define RX_FRAMES (AFXDP_FRAMES / 2)
 #define RING_SIZE 2048 /* rx, tx, fill and completion rings: powers of two */
 
+/* Copy mode sends in the kick's system call, at most 32 descriptors per call unless the socket
+ * is allowed more (XDP_MAX_TX_SKB_BUDGET, Linux 6.17); older kernels say EAGAIN when a kick
+ * left descriptors behind, and are kicked again. */
+#ifndef XDP_MAX_TX_SKB_BUDGET
+#define XDP_MAX_TX_SKB_BUDGET 9
+#endif
+#define KERNEL_TX_BATCH 32
+
 struct afxdp {
 	struct xsk_umem *umem;
 	struct xsk_socket *xsk;
@@ -31,6 +40,8 @@ struct afxdp {
 	uint8_t *area;
 	uint64_t free_tx[AFXDP_FRAMES - RX_FRAMES]; /* transmit frames not in flight */
 	unsigned nfree, inflight;
+	unsigned tx_budget; /* descriptors one kick sends (copy mode) */
+	bool zc;	    /* zero-copy: the driver sends; kicks only when the ring asks */
 	const char *mode;
 	enum afxdp_attach attach; /* AFXDP_NATIVE or AFXDP_GENERIC: how it was bound */
 	char name[IF_NAMESIZE];
@@ -93,9 +104,10 @@ int afxdp_open(const char *ifname, unsigned queue, enum afxdp_attach attach, str
 		uint16_t bind;
 		const char *mode;
 	} tries[] = {
-	    {AFXDP_NATIVE, XDP_FLAGS_DRV_MODE, XDP_ZEROCOPY, "native zero-copy"},
-	    {AFXDP_NATIVE, XDP_FLAGS_DRV_MODE, XDP_COPY, "native copy"},
-	    {AFXDP_GENERIC, XDP_FLAGS_SKB_MODE, XDP_COPY, "generic copy"},
+	    {AFXDP_NATIVE, XDP_FLAGS_DRV_MODE, XDP_ZEROCOPY | XDP_USE_NEED_WAKEUP,
+	     "native zero-copy"},
+	    {AFXDP_NATIVE, XDP_FLAGS_DRV_MODE, XDP_COPY | XDP_USE_NEED_WAKEUP, "native copy"},
+	    {AFXDP_GENERIC, XDP_FLAGS_SKB_MODE, XDP_COPY | XDP_USE_NEED_WAKEUP, "generic copy"},
 	};
 	struct afxdp *x;
 	unsigned idx;
@@ -144,6 +156,7 @@ int afxdp_open(const char *ifname, unsigned queue, enum afxdp_attach attach, str
 		if (r == 0) {
 			x->mode = tries[i].mode;
 			x->attach = tries[i].need;
+			x->zc = (tries[i].bind & XDP_ZEROCOPY) != 0;
 			break;
 		}
 		x->xsk = NULL;
@@ -152,6 +165,14 @@ int afxdp_open(const char *ifname, unsigned queue, enum afxdp_attach attach, str
 		snprintf(err, errlen, "%s: AF_XDP socket: %s%s", ifname, strerror(-r),
 			 r == -EPERM ? " (needs CAP_NET_ADMIN and CAP_BPF: run as root)" : "");
 		goto fail;
+	}
+	{
+		unsigned budget = RING_SIZE;
+
+		x->tx_budget = KERNEL_TX_BATCH;
+		if (!setsockopt(xsk_socket__fd(x->xsk), SOL_XDP, XDP_MAX_TX_SKB_BUDGET, &budget,
+				sizeof(budget)))
+			x->tx_budget = budget;
 	}
 	/* every receive frame to the kernel, every transmit frame free */
 	if (xsk_ring_prod__reserve(&x->fq, RX_FRAMES, &idx) != RX_FRAMES) {
@@ -255,6 +276,24 @@ static void reclaim(struct afxdp *x)
 	x->inflight -= n;
 }
 
+/*
+ * Have the kernel send what is in the tx ring. Copy mode sends in the call, tx_budget
+ * descriptors at a time: kicked until the ring is taken or the kernel has no room (bounded).
+ * Zero-copy: the driver sends; a kick only when the ring says the driver sleeps.
+ */
+static void kick_tx(struct afxdp *x)
+{
+	unsigned kicks = x->inflight / x->tx_budget + 1; /* what the ring can hold, at most */
+
+	if (x->zc && !xsk_ring_prod__needs_wakeup(&x->tx))
+		return;
+	while (kicks--) {
+		if (sendto(xsk_socket__fd(x->xsk), NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0 || x->zc ||
+		    (errno != EAGAIN && errno != EBUSY))
+			return;
+	}
+}
+
 static uint32_t frame_len(const struct iovec *v, unsigned n)
 {
 	size_t len = 0;
@@ -296,8 +335,7 @@ unsigned afxdp_send(struct afxdp *x, struct iovec *const *frames, const unsigned
 	if (got) {
 		xsk_ring_prod__submit(&x->tx, got);
 		x->inflight += got;
-		/* copy and generic mode send only when kicked */
-		sendto(xsk_socket__fd(x->xsk), NULL, 0, MSG_DONTWAIT, NULL, 0);
+		kick_tx(x);
 	}
 	x->st.tx += sent;
 	x->st.tx_errors += n - sent;

@@ -15,6 +15,10 @@
  * the first that binds wins and afxdp_mode() says which. The caller opens every receive queue
  * (io/port.c refuses an interface with more queues than workers: a queue without a socket
  * would have its frames passed to the kernel).
+ * Sending: copy mode (every veth, any driver without zero-copy) transmits inside the kick
+ * (sendto), which the kernel limits to 32 frames a call unless the socket allows more
+ * (XDP_MAX_TX_SKB_BUDGET, set to the ring size where the kernel has it); a flush is kicked
+ * until the ring is taken. Zero-copy is kicked only when the ring asks (XDP_USE_NEED_WAKEUP).
  * The program leaves with the socket; a process killed outright leaves it attached until the
  * interface goes (`ip link set DEV xdp off` removes it).
  */
