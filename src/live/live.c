@@ -816,20 +816,32 @@ static int worker_loop(struct live_worker *w, struct live_flags *flags, const si
 	struct live *l = w->l;
 	uint64_t last_tick = 0, sync_due = 0;
 
+	uint64_t waited = 0;
+	bool busy = false;
+
 	while (!live_pool_stopping(&l->pool) && !(flags && flags->stop)) {
 		bool ctl_ready = false, sync_ready = false;
-		int r = worker_wait(w, waitmask, sync_due, &ctl_ready, &sync_ready);
+		uint64_t now = io_monotonic_ns();
+		int r = 0;
 
+		/* A pass that found frames is followed by another without the wait, as long as
+		 * the last wait is under LIVE_BUSY_NS old: worker 0's signals, control socket and
+		 * sync link are looked at in the wait */
+		if (!busy || now - waited >= LIVE_BUSY_NS) {
+			r = worker_wait(w, waitmask, sync_due, &ctl_ready, &sync_ready);
+			waited = now;
+		}
 		if (r < 0 && r != -EINTR) {
 			fprintf(l->err, "pkttables: worker %u: poll: %s\n", w->id, strerror(-r));
 			return r;
 		}
+		busy = false;
 		for (unsigned i = 0; r >= 0 && i < l->nsock; i++) {
 			struct rx_ctx c = {w, (int)i + 1};
 
 			if (!w->rx[i])
 				continue;
-			io_port_receive(w->port[i], LIVE_RX_BUDGET, rx_frame, &c);
+			busy |= io_port_receive(w->port[i], LIVE_RX_BUDGET, rx_frame, &c) != 0;
 			run_stage(w);
 		}
 		if (flags)

@@ -23,6 +23,7 @@
 #include "live/workers.h"
 
 #define LIVE_WAIT_MS	 100
+#define LIVE_BUSY_NS	 1000000 /* a busy worker's longest run of passes without a wait */
 #define LIVE_RX_BUDGET	 256
 #define LIVE_TXQ	 256		/* frames per interface before a flush */
 #define LIVE_LOCALQ	 LIVE_RX_BUDGET /* local answers of one burst: one per packet at most */
