@@ -7,7 +7,11 @@
 #   192.0.2.2/24                192.0.2.1 | 198.51.100.1       198.51.100.2/24
 #
 # The router is, in turn:
-#   kernel    the kernel forwards, the ruleset loaded with iptables-restore
+#   kernel    the kernel forwards, the ruleset loaded with iptables-restore (nf_tables on a
+#             system whose iptables is iptables-nft, as Debian's: labelled kernel-nft)
+#   kernel_legacy  the same with iptables-legacy-restore (x_tables: labelled kernel-legacy),
+#             the kernel full stack issue 20's goal is set against; left out when the system
+#             has no iptables-legacy-restore
 #   pkttables pkttables run --config (AF_PACKET; the kernel's stack kept out, docs/live.md)
 #   afxdp     the same with `io afxdp` (AF_XDP sockets, native XDP on the veths)
 #   pkttables2, afxdp2   the same two with `workers 2` (src/live/workers.h); afxdp2's veths
@@ -16,19 +20,22 @@
 # BENCH_LIVE_STACK=full: every router runs the full stack instead of the filter ruleset
 # (conntrack, mangle MARK, SNAT to the router's address, a 20-rule default-drop filter after
 # an ESTABLISHED rule), as bench/table.sh's full row; the nfqueue router is left out then.
-#   MODE_gso  any of them with the offloads left on (kernel_gso and pkttables_gso by default)
+#   MODE_gso  any of them with the offloads left on (by default kernel_gso, kernel_legacy_gso,
+#             pkttables_gso and afxdp_gso)
 # BENCH_LIVE_MODES: the routers to run (default all of the above).
 # Offloads (TSO/GSO/GRO, checksum) are off on all four veth ends for every router but the _gso
-# ones, so that those compare like for like; a _gso row's ratio is to kernel_gso.
+# ones, so that those compare like for like; a _gso row's ratios are to kernel_legacy_gso and
+# kernel_gso.
 #
 # Measured: (a) TCP throughput client -> server (iperf3, one stream), (b) UDP packets per second
 # arriving at the server for 64-byte datagrams from one sender as fast as it goes
 # (build/bench/udp_flood, sendmmsg; iperf3 -u would measure its own receiver instead).
-# Prints Gbit/s, kpps and the ratio to the kernel, writes build/bench-live.csv
+# Prints Gbit/s, kpps and the ratios to the kernel (legacy and nft), writes build/bench-live.csv
 # (config,io,workers,udp64_kpps,tcp_gbps), appends rows to build/bench.csv
 # (name,packets,ns_per_packet,mpps,ratio,instructions_per_packet; TCP packets are bytes / 1448,
-# the MSS with timestamps on a 1500 MTU) and writes build/bench-live.txt.
-# BENCH_LIVE_SECONDS (3) per measurement; about 25 s in all. Skipped (exit 0) when not root.
+# the MSS with timestamps on a 1500 MTU; the ratio there is to the kernel's legacy row, or to
+# nft's when legacy was not run) and writes build/bench-live.txt.
+# BENCH_LIVE_SECONDS (3) per measurement; about 10 s per router. Skipped (exit 0) when not root.
 # Called by bench/run.sh after the plot, so bench.png shows the engine rows only.
 cd "$(dirname "$0")/.." || exit 2
 BIN=${PT_BIN:-$PWD/build/pkttables}
@@ -126,13 +133,15 @@ topo() {
 	ip -n $S addr add 198.51.100.2/24 dev eth0
 	ip -n $S route add default via 198.51.100.1
 	case $1 in
-	kernel | nfqueue)
+	kernel | kernel_legacy | nfqueue)
 		ip -n $R addr add 192.0.2.1/24 dev $L
 		ip -n $R addr add 198.51.100.1/24 dev $W
 		ip -n $R link set $L up
 		ip -n $R link set $W up
 		ip netns exec $R sysctl -qw net.ipv4.ip_forward=1
-		ip netns exec $R iptables-restore <"$D/bench.rules" || return 1
+		restore=iptables-restore
+		[ "$1" = kernel_legacy ] && restore=iptables-legacy-restore
+		ip netns exec $R $restore <"$D/bench.rules" || return 1
 		;;
 	pkttables* | afxdp*)
 		ip netns exec $R sysctl -qw net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
@@ -184,9 +193,11 @@ print(j["bytes"], j["bits_per_second"])'
 }
 
 : >"$TXT"
-MODES=${BENCH_LIVE_MODES:-kernel pkttables afxdp pkttables2 afxdp2 nfqueue kernel_gso pkttables_gso}
+MODES=${BENCH_LIVE_MODES:-kernel kernel_legacy pkttables afxdp pkttables2 afxdp2 nfqueue kernel_gso kernel_legacy_gso pkttables_gso afxdp_gso}
 [ "$STACK" = full ] && MODES=$(echo "$MODES" | sed 's/nfqueue//')
-echo "bench/live.sh: $STACK ruleset; $(nproc) CPUs, shared by sender, router and receiver" | tee -a "$TXT"
+command -v iptables-legacy-restore >/dev/null 2>&1 ||
+	MODES=$(echo "$MODES" | sed 's/kernel_legacy[a-z_]*//g')
+echo "bench/live.sh: $STACK ruleset; $(nproc) CPUs, shared by sender, router and receiver; load $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$TXT"
 for mode in $MODES; do
 	if ! topo $mode; then
 		echo "bench/live.sh: $mode: the topology did not forward" | tee -a "$TXT"
@@ -218,18 +229,40 @@ row() {
 		printf "%s,%d,%.1f,%.4f,%.3f,\n", $1, $2, ns, $3 / 1e6, r }' >>"$OUT"
 }
 [ -f "$OUT" ] || echo "name,packets,ns_per_packet,mpps,ratio,instructions_per_packet" >"$OUT"
+# label MODE -> what the router was
+label() {
+	case ${1%_gso} in
+	kernel) l=kernel-nft ;;
+	kernel_legacy) l=kernel-legacy ;;
+	pkttables) l="pkttables AF_PACKET" ;;
+	afxdp) l="pkttables AF_XDP" ;;
+	pkttables2) l="pkttables AF_PACKET x2" ;;
+	afxdp2) l="pkttables AF_XDP x2" ;;
+	nfqueue) l="kernel-nft+NFQUEUE" ;;
+	*) l=$1 ;;
+	esac
+	[ "${1%_gso}" = "$1" ] || l="$l, offloads on"
+	echo "$l"
+}
 {
-	echo "live forwarding, one run, client -> router -> server (veth, offloads off but _gso):"
-	printf '  %-14s %12s %8s   %14s %8s\n' router "TCP Gbit/s" ratio "UDP-64 kpps" ratio
+	echo "live forwarding, one run, client -> router -> server (veth, offloads off but _gso);"
+	echo "ratios to the kernel's legacy (x_tables) and nft (nf_tables) rows of the same offloads:"
+	printf '  %-32s %10s %7s %7s   %11s %7s %7s\n' router "TCP Gbit/s" legacy nft "UDP-64 kpps" legacy nft
 	for mode in $MODES; do
 		eval "b=\$tcp_bps_$mode by=\$tcp_bytes_$mode p=\$udp_pps_$mode n=\$udp_pkts_$mode"
 		[ -n "$b" ] || continue
-		base=kernel
-		[ "${mode%_gso}" = "$mode" ] || base=kernel_gso
-		eval "tcp_base=\${tcp_bps_$base:-0} udp_base=\${udp_pps_$base:-0}"
-		echo "$b $tcp_base $p $udp_base $mode" | awk '{
-			rt = $2 > 0 ? $1 / $2 : 0; ru = $4 > 0 ? $3 / $4 : 0
-			printf "  %-14s %12.2f %8.3f   %14.1f %8.3f\n", $5, $1 / 1e9, rt, $3 / 1e3, ru }'
+		sfx=""
+		[ "${mode%_gso}" = "$mode" ] || sfx=_gso
+		eval "tl=\${tcp_bps_kernel_legacy$sfx:-0} ul=\${udp_pps_kernel_legacy$sfx:-0}"
+		eval "tn=\${tcp_bps_kernel$sfx:-0} un=\${udp_pps_kernel$sfx:-0}"
+		echo "$b $tl $tn $p $ul $un" | awk -v name="$(label $mode)" '
+			function r(a, b) { return b > 0 ? sprintf("%.3f", a / b) : "-" }
+			{ printf "  %-32s %10.2f %7s %7s   %11.1f %7s %7s\n", name, $1 / 1e9, r($1, $2),
+				r($1, $3), $4 / 1e3, r($4, $5), r($4, $6) }'
+		# bench.csv: one ratio, to legacy when it ran
+		tcp_base=$tl udp_base=$ul
+		[ "$tl" != 0 ] || tcp_base=$tn
+		[ "$ul" != 0 ] || udp_base=$un
 		tpps=$(echo "$b" | awk '{ printf "%.0f", $1 / 8 / 1448 }')
 		kpps=$(echo "$tcp_base" | awk '{ printf "%.0f", $1 / 8 / 1448 }')
 		row "live-tcp-$mode" "$(echo "$by" | awk '{ printf "%.0f", $1 / 1448 }')" "$tpps" "$kpps"
@@ -242,12 +275,13 @@ for mode in $MODES; do
 	eval "b=\$tcp_bps_$mode p=\$udp_pps_$mode"
 	[ -n "$b" ] || continue
 	case ${mode%_gso} in
-	kernel) row="kernel-$STACK,kernel,-" ;;
+	kernel) row="kernel-nft-$STACK,kernel,-" ;;
+	kernel_legacy) row="kernel-legacy-$STACK,kernel,-" ;;
 	pkttables) row="pkttables-$STACK,afpacket,1" ;;
 	afxdp) row="pkttables-$STACK,afxdp,1" ;;
 	pkttables2) row="pkttables-$STACK,afpacket,2" ;;
 	afxdp2) row="pkttables-$STACK,afxdp,2" ;;
-	nfqueue) row="kernel+pkttables-nfqueue,nfqueue,1" ;;
+	nfqueue) row="kernel-nft+pkttables-nfqueue,nfqueue,1" ;;
 	esac
 	[ "${mode%_gso}" = "$mode" ] || row=$(echo "$row" | sed 's/,/-offloads,/')
 	echo "$row $p $b" | awk '{ printf "%s,%.1f,%.3f\n", $1, $2 / 1e3, $3 / 1e9 }' >>build/bench-live.csv
