@@ -16,11 +16,25 @@
 # same mark: a packet that saw half of one ruleset and half of the next would be logged. None
 # may be; the download must complete intact. A ruleset torn on purpose (mark 1 set, mark 2
 # demanded) shows that the log would see it. Exit 77 when not root or without namespaces.
+# With PT_LIVE_IO=afxdp a worker reads the AF_XDP socket of its receive queue, so the veths get
+# two queues and the end hosts' frames are steered by queue (tc skbedit on their egress: a
+# veth delivers on the peer's receive queue of the transmit queue's number): the client's to
+# queue 0, worker 0; the server's, the replies, to queue 1, worker 1.
 cd "$(dirname "$0")/../.." || exit 2
 . tests/netns/lib.sh
+[ "${PT_LIVE_IO:-afpacket}" = afxdp ] && PT_LIVE_QUEUES=2
 netns_init ptn livenat "network namespaces, AF_PACKET" ip ping curl ethtool sha256sum
 
 netns_live_router
+if [ -n "${PT_LIVE_QUEUES:-}" ]; then
+	for _h in "$C 0" "$S 1"; do
+		set -- $_h
+		{ ip netns exec $1 tc qdisc add dev eth0 clsact &&
+			ip netns exec $1 tc filter add dev eth0 egress matchall \
+				action skbedit queue_mapping $2; } >"$D/tc.err" 2>&1 ||
+			skip "tc skbedit queue_mapping refused: $(head -n 1 "$D/tc.err")"
+	done
+fi
 
 CTL=$D/live.ctl
 cat >"$D/live.conf" <<CONF
