@@ -21,7 +21,8 @@
 # (conntrack, mangle MARK, SNAT to the router's address, a 20-rule default-drop filter after
 # an ESTABLISHED rule), as bench/table.sh's full row; the nfqueue router is left out then.
 #   MODE_gso  any of them with the offloads left on (by default kernel_gso, kernel_legacy_gso,
-#             pkttables_gso and afxdp_gso)
+#             pkttables_gso and afxdp_gso); afxdp*_gso with the end hosts' transmit checksum
+#             offload off (and so their TSO), which AF_XDP needs (docs/live.md)
 # BENCH_LIVE_MODES: the routers to run (default all of the above).
 # Offloads (TSO/GSO/GRO, checksum) are off on all four veth ends for every router but the _gso
 # ones, so that those compare like for like; a _gso row's ratios are to kernel_legacy_gso and
@@ -122,6 +123,9 @@ topo() {
 	for n in $C $S; do
 		[ -n "$gso" ] ||
 			ip netns exec $n ethtool -K eth0 rx off tx off gso off tso off gro off >/dev/null 2>&1
+		# AF_XDP gets no word of a partial checksum: the end hosts' transmit checksum
+		# offload off, as docs/live.md says (which turns their TSO off too)
+		case $gso$1 in 1afxdp*) ip netns exec $n ethtool -K eth0 tx off >/dev/null 2>&1 ;; esac
 		ip -n $n link set eth0 up
 	done
 	for d in $L $W; do
@@ -242,12 +246,13 @@ label() {
 	*) l=$1 ;;
 	esac
 	[ "${1%_gso}" = "$1" ] || l="$l, offloads on"
+	case $1 in afxdp*_gso) l="$l (hosts' tx csum off)" ;; esac
 	echo "$l"
 }
 {
 	echo "live forwarding, one run, client -> router -> server (veth, offloads off but _gso);"
 	echo "ratios to the kernel's legacy (x_tables) and nft (nf_tables) rows of the same offloads:"
-	printf '  %-32s %10s %7s %7s   %11s %7s %7s\n' router "TCP Gbit/s" legacy nft "UDP-64 kpps" legacy nft
+	printf '  %-50s %10s %7s %7s   %11s %7s %7s\n' router "TCP Gbit/s" legacy nft "UDP-64 kpps" legacy nft
 	for mode in $MODES; do
 		eval "b=\$tcp_bps_$mode by=\$tcp_bytes_$mode p=\$udp_pps_$mode n=\$udp_pkts_$mode"
 		[ -n "$b" ] || continue
@@ -257,7 +262,7 @@ label() {
 		eval "tn=\${tcp_bps_kernel$sfx:-0} un=\${udp_pps_kernel$sfx:-0}"
 		echo "$b $tl $tn $p $ul $un" | awk -v name="$(label $mode)" '
 			function r(a, b) { return b > 0 ? sprintf("%.3f", a / b) : "-" }
-			{ printf "  %-32s %10.2f %7s %7s   %11.1f %7s %7s\n", name, $1 / 1e9, r($1, $2),
+			{ printf "  %-50s %10.2f %7s %7s   %11.1f %7s %7s\n", name, $1 / 1e9, r($1, $2),
 				r($1, $3), $4 / 1e3, r($4, $5), r($4, $6) }'
 		# bench.csv: one ratio, to legacy when it ran
 		tcp_base=$tl udp_base=$ul
