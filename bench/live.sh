@@ -233,21 +233,23 @@ row() {
 		printf "%s,%d,%.1f,%.4f,%.3f,\n", $1, $2, ns, $3 / 1e6, r }' >>"$OUT"
 }
 [ -f "$OUT" ] || echo "name,packets,ns_per_packet,mpps,ratio,instructions_per_packet" >"$OUT"
-# label MODE -> what the router was
-label() {
+# describe MODE: what the router was, $label for the table and $csvrow for bench-live.csv
+describe() {
 	case ${1%_gso} in
-	kernel) l=kernel-nft ;;
-	kernel_legacy) l=kernel-legacy ;;
-	pkttables) l="pkttables AF_PACKET" ;;
-	afxdp) l="pkttables AF_XDP" ;;
-	pkttables2) l="pkttables AF_PACKET x2" ;;
-	afxdp2) l="pkttables AF_XDP x2" ;;
-	nfqueue) l="kernel-nft+NFQUEUE" ;;
-	*) l=$1 ;;
+	kernel) label=kernel-nft csvrow="kernel-nft-$STACK,kernel,-" ;;
+	kernel_legacy) label=kernel-legacy csvrow="kernel-legacy-$STACK,kernel,-" ;;
+	pkttables) label="pkttables AF_PACKET" csvrow="pkttables-$STACK,afpacket,1" ;;
+	afxdp) label="pkttables AF_XDP" csvrow="pkttables-$STACK,afxdp,1" ;;
+	pkttables2) label="pkttables AF_PACKET x2" csvrow="pkttables-$STACK,afpacket,2" ;;
+	afxdp2) label="pkttables AF_XDP x2" csvrow="pkttables-$STACK,afxdp,2" ;;
+	nfqueue) label="kernel-nft+NFQUEUE" csvrow="kernel-nft+pkttables-nfqueue,nfqueue,1" ;;
+	*) label=$1 csvrow="$1,-,-" ;;
 	esac
-	[ "${1%_gso}" = "$1" ] || l="$l, offloads on"
-	case $1 in afxdp*_gso) l="$l (hosts' tx csum off)" ;; esac
-	echo "$l"
+	if [ "${1%_gso}" != "$1" ]; then
+		label="$label, offloads on"
+		csvrow=$(echo "$csvrow" | sed 's/,/-offloads,/')
+	fi
+	case $1 in afxdp*_gso) label="$label (hosts' tx csum off)" ;; esac
 }
 {
 	echo "live forwarding, one run, client -> router -> server (veth, offloads off but _gso);"
@@ -260,7 +262,8 @@ label() {
 		[ "${mode%_gso}" = "$mode" ] || sfx=_gso
 		eval "tl=\${tcp_bps_kernel_legacy$sfx:-0} ul=\${udp_pps_kernel_legacy$sfx:-0}"
 		eval "tn=\${tcp_bps_kernel$sfx:-0} un=\${udp_pps_kernel$sfx:-0}"
-		echo "$b $tl $tn $p $ul $un" | awk -v name="$(label $mode)" '
+		describe $mode
+		echo "$b $tl $tn $p $ul $un" | awk -v name="$label" '
 			function r(a, b) { return b > 0 ? sprintf("%.3f", a / b) : "-" }
 			{ printf "  %-50s %10.2f %7s %7s   %11.1f %7s %7s\n", name, $1 / 1e9, r($1, $2),
 				r($1, $3), $4 / 1e3, r($4, $5), r($4, $6) }'
@@ -279,16 +282,7 @@ echo "config,io,workers,udp64_kpps,tcp_gbps" >build/bench-live.csv
 for mode in $MODES; do
 	eval "b=\$tcp_bps_$mode p=\$udp_pps_$mode"
 	[ -n "$b" ] || continue
-	case ${mode%_gso} in
-	kernel) row="kernel-nft-$STACK,kernel,-" ;;
-	kernel_legacy) row="kernel-legacy-$STACK,kernel,-" ;;
-	pkttables) row="pkttables-$STACK,afpacket,1" ;;
-	afxdp) row="pkttables-$STACK,afxdp,1" ;;
-	pkttables2) row="pkttables-$STACK,afpacket,2" ;;
-	afxdp2) row="pkttables-$STACK,afxdp,2" ;;
-	nfqueue) row="kernel-nft+pkttables-nfqueue,nfqueue,1" ;;
-	esac
-	[ "${mode%_gso}" = "$mode" ] || row=$(echo "$row" | sed 's/,/-offloads,/')
-	echo "$row $p $b" | awk '{ printf "%s,%.1f,%.3f\n", $1, $2 / 1e3, $3 / 1e9 }' >>build/bench-live.csv
+	describe $mode
+	echo "$csvrow $p $b" | awk '{ printf "%s,%.1f,%.3f\n", $1, $2 / 1e3, $3 / 1e9 }' >>build/bench-live.csv
 done
 echo "appended to $OUT, wrote $TXT and build/bench-live.csv"
