@@ -10,9 +10,10 @@
  * SACK-permitted, timestamps, data, retransmitted ACKs, liberal sides and tables, taken-over
  * entries, states and flags the fast path must leave alone. The fast path has two forms (one
  * that walks no options and knows no sequence adjustment, one that does): the option layouts
- * either takes (none, NOP NOP timestamps alone, the same 12 bytes in another order or with a
- * SACK block, SACK beside timestamps, garbage) and entries with a sequence adjustment and a
- * timeout policy of their own (extensions) are each counted and must each be taken often.
+ * either takes (none, NOP NOP timestamps alone, the same 12 bytes in another order, a SACK
+ * block in 12 bytes, timestamps and NOPs in 16, SACK beside timestamps, garbage) and entries with a
+ * sequence adjustment and a timeout policy of their own (extensions) are each counted and must each
+ * be taken often.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -131,6 +132,19 @@ static void put32(uint8_t *b, uint32_t v)
 	b[3] = (uint8_t)v;
 }
 
+/* NOP NOP and n SACK blocks at o, their edges near the ACK and the receiver's end; bytes. */
+static uint32_t put_sack(uint8_t *o, unsigned n, uint32_t ack, const struct ct_tcp_dir *r)
+{
+	o[0] = o[1] = 1;
+	o[2] = 5;
+	o[3] = (uint8_t)(2 + 8 * n);
+	for (unsigned b = 0; b < n; b++) {
+		put32(o + 4 + 8 * b, ack + rng() % 3000);
+		put32(o + 8 + 8 * b, rng() % 2 ? near(r->td_end + 1) : ack + rng() % 9000);
+	}
+	return 4 + 8 * n;
+}
+
 /* An IPv4 TCP segment of dir in e's connection, its numbers near e's window edges. */
 static void random_segment(const struct ct_entry *e, enum ct_dir dir, struct segment *sg)
 {
@@ -193,48 +207,29 @@ static void random_segment(const struct ct_entry *e, enum ct_dir dir, struct seg
 		o[10] = o[11] = 1;
 		optlen = 12;
 		break;
-	case 6: /* 12 bytes, NOP NOP and a SACK block: a walk */
-		o[0] = o[1] = 1;
-		o[2] = 5;
-		o[3] = 10;
-		put32(o + 4, ack + rng() % 3000);
-		put32(o + 8, rng() % 2 ? near(r->td_end + 1) : ack + rng() % 9000);
-		optlen = 12;
-		break;
-	case 7: { /* timestamps, then SACK blocks */
-		unsigned n = 1 + rng() % 3;
-
+	case 6: /* NOP NOP timestamps and four NOPs: no SACK, but not the 12 bytes: a walk */
 		o[0] = o[1] = 1;
 		o[2] = 8;
 		o[3] = 10;
-		o[12] = o[13] = 1;
-		o[14] = 5;
-		o[15] = (uint8_t)(2 + 8 * n);
-		for (unsigned b = 0; b < n; b++) {
-			put32(o + 16 + 8 * b, ack + rng() % 3000);
-			put32(o + 20 + 8 * b, rng() % 2 ? near(r->td_end + 1) : ack + rng() % 9000);
-		}
-		optlen = 16 + 8 * n;
+		put32(o + 4, rng());
+		put32(o + 8, rng());
+		put32(o + 12, 0x01010101);
+		optlen = 16;
 		break;
-	}
+	case 7: /* timestamps, then SACK blocks */
+		o[0] = o[1] = 1;
+		o[2] = 8;
+		o[3] = 10;
+		optlen = 12 + put_sack(o + 12, 1 + rng() % 3, ack, r);
+		break;
 	case 8: /* garbage of any length */
 		optlen = 4 * (1 + rng() % 10);
 		for (uint32_t i = 0; i < optlen; i++)
 			o[i] = (uint8_t)(rng() % 3 ? rng() % 9 : rng());
 		break;
-	case 2: { /* SACK blocks, edges near the ACK and the receiver's end */
-		unsigned n = 1 + rng() % 3;
-
-		o[0] = o[1] = 1;
-		o[2] = 5;
-		o[3] = (uint8_t)(2 + 8 * n);
-		for (unsigned b = 0; b < n; b++) {
-			put32(o + 4 + 8 * b, ack + rng() % 3000);
-			put32(o + 8 + 8 * b, rng() % 2 ? near(r->td_end + 1) : ack + rng() % 9000);
-		}
-		optlen = 4 + 8 * n;
+	case 2: /* SACK blocks (one of them: 12 bytes, as long as timestamps alone) */
+		optlen = put_sack(o, 1 + rng() % 3, ack, r);
 		break;
-	}
 	case 3: /* malformed: a length running past the header */
 		o[0] = 5;
 		o[1] = 30;
