@@ -77,11 +77,15 @@ struct classifier {
 	unsigned nleaves;
 	uint32_t *pool;
 	int root[CLS_GROUPS]; /* -1: the group is empty */
-	unsigned group_mask;  /* which of a rule's group bits the trees are split by */
+	unsigned nroots;      /* the lookup's list of them: the non-empty groups' roots */
+	uint32_t roots[CLS_GROUPS];
+	unsigned group_mask; /* which of a rule's group bits the trees are split by */
 	size_t max_bytes, bytes;
 	unsigned updates; /* rules inserted or deleted since the build (cls_update's limit) */
 };
 
+/* Make c->roots the list of c->root[] that are not empty (after a build or a new root). */
+void cls_index_roots(struct classifier *c);
 /* Group of a rule from its constraints (narrow source, narrow destination). */
 unsigned cls_rule_group(const struct cls_bcon *con, unsigned ncon);
 /* Append a builder rule's constraints to c's tables; 0 or -ENOMEM. */

@@ -105,7 +105,7 @@ static int constrain_iface(struct cls_builder *b, unsigned i, unsigned dim, cons
 
 	if (!len && !wild) /* no -i; '!' of it: no interface is that */
 		return inv ? cls_builder_constrain(b, i, dim, NULL, 0, false) : 0;
-	if (!len)	  /* "+": every name; inverted, none */
+	if (!len) /* "+": every name; inverted, none */
 		return inv ? constrain1(b, i, dim, 1, 0, false) : 0;
 	lo = name_word(name, len);
 	if (wild && len < 4) {
@@ -404,60 +404,76 @@ static uint32_t iface_word(const char *s)
 	return v;
 }
 
+/* Transport protocols whose matches read the ports or type/code: the header bytes they need
+ * (a packet with fewer is dropped by the match, in the linear scan's order); 0: none. */
+static const uint8_t l4_need[256] = {
+    [IPPROTO_TCP] = 20, [IPPROTO_UDP] = 8,  [IPPROTO_UDPLITE] = 8, [IPPROTO_SCTP] = 8,
+    [IPPROTO_DCCP] = 8, [IPPROTO_ICMP] = 8, [IPPROTO_ICMPV6] = 8,
+};
+
+#define DIM(d) (1u << (d))
+#define WORDS_1_3                                                                                  \
+	(DIM(CLS_SRC1) | DIM(CLS_SRC2) | DIM(CLS_SRC3) | DIM(CLS_DST1) | DIM(CLS_DST2) |           \
+	 DIM(CLS_DST3))
+#define PORT_DIMS (DIM(CLS_SPORT) | DIM(CLS_DPORT))
+
+/*
+ * Only the dimensions some compiled rule of the ruleset constrains are written (cr->dims):
+ * nothing reads the others, as a tree splits and a rule's check tests only constrained
+ * dimensions. An IPv4 ruleset never constrains words 1-3 of an address.
+ */
 bool cls_key(const struct cls_ruleset *cr, const struct ext_pkt_ctx *ctx, uint32_t key[CLS_NDIMS])
 {
 	const struct pkt_info *in = ctx->info;
+	const uint32_t d = cr->dims;
+	unsigned need = l4_need[in->l4proto];
 	bool ports = false;
 
 	if (in->bad != PKT_OK)
 		return false;
-	switch (in->l4proto) {
-	case IPPROTO_TCP:
-	case IPPROTO_UDP:
-	case IPPROTO_UDPLITE:
-	case IPPROTO_SCTP:
-	case IPPROTO_DCCP:
-	case IPPROTO_ICMP:
-	case IPPROTO_ICMPV6:
+	if (need) {
 		/* the matches on these drop a packet at once whose header is cut short, or an
 		 * IPv4 fragment at offset 1 (tcp): the linear scan does that in its order */
 		if (in->frag_off == 1)
 			return false;
 		if (!in->frag_off) {
-			if (!in->has_l4 || in->l4len < (in->l4proto == IPPROTO_TCP ? 20u : 8u))
+			if (!in->has_l4 || in->l4len < need)
 				return false;
 			ports = true;
 		}
-		break;
-	default:
-		break;
 	}
 	key[CLS_SRC0] = ntohl(in->src.w[0]);
 	key[CLS_DST0] = ntohl(in->dst.w[0]);
-	if (ctx->family == AF_INET6) {
+	if (d & WORDS_1_3) {
 		for (unsigned k = 1; k < 4; k++) {
-			key[CLS_SRC0 + k] = ntohl(in->src.w[k]);
-			key[CLS_DST0 + k] = ntohl(in->dst.w[k]);
+			key[CLS_SRC0 + k] = ctx->family == AF_INET6 ? ntohl(in->src.w[k]) : 0;
+			key[CLS_DST0 + k] = ctx->family == AF_INET6 ? ntohl(in->dst.w[k]) : 0;
 		}
-	} else {
-		for (unsigned k = 1; k < 4; k++)
-			key[CLS_SRC0 + k] = key[CLS_DST0 + k] = 0;
 	}
 	key[CLS_PROTO] = in->l4proto;
-	key[CLS_SPORT] = key[CLS_DPORT] = key[CLS_ICMP] = CLS_NO_PORT;
-	if (ports && in->has_ports) {
-		key[CLS_SPORT] = in->sport;
-		key[CLS_DPORT] = in->dport;
+	if (d & PORT_DIMS) {
+		key[CLS_SPORT] = key[CLS_DPORT] = CLS_NO_PORT;
+		if (ports && in->has_ports) {
+			key[CLS_SPORT] = in->sport;
+			key[CLS_DPORT] = in->dport;
+		}
 	}
-	if (ports && (in->l4proto == IPPROTO_ICMP || in->l4proto == IPPROTO_ICMPV6))
-		key[CLS_ICMP] = (uint32_t)in->icmp_type << 8 | in->icmp_code;
+	if (d & DIM(CLS_ICMP))
+		key[CLS_ICMP] =
+		    ports && (in->l4proto == IPPROTO_ICMP || in->l4proto == IPPROTO_ICMPV6)
+			? (uint32_t)in->icmp_type << 8 | in->icmp_code
+			: CLS_NO_PORT;
 	/* the rest costs more to read: only what some rule looks at */
-	key[CLS_IN] = cr->dims & 1u << CLS_IN ? iface_word(ctx->in) : 0;
-	key[CLS_OUT] = cr->dims & 1u << CLS_OUT ? iface_word(ctx->out) : 0;
-	key[CLS_MARK] = ctx->pkt->mark;
-	key[CLS_CTSTATE] =
-	    cr->ctstate && cr->dims & 1u << CLS_CTSTATE ? cr->ctstate(ctx, EXT_CLS_CTSTATE) : 0;
-	key[CLS_FRAG] = ctx->family == AF_INET && in->frag_off != 0;
+	if (d & DIM(CLS_IN))
+		key[CLS_IN] = iface_word(ctx->in);
+	if (d & DIM(CLS_OUT))
+		key[CLS_OUT] = iface_word(ctx->out);
+	if (d & DIM(CLS_MARK))
+		key[CLS_MARK] = ctx->pkt->mark;
+	if (d & DIM(CLS_CTSTATE))
+		key[CLS_CTSTATE] = cr->ctstate ? cr->ctstate(ctx, EXT_CLS_CTSTATE) : 0;
+	if (d & DIM(CLS_FRAG))
+		key[CLS_FRAG] = ctx->family == AF_INET && in->frag_off != 0;
 	return true;
 }
 

@@ -95,6 +95,7 @@ static inline bool cls_ruleset_std_exact(const struct cls_ruleset *cr, unsigned 
 /*
  * The packet's key; false when the packet must take the linear scan (headers missing or
  * malformed: a match would drop it at once, and that must happen where the scan has it).
+ * Only the dimensions in cr->dims are written (no tree or rule of cr reads the others).
  */
 bool cls_key(const struct cls_ruleset *cr, const struct ext_pkt_ctx *ctx, uint32_t key[CLS_NDIMS]);
 

@@ -207,20 +207,26 @@ static inline bool con_holds(const struct classifier *c, const struct cls_con *k
 	return a < k->nint && iv[a].lo <= v;
 }
 
-static inline bool rule_holds(const struct classifier *c, unsigned pos, const uint32_t *key)
+/* Do a rule's constraints hold, for a rule in a leaf (never a rule that allows nothing: the
+ * build and cls_insert leave those out of every tree)? */
+static inline bool leaf_rule_holds(const struct classifier *c, unsigned pos, const uint32_t *key)
 {
 	const struct cls_rule *r = &c->rules[pos];
-	const struct cls_con *k = &c->cons[r->coff];
+	const struct cls_con *k = &c->cons[r->coff], *end = k + r->ncon;
 
-	if (r->never)
-		return false;
-	for (unsigned i = 0; i < r->ncon; i++)
-		if (!con_holds(c, &k[i], key[k[i].dim]))
+	for (; k < end; k++)
+		if (!con_holds(c, k, key[k->dim]))
 			return false;
 	return true;
 }
 
-static const struct cls_leaf *walk(const struct classifier *c, unsigned node, const uint32_t *key)
+static inline bool rule_holds(const struct classifier *c, unsigned pos, const uint32_t *key)
+{
+	return !c->rules[pos].never && leaf_rule_holds(c, pos, key);
+}
+
+static inline __attribute__((always_inline)) const struct cls_leaf *
+walk(const struct classifier *c, unsigned node, const uint32_t *key)
 {
 	const struct cls_node *n = &c->nodes[node];
 
@@ -271,7 +277,7 @@ static unsigned leaf_first(const struct classifier *c, const struct cls_leaf *l,
 				return scan_from(c, key, from, best);
 	}
 	for (; i < l->n && CLS_POS(l->pos[i]) < best; i++)
-		if ((l->pos[i] & CLS_COVERS) || rule_holds(c, CLS_POS(l->pos[i]), key))
+		if ((l->pos[i] & CLS_COVERS) || leaf_rule_holds(c, CLS_POS(l->pos[i]), key))
 			return CLS_POS(l->pos[i]);
 	return best;
 }
@@ -280,32 +286,32 @@ unsigned cls_first(const struct classifier *c, const uint32_t key[CLS_NDIMS], un
 {
 	unsigned best = c->nrules;
 
-	for (unsigned g = 0; g < CLS_GROUPS; g++)
-		if (c->root[g] >= 0)
-			best = leaf_first(c, walk(c, (unsigned)c->root[g], key), key, from, best);
+	for (unsigned g = 0; g < c->nroots; g++)
+		best = leaf_first(c, walk(c, c->roots[g], key), key, from, best);
 	return best;
 }
 
 void cls_cursor_init(const struct classifier *c, const uint32_t key[CLS_NDIMS],
 		     struct cls_cursor *cur)
 {
+	unsigned n = 0;
+
 	cur->c = c;
 	cur->key = key;
-	cur->n = 0;
-	for (unsigned g = 0; g < CLS_GROUPS; g++) {
-		const struct cls_leaf *l;
+	for (unsigned g = 0; g < c->nroots; g++) {
+		const struct cls_leaf *l = walk(c, c->roots[g], key);
 
-		if (c->root[g] < 0)
-			continue;
-		l = walk(c, (unsigned)c->root[g], key);
-		if (!l->n)
-			continue;
-		cur->pos[cur->n] = l->pos;
-		cur->end[cur->n++] = l->pos + l->n;
+		cur->pos[n] = l->pos;
+		cur->end[n] = l->pos + l->n;
+		n += l->n != 0;
 	}
+	cur->n = n;
 }
 
-unsigned cls_cursor_next(struct cls_cursor *cur, unsigned from)
+/* cls_cursor_next, made twice: with skip false (from 0, a chain's start) nothing lies below
+ * from and the loop that passes over such entries goes. */
+static inline __attribute__((always_inline)) unsigned cursor_next(struct cls_cursor *cur,
+								  unsigned from, const bool skip)
 {
 	const struct classifier *c = cur->c;
 	unsigned best = c->nrules;
@@ -313,17 +319,27 @@ unsigned cls_cursor_next(struct cls_cursor *cur, unsigned from)
 	for (unsigned g = 0; g < cur->n; g++) {
 		const uint32_t *p = cur->pos[g], *e = cur->end[g];
 
-		for (; p < e && CLS_POS(*p) < from; p++)
+		for (; skip && p < e && CLS_POS(*p) < from; p++)
 			if (hides(c, *p)) /* see hides(): this leaf cannot answer */
 				return scan_from(c, cur->key, from, c->nrules);
-		for (; p < e && CLS_POS(*p) < best; p++)
-			if ((*p & CLS_COVERS) || rule_holds(c, CLS_POS(*p), cur->key)) {
-				best = CLS_POS(*p);
+		for (; p < e; p++) {
+			uint32_t x = *p;
+
+			if (CLS_POS(x) >= best)
+				break;
+			if ((x & CLS_COVERS) || leaf_rule_holds(c, CLS_POS(x), cur->key)) {
+				best = CLS_POS(x);
 				break;
 			}
+		}
 		cur->pos[g] = p; /* stays on the candidate: a later from >= it moves past */
 	}
 	return best;
+}
+
+unsigned cls_cursor_next(struct cls_cursor *cur, unsigned from)
+{
+	return from ? cursor_next(cur, from, true) : cursor_next(cur, 0, false);
 }
 
 void cls_first_burst(const struct classifier *c, const uint32_t (*keys)[CLS_NDIMS], unsigned n,
@@ -339,15 +355,13 @@ void cls_first_burst(const struct classifier *c, const uint32_t (*keys)[CLS_NDIM
 
 		for (unsigned i = 0; i < m; i++)
 			out[base + i] = c->nrules;
-		for (unsigned g = 0; g < CLS_GROUPS; g++) {
-			if (c->root[g] < 0)
-				continue;
+		for (unsigned g = 0; g < c->nroots; g++) {
 			unsigned node[STRIDE], active = m;
 
 			/* level by level across the stride: the loads of different keys' nodes
 			 * are independent, so their cache misses overlap */
 			for (unsigned i = 0; i < m; i++)
-				node[i] = (unsigned)c->root[g];
+				node[i] = c->roots[g];
 			while (active) {
 				active = 0;
 				for (unsigned i = 0; i < m; i++) {
@@ -631,7 +645,16 @@ static int build_groups(struct build *bd, uint32_t *list)
 		c->root[g] = (int)root;
 		bd->info->groups++;
 	}
+	cls_index_roots(c);
 	return 0;
+}
+
+void cls_index_roots(struct classifier *c)
+{
+	c->nroots = 0;
+	for (unsigned g = 0; g < CLS_GROUPS; g++)
+		if (c->root[g] >= 0)
+			c->roots[c->nroots++] = (uint32_t)c->root[g];
 }
 
 int cls_build(const struct cls_builder *b, const struct cls_limits *lim, struct classifier **out,

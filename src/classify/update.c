@@ -251,6 +251,7 @@ int cls_insert(struct classifier *c, unsigned pos, const struct cls_builder *b, 
 		c->leaves[c->nleaves] = (struct cls_leaf){0};
 		c->nodes[c->nnodes] = (struct cls_node){.dim = CLS_LEAF, .a = c->nleaves++};
 		c->root[r.group & c->group_mask] = (int)c->nnodes++;
+		cls_index_roots(c);
 	}
 	renumber(c, pos, +1);
 	move(&c->rules[pos + 1], &c->rules[pos], (c->nrules - pos) * sizeof(*c->rules));
