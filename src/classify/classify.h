@@ -135,6 +135,10 @@ struct cls_cursor {
 void cls_cursor_init(const struct classifier *c, const uint32_t key[CLS_NDIMS],
 		     struct cls_cursor *cur);
 unsigned cls_cursor_next(struct cls_cursor *cur, unsigned from);
+/* cls_cursor_init then cls_cursor_next(cur, from) in one: at a chain's start (from 0) each
+ * tree's leaf is scanned as soon as the walk finds it. */
+unsigned cls_cursor_start(const struct classifier *c, const uint32_t key[CLS_NDIMS],
+			  struct cls_cursor *cur, unsigned from);
 
 /* cls_first for n keys at once (from = 0 for all). */
 void cls_first_burst(const struct classifier *c, const uint32_t (*keys)[CLS_NDIMS], unsigned n,

@@ -44,6 +44,12 @@ struct cls_rule {
 	uint8_t group;	   /* bit 0: narrow source, bit 1: narrow destination */
 	uint8_t never : 1; /* some dimension allows no value */
 	uint8_t final : 1; /* cls_builder_final */
+	/* The first (narrowest) constraint's bounds, where a candidate that fails most often
+	 * fails: tested from the rule itself, before its constraint list is read (no
+	 * constraint: dim0 0 and the whole range). skip0: that test is the whole of the first
+	 * constraint (one interval), the list is read from the second. */
+	uint8_t dim0, skip0;
+	uint32_t lo0, hi0;
 };
 
 /* A leaf entry: the rule's position, and whether the rule allows every key of the leaf's

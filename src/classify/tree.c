@@ -81,7 +81,8 @@ int cls_store_rule(struct classifier *c, struct cls_rule *out, const struct cls_
 	*out = (struct cls_rule){.coff = c->ncons,
 				 .ncon = (uint16_t)r->ncon,
 				 .group = (uint8_t)cls_rule_group(r->con, r->ncon),
-				 .final = r->final};
+				 .final = r->final,
+				 .hi0 = UINT32_MAX};
 	/* insertion sort by rank (the builder keeps one constraint per dimension) */
 	for (unsigned i = 0; i < r->ncon; i++) {
 		unsigned j = i;
@@ -115,6 +116,12 @@ int cls_store_rule(struct classifier *c, struct cls_rule *out, const struct cls_
 				c->ivs[c->nivs++] =
 				    (struct cls_interval){(uint32_t)bits, (uint32_t)(bits >> 32)};
 			}
+		}
+		if (i == 0) { /* the narrowest: its bounds go into the rule (leaf_rule_holds) */
+			out->dim0 = (uint8_t)d->dim;
+			out->lo0 = d->lo;
+			out->hi0 = d->hi;
+			out->skip0 = d->nint == 1;
 		}
 	}
 	return 0;
@@ -212,9 +219,14 @@ static inline bool con_holds(const struct classifier *c, const struct cls_con *k
 static inline bool leaf_rule_holds(const struct classifier *c, unsigned pos, const uint32_t *key)
 {
 	const struct cls_rule *r = &c->rules[pos];
-	const struct cls_con *k = &c->cons[r->coff], *end = k + r->ncon;
+	const uint32_t v = key[r->dim0];
+	const struct cls_con *k, *end;
 
-	for (; k < end; k++)
+	if (v < r->lo0 || v > r->hi0)
+		return false;
+	k = &c->cons[r->coff];
+	end = k + r->ncon;
+	for (k += r->skip0; k < end; k++)
 		if (!con_holds(c, k, key[k->dim]))
 			return false;
 	return true;
@@ -340,6 +352,42 @@ static inline __attribute__((always_inline)) unsigned cursor_next(struct cls_cur
 unsigned cls_cursor_next(struct cls_cursor *cur, unsigned from)
 {
 	return from ? cursor_next(cur, from, true) : cursor_next(cur, 0, false);
+}
+
+unsigned cls_cursor_start(const struct classifier *c, const uint32_t key[CLS_NDIMS],
+			  struct cls_cursor *cur, unsigned from)
+{
+	unsigned n = 0, best = c->nrules;
+
+	if (from) { /* mid-chain (after a target): entries below from are passed over */
+		cls_cursor_init(c, key, cur);
+		return cursor_next(cur, from, true);
+	}
+	/* a chain's start: each leaf is scanned as soon as it is found, below the best of the
+	 * groups before it (what cls_cursor_next(cur, 0) does after cls_cursor_init) */
+	cur->c = c;
+	cur->key = key;
+	for (unsigned g = 0; g < c->nroots; g++) {
+		const struct cls_leaf *l = walk(c, c->roots[g], key);
+		const uint32_t *p = l->pos, *e = p + l->n;
+
+		if (!l->n)
+			continue;
+		for (; p < e; p++) {
+			uint32_t x = *p;
+
+			if (CLS_POS(x) >= best)
+				break;
+			if ((x & CLS_COVERS) || leaf_rule_holds(c, CLS_POS(x), key)) {
+				best = CLS_POS(x);
+				break;
+			}
+		}
+		cur->pos[n] = p;
+		cur->end[n++] = e;
+	}
+	cur->n = n;
+	return best;
 }
 
 void cls_first_burst(const struct classifier *c, const uint32_t (*keys)[CLS_NDIMS], unsigned n,

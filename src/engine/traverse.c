@@ -180,10 +180,11 @@ static __attribute__((noinline)) int do_table_general(struct box *b, struct box_
 				keystate = cls_key(cr, &ctx, key) ? 1 : -1;
 			if (keystate > 0) {
 				if (cur_chain != ci) {
-					cls_cursor_init(cl, key, &cur);
+					ri = cls_cursor_start(cl, key, &cur, ri);
 					cur_chain = ci;
+				} else {
+					ri = cls_cursor_next(&cur, ri);
 				}
-				ri = cls_cursor_next(&cur, ri);
 				cand = true;
 			}
 		}

@@ -3,10 +3,12 @@
  * The classifier's lookups against a brute-force scan of the rules' constraints, on random
  * rulesets made with the builder: for every key, cls_first (from 0 and from a random
  * position), the cursor (from a chain's start, then past each candidate, and set up again at
- * a random position as after a target) and cls_first_burst give exactly the positions whose
- * constraints the key meets, in order. The lookup has a path for a chain's start (no entry
- * below `from`) beside the general one, a list of non-empty roots, and leaves that never hold
- * a rule that allows nothing: this drives all of them, also after cls_insert / cls_delete.
+ * a random position as after a target; cls_cursor_start, the engine's way in, likewise) and
+ * cls_first_burst give exactly the positions whose constraints the key meets, in order. The
+ * lookup has a path for a chain's start (no entry below `from`) beside the general one, a
+ * list of non-empty roots, leaves that never hold a rule that allows nothing, and a rule's
+ * first constraint tested from the rule itself: this drives all of them, also after
+ * cls_insert / cls_delete.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -201,6 +203,18 @@ static void check(const struct classifier *c, const struct trule *rules, unsigne
 			cls_cursor_init(c, key, &cur);
 			assert_int_equal(cls_cursor_next(&cur, from),
 					 brute_first(rules, n, key, from));
+			/* the engine's way: cls_cursor_start at a chain's start or mid-chain, then
+			 * on past each candidate */
+			for (unsigned at = rng() % 2 ? 0 : from, first = 1; at <= n;
+			     at = got + 1, first = 0) {
+				got = first ? cls_cursor_start(c, key, &cur, at)
+					    : cls_cursor_next(&cur, at);
+				want = brute_first(rules, n, key, at);
+				if (got != want)
+					fail_msg(
+					    "cursor started at %u, from %u: %u, brute force %u",
+					    first ? at : 0, at, got, want);
+			}
 		}
 	}
 }
