@@ -29,7 +29,8 @@ unsigned cls_set_normalize(struct cls_interval *iv, unsigned n);
  * Built form. A rule's constraints are a run of cls_con; one interval sits inline (the usual
  * prefix, port or range), more live in ivs[ivoff..ivoff+nint).
  *
- *   nodes[i]: dim < CLS_NDIMS  key[dim] <= thr ? nodes[a] : nodes[b]
+ *   nodes[i]: dim < CLS_NDIMS  key[dim] <= thr ? nodes[a] : nodes[b], b == a + 1 always
+ *             (the build makes the two side by side; the lookups add the comparison to a)
  *             dim == CLS_LEAF  leaves[a]: rule positions, ascending
  */
 struct cls_con {
@@ -46,10 +47,12 @@ struct cls_rule {
 	uint8_t final : 1; /* cls_builder_final */
 	/* The first (narrowest) constraint's bounds, where a candidate that fails most often
 	 * fails: tested from the rule itself, before its constraint list is read (no
-	 * constraint: dim0 0 and the whole range). skip0: that test is the whole of the first
-	 * constraint (one interval), the list is read from the second. */
+	 * constraint: dim0 0 and the whole range); mask0, when not 0, its set of values as
+	 * bits (a set within 0..31: a conntrack state mask). skip0: these tests are the whole
+	 * of the first constraint (one interval, or a mask), the list is read from the
+	 * second. */
 	uint8_t dim0, skip0;
-	uint32_t lo0, hi0;
+	uint32_t lo0, hi0, mask0;
 };
 
 /* A leaf entry: the rule's position, and whether the rule allows every key of the leaf's

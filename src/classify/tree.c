@@ -122,6 +122,12 @@ int cls_store_rule(struct classifier *c, struct cls_rule *out, const struct cls_
 			out->lo0 = d->lo;
 			out->hi0 = d->hi;
 			out->skip0 = d->nint == 1;
+			if (d->nint > 1 && d->hi < 32) {
+				for (unsigned a = 0; a < k->n; a++)
+					for (uint32_t v = k->iv[a].lo; v <= k->iv[a].hi; v++)
+						out->mask0 |= 1u << v;
+				out->skip0 = 1;
+			}
 		}
 	}
 	return 0;
@@ -216,13 +222,16 @@ static inline bool con_holds(const struct classifier *c, const struct cls_con *k
 
 /* Do a rule's constraints hold, for a rule in a leaf (never a rule that allows nothing: the
  * build and cls_insert leave those out of every tree)? */
-static inline bool leaf_rule_holds(const struct classifier *c, unsigned pos, const uint32_t *key)
+static inline __attribute__((always_inline)) bool leaf_rule_holds(const struct classifier *c,
+								  unsigned pos, const uint32_t *key)
 {
 	const struct cls_rule *r = &c->rules[pos];
 	const uint32_t v = key[r->dim0];
 	const struct cls_con *k, *end;
 
 	if (v < r->lo0 || v > r->hi0)
+		return false;
+	if (r->mask0 && !(r->mask0 >> v & 1)) /* v <= hi0 < 32 */
 		return false;
 	k = &c->cons[r->coff];
 	end = k + r->ncon;
@@ -243,7 +252,7 @@ walk(const struct classifier *c, unsigned node, const uint32_t *key)
 	const struct cls_node *n = &c->nodes[node];
 
 	while (n->dim != CLS_LEAF)
-		n = &c->nodes[key[n->dim] <= n->thr ? n->a : n->b];
+		n = &c->nodes[n->a + (key[n->dim] > n->thr)]; /* b is a + 1: no branch */
 	return &c->leaves[n->a];
 }
 
@@ -417,8 +426,7 @@ void cls_first_burst(const struct classifier *c, const uint32_t (*keys)[CLS_NDIM
 
 					if (nd->dim == CLS_LEAF)
 						continue;
-					node[i] =
-					    keys[base + i][nd->dim] <= nd->thr ? nd->a : nd->b;
+					node[i] = nd->a + (keys[base + i][nd->dim] > nd->thr);
 					active++;
 				}
 			}
@@ -617,7 +625,7 @@ static int build_node(struct build *bd, unsigned node, uint32_t *rules, unsigned
 		if (e > sp.thr)
 			right[nr++] = rules[i];
 	}
-	err = new_node(bd, &l);
+	err = new_node(bd, &l); /* the children side by side: r == l + 1 (walk) */
 	if (!err)
 		err = new_node(bd, &r);
 	if (!err) {
