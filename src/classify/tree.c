@@ -329,6 +329,25 @@ void cls_cursor_init(const struct classifier *c, const uint32_t key[CLS_NDIMS],
 	cur->n = n;
 }
 
+/* The first entry of p..e below *best whose rule's constraints hold (it becomes *best), or
+ * where the scan stopped: an entry at or past *best, or e. */
+static inline __attribute__((always_inline)) const uint32_t *
+leaf_scan(const struct classifier *c, const uint32_t *p, const uint32_t *e, const uint32_t *key,
+	  unsigned *best)
+{
+	for (; p < e; p++) {
+		uint32_t x = *p;
+
+		if (CLS_POS(x) >= *best)
+			break;
+		if ((x & CLS_COVERS) || leaf_rule_holds(c, CLS_POS(x), key)) {
+			*best = CLS_POS(x);
+			break;
+		}
+	}
+	return p;
+}
+
 /* cls_cursor_next, made twice: with skip false (from 0, a chain's start) nothing lies below
  * from and the loop that passes over such entries goes. */
 static inline __attribute__((always_inline)) unsigned cursor_next(struct cls_cursor *cur,
@@ -343,17 +362,8 @@ static inline __attribute__((always_inline)) unsigned cursor_next(struct cls_cur
 		for (; skip && p < e && CLS_POS(*p) < from; p++)
 			if (hides(c, *p)) /* see hides(): this leaf cannot answer */
 				return scan_from(c, cur->key, from, c->nrules);
-		for (; p < e; p++) {
-			uint32_t x = *p;
-
-			if (CLS_POS(x) >= best)
-				break;
-			if ((x & CLS_COVERS) || leaf_rule_holds(c, CLS_POS(x), cur->key)) {
-				best = CLS_POS(x);
-				break;
-			}
-		}
-		cur->pos[g] = p; /* stays on the candidate: a later from >= it moves past */
+		/* stays on the candidate: a later from >= it moves past */
+		cur->pos[g] = leaf_scan(c, p, e, cur->key, &best);
 	}
 	return best;
 }
@@ -382,17 +392,7 @@ unsigned cls_cursor_start(const struct classifier *c, const uint32_t key[CLS_NDI
 
 		if (!l->n)
 			continue;
-		for (; p < e; p++) {
-			uint32_t x = *p;
-
-			if (CLS_POS(x) >= best)
-				break;
-			if ((x & CLS_COVERS) || leaf_rule_holds(c, CLS_POS(x), key)) {
-				best = CLS_POS(x);
-				break;
-			}
-		}
-		cur->pos[n] = p;
+		cur->pos[n] = leaf_scan(c, p, e, key, &best);
 		cur->end[n++] = e;
 	}
 	cur->n = n;
