@@ -233,14 +233,6 @@ int nat_translate_binding(struct nat_table *n, struct pkt *p, const struct ct_en
  * other packet. Equal results on every packet both take (test_nat_fast).
  */
 int nat_rewrite_general(struct pkt *p, const struct ct_tuple *t, enum nat_manip m);
-/*
- * nat_translate_binding then nat_hold_binding for a packet of an ESTABLISHED connection
- * (ctinfo CT_ESTABLISHED or CT_ESTABLISHED_REPLY: not an ICMP error, not RELATED), which is
- * nearly every packet: decided once, rewritten in place, the mapping refreshed and the entry
- * held inline. The same answers, bytes and timers as the general pair (test_nat_established).
- */
-int nat_established(struct nat_table *n, struct pkt *p, struct ct_entry *e, struct nat_binding *b,
-		    unsigned hook, uint64_t now);
 int nat_rewrite_fast(struct pkt *p, const union pt_addr *a, uint16_t port, enum nat_manip m);
 
 /* nat.c: nat_hold with the entry's binding found */

@@ -27,6 +27,7 @@
 #include <sys/socket.h>
 
 #include "ct/ct_plugin.h"
+#include "nat/established.h"
 #include "nat/nat_int.h"
 #include "nat/nat_plugin.h"
 

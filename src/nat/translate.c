@@ -26,21 +26,12 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "nat/established.h"
 #include "nat/nat_int.h"
 #include "pkt/proto.h"
 #include "rules/ext.h"
 
-/* Where the fields NAT rewrites sit in the IP headers (RFC 791, RFC 8200). */
-#define IP4_HLEN      sizeof(struct iphdr)
-#define IP4_PROTO_OFF offsetof(struct iphdr, protocol)
-#define IP4_CSUM_OFF  offsetof(struct iphdr, check)
-#define IP4_SRC_OFF   offsetof(struct iphdr, saddr)
-#define IP4_DST_OFF   offsetof(struct iphdr, daddr)
-#define IP6_HLEN      sizeof(struct ip6_hdr)
-#define IP6_NEXT_OFF  offsetof(struct ip6_hdr, ip6_nxt)
-#define IP6_SRC_OFF   offsetof(struct ip6_hdr, ip6_src)
-#define IP6_DST_OFF   offsetof(struct ip6_hdr, ip6_dst)
-#define ICMP_HLEN     8 /* type, code, checksum, 4 bytes of "rest": then the quoted datagram */
+#define ICMP_HLEN 8 /* type, code, checksum, 4 bytes of "rest": then the quoted datagram */
 
 /*
  * The checksum NAT keeps right incrementally, -1 none: one that covers what NAT rewrites (the
@@ -151,87 +142,6 @@ static void info_update(struct pkt *p, const struct ct_tuple *t, enum nat_manip 
 		in->icmp_id = t->s.icmp_id;
 }
 
-static inline uint16_t be16_at(const uint8_t *b)
-{
-	return (uint16_t)(b[0] << 8 | b[1]);
-}
-
-static inline void be16_put(uint8_t *b, uint16_t v)
-{
-	b[0] = (uint8_t)(v >> 8);
-	b[1] = (uint8_t)v;
-}
-
-/*
- * manip() for what nearly every translated packet is: TCP or UDP, its headers up to the
- * transport checksum in the first segment, the checksum complete (not CHECKSUM_PARTIAL).
- * The same steps on the same bytes as manip() (pkt_csum_replace4/16, then the port's
- * replace2, UDP's zero rules, the IPv4 header checksum when the address changes), with
- * pointers instead of bounded copies; info follows as info_update() has it. 1 when p is not
- * such a packet (the caller takes manip()). test_nat_fast drives both on the same packets.
- */
-static inline int rewrite_fast(struct pkt *p, const union pt_addr *nw, uint16_t np,
-			       enum nat_manip m)
-{
-	struct pkt_info *in = &p->info;
-	uint8_t proto = in->l4proto, *d, *l4, *a;
-	uint32_t cso = proto == IPPROTO_TCP ? 16 : 6;
-	uint16_t check, oldcheck, op;
-	bool v4 = in->family == AF_INET;
-
-	if (!in->has_l4 || p->csum_partial || (proto != IPPROTO_TCP && proto != IPPROTO_UDP) ||
-	    in->l4len < cso + 2 || in->l4off < in->l3off + (v4 ? IP4_HLEN : IP6_HLEN) ||
-	    (uint64_t)in->l4off + cso + 2 > p->seg[0].len || (!v4 && in->family != AF_INET6))
-		return 1;
-	d = p->seg[0].data;
-	p->written = true; /* written through d, not pkt_store: NFQUEUE's mark */
-	l4 = d + in->l4off;
-	oldcheck = check = be16_at(l4 + cso);
-	if (v4) {
-		uint32_t old4, new4;
-
-		a = d + in->l3off + (m == NAT_MANIP_SRC ? IP4_SRC_OFF : IP4_DST_OFF);
-		old4 = (uint32_t)a[0] << 24 | (uint32_t)a[1] << 16 | (uint32_t)a[2] << 8 | a[3];
-		new4 = (uint32_t)nw->b[0] << 24 | (uint32_t)nw->b[1] << 16 |
-		       (uint32_t)nw->b[2] << 8 | nw->b[3];
-		check = pkt_csum_replace4(check, old4, new4);
-		/* pt_addr_eq of the 4 bytes read (zeros after them) and the 16 of the tuple */
-		if (old4 != new4 || nw->w[1] || nw->w[2] || nw->w[3]) {
-			uint8_t *ipc = d + in->l3off + IP4_CSUM_OFF;
-
-			be16_put(ipc, pkt_csum_replace4(be16_at(ipc), old4, new4));
-		}
-	} else {
-		a = d + in->l3off + (m == NAT_MANIP_SRC ? IP6_SRC_OFF : IP6_DST_OFF);
-		check = pkt_csum_replace16_bytes(check, a, nw->b);
-	}
-	l4 += m == NAT_MANIP_SRC ? 0 : 2;
-	op = be16_at(l4);
-	if (op != np) {
-		check = pkt_csum_replace2(check, op, np);
-		be16_put(l4, np);
-	}
-	if (proto == IPPROTO_TCP) {
-		be16_put(d + in->l4off + cso, check);
-	} else if (!(v4 && oldcheck == 0)) {
-		be16_put(d + in->l4off + cso, check ? check : 0xffff);
-	}
-	if (v4) /* two fixed sizes: moves, not a call */
-		memcpy(a, nw->b, 4);
-	else
-		memcpy(a, nw->b, 16);
-	if (m == NAT_MANIP_SRC) {
-		in->src = *nw;
-		if (in->has_ports)
-			in->sport = np;
-	} else {
-		in->dst = *nw;
-		if (in->has_ports)
-			in->dport = np;
-	}
-	return 0;
-}
-
 int nat_rewrite_fast(struct pkt *p, const union pt_addr *nw, uint16_t np, enum nat_manip m)
 {
 	return rewrite_fast(p, nw, np, m);
@@ -321,35 +231,6 @@ static int icmp_error(struct nat_table *n, struct pkt *p, const struct ct_entry 
 	return 0;
 }
 
-/* The mapping timers a packet keeps running (RFC 4787 REQ-6, RFC 5382 REQ-5): outbound packets
- * always, inbound ones with refresh "both". */
-static inline void refresh(struct nat_table *n, struct nat_binding *b, const struct ct_entry *e,
-			   enum ct_dir dir, enum nat_manip m, uint64_t now)
-{
-	const struct ct_tuple *rt = &e->th[CT_DIR_REPLY].tuple;
-	const struct ct_tuple *ot = &e->th[CT_DIR_ORIGINAL].tuple;
-
-	/* outbound = leaving through the source manip's hook towards the remote side */
-	if (b->map) {
-		if (m == NAT_MANIP_SRC && dir == CT_DIR_ORIGINAL) {
-			nat_mapping_refresh(n, b->map, now);
-			nat_mapping_peer(b->map, &rt->src, rt->s.port, now);
-		} else if (m == NAT_MANIP_DST && dir == CT_DIR_REPLY &&
-			   b->map->refresh == NAT_REFRESH_BOTH) {
-			nat_mapping_refresh(n, b->map, now);
-		}
-	}
-	if (b->inmap) {
-		if (m == NAT_MANIP_SRC && dir == CT_DIR_REPLY) {
-			nat_mapping_refresh(n, b->inmap, now);
-			nat_mapping_peer(b->inmap, &ot->src, ot->s.port, now);
-		} else if (m == NAT_MANIP_DST && dir == CT_DIR_ORIGINAL &&
-			   b->inmap->refresh == NAT_REFRESH_BOTH) {
-			nat_mapping_refresh(n, b->inmap, now);
-		}
-	}
-}
-
 int nat_rewrite_general(struct pkt *p, const struct ct_tuple *t, enum nat_manip m)
 {
 	int err = manip(p, p->info.family, p->info.l3off, p->info.l4off,
@@ -371,8 +252,6 @@ int nat_translate_binding(struct nat_table *n, struct pkt *p, const struct ct_en
 	enum ct_dir dir;
 	unsigned ci, need;
 	bool error;
-	const struct ct_tuple *other;
-	struct ct_tuple target;
 	int err;
 
 	m = hook == HOOK_PREROUTING || hook == HOOK_OUTPUT ? NAT_MANIP_DST : NAT_MANIP_SRC;
@@ -383,58 +262,15 @@ int nat_translate_binding(struct nat_table *n, struct pkt *p, const struct ct_en
 	need = dir == CT_DIR_ORIGINAL ? 1u << m : 1u << !m;
 	if (!(b->status & need)) {
 		if (!error)
-			refresh(n, b, e, dir, m, now);
+			nat_refresh_timers(n, b, e, dir, m, now);
 		return 0;
 	}
 	if (error)
 		return icmp_error(n, p, e, b, dir, m);
-	other = &e->th[!dir].tuple;
-	/* TCP and UDP: the new endpoint is the other direction's, swapped (ct_ports_invert) */
-	err = other->l4proto == p->info.l4proto &&
-		      (other->l4proto == IPPROTO_TCP || other->l4proto == IPPROTO_UDP)
-		  ? rewrite_fast(p, m == NAT_MANIP_SRC ? &other->dst : &other->src,
-				 m == NAT_MANIP_SRC ? other->d.port : other->s.port, m)
-		  : 1;
-	if (err > 0) {
-		if (ct_tuple_invert(other, &target))
-			return -EINVAL;
-		err = nat_rewrite_general(p, &target, m);
-	}
+	err = nat_rewrite_endpoint(p, e, dir, m);
 	if (err)
 		return err;
-	refresh(n, b, e, dir, m, now);
-	return 0;
-}
-
-int nat_established(struct nat_table *n, struct pkt *p, struct ct_entry *e, struct nat_binding *b,
-		    unsigned hook, uint64_t now)
-{
-	enum nat_manip m =
-	    hook == HOOK_PREROUTING || hook == HOOK_OUTPUT ? NAT_MANIP_DST : NAT_MANIP_SRC;
-	enum ct_dir dir = ct_pkt_ctinfo(p) == CT_ESTABLISHED_REPLY ? CT_DIR_REPLY : CT_DIR_ORIGINAL;
-
-	if (b->status & (dir == CT_DIR_ORIGINAL ? 1u << m : 1u << !m)) {
-		const struct ct_tuple *other = &e->th[!dir].tuple;
-		int err = other->l4proto == p->info.l4proto &&
-				  (other->l4proto == IPPROTO_TCP || other->l4proto == IPPROTO_UDP)
-			      ? rewrite_fast(p, m == NAT_MANIP_SRC ? &other->dst : &other->src,
-					     m == NAT_MANIP_SRC ? other->d.port : other->s.port, m)
-			      : 1;
-
-		if (err > 0) {
-			struct ct_tuple target;
-
-			if (ct_tuple_invert(other, &target))
-				return -EINVAL;
-			err = nat_rewrite_general(p, &target, m);
-		}
-		if (err)
-			return err;
-	}
-	if (b->map || b->inmap) {
-		refresh(n, b, e, dir, m, now);
-		nat_hold_entry(n, e, now);
-	}
+	nat_refresh_timers(n, b, e, dir, m, now);
 	return 0;
 }
 

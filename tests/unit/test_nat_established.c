@@ -15,6 +15,7 @@
 #include "ct_test.h"
 
 #include "ct/ct_int.h"
+#include "nat/established.h"
 #include "nat/nat.h"
 #include "nat/nat_int.h"
 #include "rules/ext.h"
