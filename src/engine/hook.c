@@ -297,12 +297,11 @@ run_list(struct box *b, const struct box_hook_entry *e, const struct box_hook_en
 	return EXT_ACCEPT;
 }
 
-int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out, struct pkt **pp,
-		      struct box_drop *drop, int lo, int hi)
+/* A hook state for (family, hook) between interfaces in and out, reset. */
+static inline struct box_hook_state hook_state(struct box *b, int family, unsigned hook, int in,
+					       int out)
 {
-	const struct box_hook_vec *v = hook_vec(b, (unsigned)box_fam_index(family), hook);
-	const struct box_hook_entry *e = v->e, *end = v->e + v->n;
-	struct box_hook_state st = {
+	return (struct box_hook_state){
 	    .box = b,
 	    .family = family,
 	    .hook = hook,
@@ -310,6 +309,14 @@ int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out,
 	    .out = out,
 	    .drop = {.kind = BOX_DROP_HOOK, .table = -1, .hook = hook},
 	};
+}
+
+int box_run_hook_prio(struct box *b, int family, unsigned hook, int in, int out, struct pkt **pp,
+		      struct box_drop *drop, int lo, int hi)
+{
+	const struct box_hook_vec *v = hook_vec(b, (unsigned)box_fam_index(family), hook);
+	const struct box_hook_entry *e = v->e, *end = v->e + v->n;
+	struct box_hook_state st = hook_state(b, family, hook, in, out);
 
 	while (e < end && e->prio < lo)
 		e++;
@@ -322,14 +329,7 @@ int box_run_hook_all(struct box *b, const struct box_hook_vec *v, int family, un
 		     int out, struct pkt **pp, struct box_drop *drop)
 {
 	const struct rules_ruleset *rs = b->cur[box_fam_index(family)];
-	struct box_hook_state st = {
-	    .box = b,
-	    .family = family,
-	    .hook = hook,
-	    .in = in,
-	    .out = out,
-	    .drop = {.kind = BOX_DROP_HOOK, .table = -1, .hook = hook},
-	};
+	struct box_hook_state st = hook_state(b, family, hook, in, out);
 
 	if (v->gen != b->hook_gen || v->rs_serial != (rs ? rs->serial : 0))
 		v = hook_vec_build(b, (unsigned)box_fam_index(family), hook);
