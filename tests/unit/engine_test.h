@@ -5,9 +5,12 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <setjmp.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <cmocka.h>
@@ -185,6 +188,125 @@ static inline void addr(const char *s, union pt_addr *a)
 {
 	memset(a, 0, sizeof(*a));
 	assert_true(pt_addr_parse(s, a) != 0);
+}
+
+/* gw_box with wan0's addresses (192.0.2.1/24, 2001:db8:ffff::1/64), tracing every packet
+ * (box_set_trace_all) or not. */
+static inline struct box *gw_box_wan(struct rec *r, bool traced)
+{
+	struct box *b = gw_box(r, NULL);
+	union pt_addr a;
+
+	addr("192.0.2.1", &a);
+	assert_int_equal(box_add_addr(b, 2, AF_INET, &a, 24) >= 0, true);
+	addr("2001:db8:ffff::1", &a);
+	assert_int_equal(box_add_addr(b, 2, AF_INET6, &a, 64) >= 0, true);
+	box_set_trace_all(b, traced);
+	return b;
+}
+
+/* One step of the random tests' seeded xorshift64 (each side of a comparison keeps a copy of
+ * the seed, so both get the same sequence). */
+static inline uint64_t xorshift_step(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * A random packet of the gateway box's traffic from seed s: one of the first `kinds` (8 or 12)
+ * of the specs below, from one of `ports` source ports from 1024 (few: flows repeat), any
+ * size. Forwarded either way, for the box, or the box's own (*local_out: box_output, else
+ * box_receive from *ifindex).
+ */
+static inline struct pkt *gw_random_packet(uint64_t *s, unsigned kinds, unsigned ports,
+					   bool *local_out, int *ifindex)
+{
+	static const char *const specs[] = {
+	    "udp 10.0.0.2:%u > 198.51.100.7:53 eth len=%u",
+	    "tcp 198.51.100.7:443 > 10.0.0.2:%u eth ack len=%u",
+	    "udp 10.0.0.2:%u > 192.0.2.1:53 eth len=%u",
+	    "udp 192.0.2.1:%u > 198.51.100.7:53 len=%u",
+	    "udp [fd00::2]:%u > [2001:db8::7]:53 eth len=%u",
+	    "tcp [2001:db8::7]:443 > [fd00::2]:%u eth ack len=%u",
+	    "udp [fd00::2]:%u > [2001:db8:ffff::1]:53 eth len=%u",
+	    "udp [2001:db8:ffff::1]:%u > [2001:db8::7]:53 len=%u",
+	    "tcp 10.0.0.2:%u > 198.51.100.7:443 eth syn len=%u",
+	    "udp 198.51.100.7:53 > 10.0.0.2:%u eth len=%u",
+	    "tcp [fd00::2]:%u > [2001:db8::7]:443 eth syn len=%u",
+	    "udp [2001:db8::7]:53 > [fd00::2]:%u eth len=%u",
+	};
+	unsigned k = (unsigned)(xorshift_step(s) % kinds);
+	char spec[160];
+
+	snprintf(spec, sizeof(spec), specs[k], (unsigned)(xorshift_step(s) % ports + 1024),
+		 (unsigned)(xorshift_step(s) % 1400));
+	*local_out = k < 8 && k % 4 == 3;
+	*ifindex = (k < 8 && k % 4 == 1) || k == 9 || k == 11 ? 2 : 1;
+	return mk(spec);
+}
+
+/* Two boxes that were fed the same: every chain's policy counters and every rule's counters of
+ * the family's rulesets equal (both without a ruleset, or the same chains). */
+static inline void box_compare_counters(struct box *a, struct box *b, int fam)
+{
+	const struct rules_ruleset *x = box_ruleset(a, fam), *y = box_ruleset(b, fam);
+
+	assert_int_equal(!x, !y);
+	if (!x)
+		return;
+	for (unsigned t = 0; t < TABLE_MAX; t++) {
+		assert_int_equal(x->tables[t].nchains, y->tables[t].nchains);
+		for (unsigned c = 0; c < x->tables[t].nchains; c++) {
+			const struct rules_chain *cx = &x->tables[t].chains[c];
+			const struct rules_chain *cy = &y->tables[t].chains[c];
+
+			assert_int_equal(cx->pkts, cy->pkts);
+			assert_int_equal(cx->bytes, cy->bytes);
+			for (unsigned i = 0; i < cx->nrules; i++) {
+				assert_int_equal(cx->ctr[i].pkts, cy->ctr[i].pkts);
+				assert_int_equal(cx->ctr[i].bytes, cy->ctr[i].bytes);
+			}
+		}
+	}
+}
+
+/* The packets two recordings kept: length, mark and priority equal. */
+static inline void rec_compare_pkts(struct pkt *const *x, struct pkt *const *y, unsigned n)
+{
+	for (unsigned i = 0; i < n && i < REC_MAX; i++) {
+		assert_int_equal(x[i]->len, y[i]->len);
+		assert_int_equal(x[i]->mark, y[i]->mark);
+		assert_int_equal(x[i]->priority, y[i]->priority);
+	}
+}
+
+/* Two recordings of the same packets: what left (interface, packet), what was delivered, every
+ * drop record's fields. */
+static inline void rec_compare(const struct rec *x, const struct rec *y)
+{
+	assert_int_equal(x->nxmit, y->nxmit);
+	assert_int_equal(x->ndeliver, y->ndeliver);
+	assert_int_equal(x->ndrop, y->ndrop);
+	for (unsigned i = 0; i < x->nxmit && i < REC_MAX; i++)
+		assert_int_equal(x->xmit_oif[i], y->xmit_oif[i]);
+	rec_compare_pkts(x->xmit, y->xmit, x->nxmit);
+	rec_compare_pkts(x->deliver, y->deliver, x->ndeliver);
+	for (unsigned i = 0; i < x->ndrop && i < REC_MAX; i++) {
+		const struct box_drop *d = &x->drop[i], *e = &y->drop[i];
+
+		assert_int_equal(d->kind, e->kind);
+		assert_int_equal(d->table, e->table);
+		assert_int_equal(d->hook, e->hook);
+		assert_int_equal(d->rulenum, e->rulenum);
+		assert_int_equal(d->bad, e->bad);
+		assert_int_equal(d->reason, e->reason);
+		assert_int_equal(!d->chain, !e->chain);
+		if (d->chain)
+			assert_string_equal(d->chain, e->chain);
+	}
 }
 
 #endif

@@ -84,15 +84,8 @@ static const int prios[] = {-250, -120, 10, 200};
 
 static void side_init(struct side *s, bool traced)
 {
-	union pt_addr a;
-
 	memset(s, 0, sizeof(*s));
-	s->b = gw_box(&s->r, NULL);
-	addr("192.0.2.1", &a);
-	assert_int_equal(box_add_addr(s->b, 2, AF_INET, &a, 24) >= 0, true);
-	addr("2001:db8:ffff::1", &a);
-	assert_int_equal(box_add_addr(s->b, 2, AF_INET6, &a, 64) >= 0, true);
-	box_set_trace_all(s->b, traced);
+	s->b = gw_box_wan(&s->r, traced);
 }
 
 /* Plug-in-like functions at the hooks, as seed says (the same on both sides). */
@@ -112,69 +105,6 @@ static void side_hooks(struct side *s, uint64_t seed, bool on)
 					 0);
 		}
 	}
-}
-
-static void compare_counters(struct box *a, struct box *b, int fam)
-{
-	const struct rules_ruleset *x = box_ruleset(a, fam), *y = box_ruleset(b, fam);
-
-	for (unsigned t = 0; t < TABLE_MAX; t++)
-		for (unsigned c = 0; c < x->tables[t].nchains; c++) {
-			const struct rules_chain *cx = &x->tables[t].chains[c];
-			const struct rules_chain *cy = &y->tables[t].chains[c];
-
-			assert_int_equal(cx->pkts, cy->pkts);
-			assert_int_equal(cx->bytes, cy->bytes);
-			for (unsigned i = 0; i < cx->nrules; i++) {
-				assert_int_equal(cx->ctr[i].pkts, cy->ctr[i].pkts);
-				assert_int_equal(cx->ctr[i].bytes, cy->ctr[i].bytes);
-			}
-		}
-}
-
-static void compare_recs(const struct rec *x, const struct rec *y)
-{
-	assert_int_equal(x->nxmit, y->nxmit);
-	assert_int_equal(x->ndeliver, y->ndeliver);
-	assert_int_equal(x->ndrop, y->ndrop);
-	for (unsigned i = 0; i < x->nxmit; i++)
-		assert_int_equal(x->xmit_oif[i], y->xmit_oif[i]);
-	for (unsigned i = 0; i < x->ndrop && i < REC_MAX; i++) {
-		const struct box_drop *d = &x->drop[i], *e = &y->drop[i];
-
-		assert_int_equal(d->kind, e->kind);
-		assert_int_equal(d->table, e->table);
-		assert_int_equal(d->hook, e->hook);
-		assert_int_equal(d->rulenum, e->rulenum);
-		assert_int_equal(d->bad, e->bad);
-		assert_int_equal(d->reason, e->reason);
-		assert_int_equal(!d->chain, !e->chain);
-		if (d->chain)
-			assert_string_equal(d->chain, e->chain);
-	}
-}
-
-/* A random packet: forwarded either way, for the box, or the box's own. */
-static struct pkt *random_packet(uint64_t *s, bool *local_out, int *ifindex)
-{
-	static const char *const specs[] = {
-	    "udp 10.0.0.2:%u > 198.51.100.7:53 eth len=%u",
-	    "tcp 198.51.100.7:443 > 10.0.0.2:%u eth ack len=%u",
-	    "udp 10.0.0.2:%u > 192.0.2.1:53 eth len=%u",
-	    "udp 192.0.2.1:%u > 198.51.100.7:53 len=%u",
-	    "udp [fd00::2]:%u > [2001:db8::7]:53 eth len=%u",
-	    "tcp [2001:db8::7]:443 > [fd00::2]:%u eth ack len=%u",
-	    "udp [fd00::2]:%u > [2001:db8:ffff::1]:53 eth len=%u",
-	    "udp [2001:db8:ffff::1]:%u > [2001:db8::7]:53 len=%u",
-	};
-	unsigned k = (unsigned)(rnd(s) % 8);
-	char spec[160];
-
-	snprintf(spec, sizeof(spec), specs[k], (unsigned)(rnd(s) % 60000 + 1024),
-		 (unsigned)(rnd(s) % 1400));
-	*local_out = k % 4 == 3;
-	*ifindex = k % 4 == 1 ? 2 : 1;
-	return mk(spec);
 }
 
 static void test_policies_as_traversal(void **state)
@@ -212,15 +142,15 @@ static void test_policies_as_traversal(void **state)
 			uint64_t ps = rnd(&s) | 1, ps2 = ps;
 			bool out, out2;
 			int ifx, ifx2, v1, v2;
-			struct pkt *p1 = random_packet(&ps, &out, &ifx);
-			struct pkt *p2 = random_packet(&ps2, &out2, &ifx2);
+			struct pkt *p1 = gw_random_packet(&ps, 8, 60000, &out, &ifx);
+			struct pkt *p2 = gw_random_packet(&ps2, 8, 60000, &out2, &ifx2);
 
 			v1 = out ? box_output(fast->b, p1) : box_receive(fast->b, ifx, p1);
 			v2 = out2 ? box_output(gen->b, p2) : box_receive(gen->b, ifx2, p2);
 			assert_int_equal(v1, v2);
-			compare_recs(&fast->r, &gen->r);
-			compare_counters(fast->b, gen->b, AF_INET);
-			compare_counters(fast->b, gen->b, AF_INET6);
+			rec_compare(&fast->r, &gen->r);
+			box_compare_counters(fast->b, gen->b, AF_INET);
+			box_compare_counters(fast->b, gen->b, AF_INET6);
 			rec_free(&fast->r);
 			rec_free(&gen->r);
 			if (rnd(&s) % 8 == 0) { /* a policy changed in place (CTL_RULES_POLICY) */

@@ -373,99 +373,8 @@ struct side {
 
 static void side_init(struct side *s, bool traced)
 {
-	union pt_addr a;
-
 	memset(s, 0, sizeof(*s));
-	s->b = gw_box(&s->r, NULL);
-	addr("192.0.2.1", &a);
-	assert_int_equal(box_add_addr(s->b, 2, AF_INET, &a, 24) >= 0, true);
-	addr("2001:db8:ffff::1", &a);
-	assert_int_equal(box_add_addr(s->b, 2, AF_INET6, &a, 64) >= 0, true);
-	box_set_trace_all(s->b, traced);
-}
-
-static void compare_counters(struct box *a, struct box *b, int fam)
-{
-	const struct rules_ruleset *x = box_ruleset(a, fam), *y = box_ruleset(b, fam);
-
-	assert_int_equal(!x, !y);
-	if (!x)
-		return;
-	for (unsigned t = 0; t < TABLE_MAX; t++) {
-		assert_int_equal(x->tables[t].nchains, y->tables[t].nchains);
-		for (unsigned c = 0; c < x->tables[t].nchains; c++) {
-			const struct rules_chain *cx = &x->tables[t].chains[c];
-			const struct rules_chain *cy = &y->tables[t].chains[c];
-
-			assert_int_equal(cx->pkts, cy->pkts);
-			assert_int_equal(cx->bytes, cy->bytes);
-			for (unsigned i = 0; i < cx->nrules; i++) {
-				assert_int_equal(cx->ctr[i].pkts, cy->ctr[i].pkts);
-				assert_int_equal(cx->ctr[i].bytes, cy->ctr[i].bytes);
-			}
-		}
-	}
-}
-
-static void compare_pkts(struct pkt *const *x, struct pkt *const *y, unsigned n)
-{
-	for (unsigned i = 0; i < n && i < REC_MAX; i++) {
-		assert_int_equal(x[i]->len, y[i]->len);
-		assert_int_equal(x[i]->mark, y[i]->mark);
-		assert_int_equal(x[i]->priority, y[i]->priority);
-	}
-}
-
-static void compare_recs(const struct rec *x, const struct rec *y)
-{
-	assert_int_equal(x->nxmit, y->nxmit);
-	assert_int_equal(x->ndeliver, y->ndeliver);
-	assert_int_equal(x->ndrop, y->ndrop);
-	for (unsigned i = 0; i < x->nxmit && i < REC_MAX; i++)
-		assert_int_equal(x->xmit_oif[i], y->xmit_oif[i]);
-	compare_pkts(x->xmit, y->xmit, x->nxmit);
-	compare_pkts(x->deliver, y->deliver, x->ndeliver);
-	for (unsigned i = 0; i < x->ndrop && i < REC_MAX; i++) {
-		const struct box_drop *d = &x->drop[i], *e = &y->drop[i];
-
-		assert_int_equal(d->kind, e->kind);
-		assert_int_equal(d->table, e->table);
-		assert_int_equal(d->hook, e->hook);
-		assert_int_equal(d->rulenum, e->rulenum);
-		assert_int_equal(d->bad, e->bad);
-		assert_int_equal(d->reason, e->reason);
-		assert_int_equal(!d->chain, !e->chain);
-		if (d->chain)
-			assert_string_equal(d->chain, e->chain);
-	}
-}
-
-/* A random packet: forwarded either way, for the box, or the box's own; few ports, so that
- * flows repeat. */
-static struct pkt *random_packet(uint64_t *s, bool *local_out, int *ifindex)
-{
-	static const char *const specs[] = {
-	    "udp 10.0.0.2:%u > 198.51.100.7:53 eth len=%u",
-	    "tcp 198.51.100.7:443 > 10.0.0.2:%u eth ack len=%u",
-	    "udp 10.0.0.2:%u > 192.0.2.1:53 eth len=%u",
-	    "udp 192.0.2.1:%u > 198.51.100.7:53 len=%u",
-	    "udp [fd00::2]:%u > [2001:db8::7]:53 eth len=%u",
-	    "tcp [2001:db8::7]:443 > [fd00::2]:%u eth ack len=%u",
-	    "udp [fd00::2]:%u > [2001:db8:ffff::1]:53 eth len=%u",
-	    "udp [2001:db8:ffff::1]:%u > [2001:db8::7]:53 len=%u",
-	    "tcp 10.0.0.2:%u > 198.51.100.7:443 eth syn len=%u",
-	    "udp 198.51.100.7:53 > 10.0.0.2:%u eth len=%u",
-	    "tcp [fd00::2]:%u > [2001:db8::7]:443 eth syn len=%u",
-	    "udp [2001:db8::7]:53 > [fd00::2]:%u eth len=%u",
-	};
-	unsigned k = (unsigned)(rnd(s) % 12);
-	char spec[160];
-
-	snprintf(spec, sizeof(spec), specs[k], (unsigned)(rnd(s) % 8 + 1024),
-		 (unsigned)(rnd(s) % 1400));
-	*local_out = k < 8 && k % 4 == 3;
-	*ifindex = (k < 8 && k % 4 == 1) || k == 9 || k == 11 ? 2 : 1;
-	return mk(spec);
+	s->b = gw_box_wan(&s->r, traced);
 }
 
 static void compare_traces(const struct rec *x, const struct rec *y)
@@ -504,7 +413,7 @@ static void test_quick_as_general(void **state)
 				uint64_t pk = ps;
 				bool out;
 				int ifx;
-				struct pkt *p = random_packet(&pk, &out, &ifx);
+				struct pkt *p = gw_random_packet(&pk, 12, 8, &out, &ifx);
 
 				probes[k].n = 0;
 				v[k] = out ? box_output(side[k]->b, p)
@@ -512,9 +421,9 @@ static void test_quick_as_general(void **state)
 			}
 			for (unsigned k = 1; k < 3; k++) {
 				assert_int_equal(v[0], v[k]);
-				compare_recs(&side[0]->r, &side[k]->r);
-				compare_counters(side[0]->b, side[k]->b, AF_INET);
-				compare_counters(side[0]->b, side[k]->b, AF_INET6);
+				rec_compare(&side[0]->r, &side[k]->r);
+				box_compare_counters(side[0]->b, side[k]->b, AF_INET);
+				box_compare_counters(side[0]->b, side[k]->b, AF_INET6);
 				compare_probes(&probes[0], &probes[k]);
 			}
 			compare_traces(&side[0]->r, &side[2]->r);
