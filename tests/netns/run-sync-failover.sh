@@ -283,6 +283,12 @@ round() {
 		ip netns pids $n 2>/dev/null | xargs -r kill -9 2>/dev/null
 		ip netns del $n 2>/dev/null
 	done
+	# The kernel takes a namespace down in the background, after its processes' sockets are
+	# released (an RCU grace period for each packet socket); its veths' ends in the client's
+	# and the server's namespaces go then. The next pairing makes links of the same names.
+	wait_for 20 sh -c "! ip -n $C link show lA && ! ip -n $C link show lB &&
+		! ip -n $S link show wA && ! ip -n $S link show wB" ||
+		bad "$_p round $_r: the boxes' links were still there 20 s after their namespaces went"
 }
 
 [ -n "$FO_CSV" ] && [ ! -s "$FO_CSV" ] &&
