@@ -437,9 +437,9 @@ static inline bool ct_seq_after(uint32_t a, uint32_t b)
  * stream, as the receiver sent it, to get the sender's numbering: 0 without adjustment.
  */
 /*
- * The TCP tracker's packet() in two parts (proto_tcp.c): the established fast path, which
+ * The TCP tracker's packet() in two parts: the established fast path (proto_tcp_fast.c), which
  * returns false having changed nothing when the segment is not its case, and the general
- * path. Apart only so that a test can drive each on the same inputs.
+ * path (proto_tcp.c). Apart only so that a test can drive each on the same inputs.
  */
 bool ct_tcp_packet_fast(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
 			enum ct_dir dir, uint64_t now);

@@ -273,6 +273,22 @@ static inline void box_compare_counters(struct box *a, struct box *b, int fam)
 	}
 }
 
+/* A hook function a plug-in might have: it counts, and drops every k-th packet (0: never). */
+struct fn_state {
+	unsigned calls, every;
+};
+
+static inline int plugin_fn(void *priv, struct box_hook_state *st, struct pkt *p)
+{
+	struct fn_state *f = priv;
+
+	(void)p;
+	f->calls++;
+	if (f->every && f->calls % f->every == 0)
+		return box_hook_drop(st, BOX_DROP_HOOK, -1);
+	return EXT_ACCEPT;
+}
+
 /* The packets two recordings kept: length, mark and priority equal. */
 static inline void rec_compare_pkts(struct pkt *const *x, struct pkt *const *y, unsigned n)
 {

@@ -35,31 +35,15 @@ static uint64_t rnd(uint64_t *s)
 	return *s;
 }
 
-struct counter_fn {
-	unsigned calls;
-	unsigned every; /* drop every k-th packet; 0: never */
-};
-
 struct side {
 	struct rec r;
 	struct box *b;
-	struct counter_fn fn[3];
+	struct fn_state fn[3];
 	bool fn_on[3];
 	/* the function at INPUT that turns fn[2] (at FORWARD) on and off every 3rd packet */
-	struct counter_fn toggler;
+	struct fn_state toggler;
 	bool toggler_on;
 };
-
-static int counter_fn(void *priv, struct box_hook_state *st, struct pkt *p)
-{
-	struct counter_fn *f = priv;
-
-	(void)p;
-	f->calls++;
-	if (f->every && f->calls % f->every == 0)
-		return box_hook_drop(st, BOX_DROP_HOOK, -1);
-	return EXT_ACCEPT;
-}
 
 static const unsigned fn_hook[3] = {HOOK_PREROUTING, HOOK_POSTROUTING, HOOK_FORWARD};
 
@@ -72,10 +56,10 @@ static int toggler_fn(void *priv, struct box_hook_state *st, struct pkt *p)
 	if (++s->toggler.calls % 3 == 0) {
 		if (s->fn_on[2])
 			assert_int_equal(
-			    box_unregister_hook(s->b, 0, HOOK_FORWARD, counter_fn, &s->fn[2]), 0);
+			    box_unregister_hook(s->b, 0, HOOK_FORWARD, plugin_fn, &s->fn[2]), 0);
 		else
 			assert_int_equal(
-			    box_register_hook(s->b, 0, HOOK_FORWARD, 5, counter_fn, &s->fn[2]), 0);
+			    box_register_hook(s->b, 0, HOOK_FORWARD, 5, plugin_fn, &s->fn[2]), 0);
 		s->fn_on[2] = !s->fn_on[2];
 	}
 	return EXT_ACCEPT;
@@ -208,10 +192,10 @@ static void side_change(struct side *s, uint64_t seed)
 
 		if (s->fn_on[i])
 			assert_int_equal(
-			    box_unregister_hook(s->b, 0, fn_hook[i], counter_fn, &s->fn[i]), 0);
+			    box_unregister_hook(s->b, 0, fn_hook[i], plugin_fn, &s->fn[i]), 0);
 		else
 			assert_int_equal(
-			    box_register_hook(s->b, 0, fn_hook[i], 0, counter_fn, &s->fn[i]), 0);
+			    box_register_hook(s->b, 0, fn_hook[i], 0, plugin_fn, &s->fn[i]), 0);
 		s->fn_on[i] = !s->fn_on[i];
 		s->fn[i].every = rnd(&seed) % 3 ? 0 : 2 + (unsigned)(rnd(&seed) % 5);
 		break;
@@ -335,25 +319,11 @@ static void compare_sides(struct side *x, struct side *y)
 {
 	const struct box_stats *sx = box_stats(x->b), *sy = box_stats(y->b);
 
-	assert_int_equal(x->r.nxmit, y->r.nxmit);
-	assert_int_equal(x->r.ndeliver, y->r.ndeliver);
-	assert_int_equal(x->r.ndrop, y->r.ndrop);
-	for (unsigned i = 0; i < x->r.nxmit; i++) {
-		assert_int_equal(x->r.xmit_oif[i], y->r.xmit_oif[i]);
+	rec_compare(&x->r, &y->r);
+	for (unsigned i = 0; i < x->r.nxmit && i < REC_MAX; i++)
 		compare_pkts(x->r.xmit[i], y->r.xmit[i]);
-	}
-	for (unsigned i = 0; i < x->r.ndeliver; i++)
+	for (unsigned i = 0; i < x->r.ndeliver && i < REC_MAX; i++)
 		compare_pkts(x->r.deliver[i], y->r.deliver[i]);
-	for (unsigned i = 0; i < x->r.ndrop && i < REC_MAX; i++) {
-		const struct box_drop *d = &x->r.drop[i], *e = &y->r.drop[i];
-
-		assert_int_equal(d->kind, e->kind);
-		assert_int_equal(d->table, e->table);
-		assert_int_equal(d->hook, e->hook);
-		assert_int_equal(d->rulenum, e->rulenum);
-		assert_int_equal(d->bad, e->bad);
-		assert_int_equal(d->reason, e->reason);
-	}
 	assert_memory_equal(sx, sy, sizeof(*sx));
 	for (unsigned i = 0; i < 3; i++) {
 		assert_int_equal(x->fn[i].calls, y->fn[i].calls);

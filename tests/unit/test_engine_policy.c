@@ -58,22 +58,6 @@ static struct rules_ruleset *random_ruleset(int fam, uint64_t seed)
 	return rs;
 }
 
-/* Hook functions a plug-in might have: counting, or dropping every k-th packet. */
-struct fn_state {
-	unsigned calls, every;
-};
-
-static int plugin_fn(void *priv, struct box_hook_state *st, struct pkt *p)
-{
-	struct fn_state *f = priv;
-
-	(void)p;
-	f->calls++;
-	if (f->every && f->calls % f->every == 0)
-		return box_hook_drop(st, BOX_DROP_HOOK, -1);
-	return EXT_ACCEPT;
-}
-
 struct side {
 	struct rec r;
 	struct box *b;
