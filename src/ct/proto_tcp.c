@@ -92,16 +92,16 @@ static const char *const tcp_state_names[CT_TCP_STATE_MAX] = {
 /* Flag combinations a valid segment may have (ECE, CWR, PSH aside), as Linux accepts them. */
 static bool flags_valid(uint8_t f)
 {
-	switch (f & ~(F_ECE | F_CWR | F_PSH)) {
-	case F_SYN:
-	case F_SYN | F_URG:
-	case F_SYN | F_ACK:
-	case F_RST:
-	case F_RST | F_ACK:
-	case F_FIN | F_ACK:
-	case F_FIN | F_ACK | F_URG:
-	case F_ACK:
-	case F_ACK | F_URG:
+	switch (f & ~(PKT_TCP_ECE | PKT_TCP_CWR | PKT_TCP_PSH)) {
+	case PKT_TCP_SYN:
+	case PKT_TCP_SYN | PKT_TCP_URG:
+	case PKT_TCP_SYN | PKT_TCP_ACK:
+	case PKT_TCP_RST:
+	case PKT_TCP_RST | PKT_TCP_ACK:
+	case PKT_TCP_FIN | PKT_TCP_ACK:
+	case PKT_TCP_FIN | PKT_TCP_ACK | PKT_TCP_URG:
+	case PKT_TCP_ACK:
+	case PKT_TCP_ACK | PKT_TCP_URG:
 		return true;
 	}
 	return false;
@@ -124,20 +124,20 @@ static int seg_read(const struct pkt *p, struct seg *s)
 	s->optlen = (uint8_t)(in->tcp_doff - 20);
 	memcpy(s->opt, h + 20, s->optlen);
 	datalen = in->l4len - in->tcp_doff;
-	s->end = s->seq + datalen + !!(s->flags & F_SYN) + !!(s->flags & F_FIN);
+	s->end = s->seq + datalen + !!(s->flags & PKT_TCP_SYN) + !!(s->flags & PKT_TCP_FIN);
 	ct_tcp_seg_options(s, s->opt);
 	return 0;
 }
 
 static int seg_index(uint8_t f)
 {
-	if (f & F_RST)
+	if (f & PKT_TCP_RST)
 		return I_RST;
-	if (f & F_SYN)
-		return (f & F_ACK) ? I_SYNACK : I_SYN;
-	if (f & F_FIN)
+	if (f & PKT_TCP_SYN)
+		return (f & PKT_TCP_ACK) ? I_SYNACK : I_SYN;
+	if (f & PKT_TCP_FIN)
 		return I_FIN;
-	if (f & F_ACK)
+	if (f & PKT_TCP_ACK)
 		return I_ACK;
 	return I_NONE;
 }
@@ -238,9 +238,9 @@ static enum win_result tcp_in_window(struct ct_table *t, struct ct_entry *e, enu
 	uint32_t seq = s->seq, ack = s->ack, end = s->end, win = s->win, sack, swin;
 
 	sack = ack;
-	if ((receiver->flags & CT_TCPF_SACK_PERM) && (s->flags & F_ACK))
+	if ((receiver->flags & CT_TCPF_SACK_PERM) && (s->flags & PKT_TCP_ACK))
 		sack = tcp_sack(s, ack);
-	if (s->flags & F_ACK) {
+	if (s->flags & PKT_TCP_ACK) {
 		/* a NAT helper resized the receiver's stream: its acknowledgements come in the
 		 * numbers the sender saw after the change (src/nat/seqadj.c); back to ours */
 		uint32_t off = (uint32_t)ct_seqadj_ack_offset(e, !dir, ack);
@@ -251,9 +251,9 @@ static enum win_result tcp_in_window(struct ct_table *t, struct ct_entry *e, enu
 
 	if (sender->td_maxwin == 0) {
 		/* the first segment seen from this side */
-		if (s->flags & F_SYN) {
+		if (s->flags & PKT_TCP_SYN) {
 			tcp_init_sender(s, sender, receiver, dir);
-			if (!(s->flags & F_ACK))
+			if (!(s->flags & PKT_TCP_ACK))
 				return WIN_ACCEPT; /* simultaneous open */
 		} else {
 			/* mid-stream: take what this segment says */
@@ -266,22 +266,23 @@ static enum win_result tcp_in_window(struct ct_table *t, struct ct_entry *e, enu
 			else if (sack == receiver->td_end + 1)
 				receiver->td_end++; /* answer to a keep-alive */
 		}
-	} else if ((s->flags & F_SYN) && ct_seq_after(end, sender->td_end) &&
+	} else if ((s->flags & PKT_TCP_SYN) && ct_seq_after(end, sender->td_end) &&
 		   (tc->state == sSS || tc->state == sSR)) {
 		/* a SYN or SYN-ACK from a side that started over with a higher initial sequence
 		 * number (RFC 793 lets a restarted TCP do so at once): track it from here. Only a
 		 * SYN does this; any other segment of the handshake is checked as it is. */
 		tcp_init_sender(s, sender, receiver, dir);
-		if (dir == CT_DIR_REPLY && !(s->flags & F_ACK))
+		if (dir == CT_DIR_REPLY && !(s->flags & PKT_TCP_ACK))
 			return WIN_ACCEPT;
 	}
 
-	if (!(s->flags & F_ACK)) {
+	if (!(s->flags & PKT_TCP_ACK)) {
 		ack = sack = receiver->td_end; /* no ACK: as if it acknowledged what we saw */
-	} else if ((s->flags & (F_ACK | F_RST)) == (F_ACK | F_RST) && ack == 0) {
+	} else if ((s->flags & (PKT_TCP_ACK | PKT_TCP_RST)) == (PKT_TCP_ACK | PKT_TCP_RST) &&
+		   ack == 0) {
 		ack = sack = receiver->td_end; /* stacks that send RST+ACK with ack 0 */
 	}
-	if ((s->flags & F_RST) && seq == 0 && tc->state == sSS)
+	if ((s->flags & PKT_TCP_RST) && seq == 0 && tc->state == sSS)
 		seq = end = sender->td_end; /* RST answering a SYN, from stacks that zero seq */
 
 	if (!ct_seq_before(seq, sender->td_maxend + 1)) {
@@ -621,7 +622,7 @@ in_window:
 
 	if (!(e->status & CT_S_SEEN_REPLY)) {
 		/* a RST as the only answer: no connection was made, forget it at once */
-		if (s.flags & F_RST) {
+		if (s.flags & PKT_TCP_RST) {
 			ct_refresh(e, now, timeout);
 			ct_kill(t, e);
 			return CT_ACCEPT;

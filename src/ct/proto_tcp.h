@@ -10,18 +10,6 @@
 
 #include "ct/ct_int.h"
 
-/* The flags, byte 13 of the header. */
-enum {
-	F_FIN = 0x01,
-	F_SYN = 0x02,
-	F_RST = 0x04,
-	F_PSH = 0x08,
-	F_ACK = 0x10,
-	F_URG = 0x20,
-	F_ECE = 0x40,
-	F_CWR = 0x80
-};
-
 /* Packet classes, the second index of the state table. */
 enum { I_SYN, I_SYNACK, I_FIN, I_ACK, I_RST, I_NONE, I_MAX };
 
@@ -67,7 +55,7 @@ tcp_window_update(struct ct_tcp_dir *sender, struct ct_tcp_dir *receiver, uint8_
 {
 	uint32_t win = rawwin, swin;
 
-	if (!(flags & F_SYN))
+	if (!(flags & PKT_TCP_SYN))
 		win <<= sender->td_scale;
 	swin = win + (sack - ack);
 	if (sender->td_maxwin < swin)
@@ -76,7 +64,7 @@ tcp_window_update(struct ct_tcp_dir *sender, struct ct_tcp_dir *receiver, uint8_
 		sender->td_end = end;
 		sender->flags |= CT_TCPF_DATA_UNACKED;
 	}
-	if (flags & F_ACK) {
+	if (flags & PKT_TCP_ACK) {
 		if (!(sender->flags & CT_TCPF_MAXACK_SET)) {
 			sender->td_maxack = ack;
 			sender->flags |= CT_TCPF_MAXACK_SET;

@@ -62,7 +62,7 @@ tcp_fast(struct ct_table *t, struct ct_entry *e, const struct pkt *p, enum ct_di
 	if (!in->has_l4 || doff < 20 || in->l4len < doff || !pkt_in_seg0(p, in->l4off, doff))
 		return FAST_DECLINED;
 	h = p->seg[0].data + in->l4off;
-	if ((h[13] & (F_SYN | F_FIN | F_RST | F_ACK)) != F_ACK)
+	if ((h[13] & (PKT_TCP_SYN | PKT_TCP_FIN | PKT_TCP_RST | PKT_TCP_ACK)) != PKT_TCP_ACK)
 		return FAST_DECLINED;
 	seq = be32(h + 4);
 	ack = sack = be32(h + 8);
@@ -99,7 +99,7 @@ tcp_fast(struct ct_table *t, struct ct_entry *e, const struct pkt *p, enum ct_di
 	} else {
 		tc->pickup &= (uint8_t)~CT_PICKUP_REFUSED;
 		tcp_retrans_note(tc, dir, win, seq, end, ack); /* (last_dir = dir) */
-		tcp_window_update(sender, receiver, F_ACK, win, end, ack, sack);
+		tcp_window_update(sender, receiver, PKT_TCP_ACK, win, end, ack, sack);
 	}
 	tc->last_index = I_ACK;
 	to = ct_timeouts_of(t, e)->tcp;

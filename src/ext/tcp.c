@@ -34,20 +34,13 @@ struct tcp_data {
 
 enum { O_SPORT, O_DPORT, O_OPTION, O_FLAGS, O_SPORT_ALIAS, O_DPORT_ALIAS, O_SYN };
 
-enum {
-	F_FIN = 0x01,
-	F_SYN = 0x02,
-	F_RST = 0x04,
-	F_PSH = 0x08,
-	F_ACK = 0x10,
-	F_URG = 0x20,
-	F_ALL = 0x3f,
-};
+enum { F_ALL = 0x3f }; /* FIN to URG: "ALL" in --tcp-flags */
 
 /* Single flags first: the printer lists the first name of each bit in this order. */
 static const struct ext_name tcp_flag_names[] = {
-	{ "FIN", F_FIN }, { "SYN", F_SYN }, { "RST", F_RST }, { "PSH", F_PSH },
-	{ "ACK", F_ACK }, { "URG", F_URG }, { "ALL", F_ALL }, { "NONE", 0 },
+	{ "FIN", PKT_TCP_FIN }, { "SYN", PKT_TCP_SYN }, { "RST", PKT_TCP_RST },
+	{ "PSH", PKT_TCP_PSH }, { "ACK", PKT_TCP_ACK }, { "URG", PKT_TCP_URG },
+	{ "ALL", F_ALL }, { "NONE", 0 },
 	{ NULL, 0 },
 };
 
@@ -160,8 +153,8 @@ static int tcp_parse(struct ext_parse_ctx *ctx, struct ext_instance *inst, unsig
 		return 0;
 	}
 	case O_SYN:
-		d->flg[0] = F_SYN | F_RST | F_ACK | F_FIN;
-		d->flg[1] = F_SYN;
+		d->flg[0] = PKT_TCP_SYN | PKT_TCP_RST | PKT_TCP_ACK | PKT_TCP_FIN;
+		d->flg[1] = PKT_TCP_SYN;
 		return 0;
 	case O_FLAGS:
 		space = strchr(arg, ' ');

@@ -67,6 +67,18 @@ enum {
 	PKT_EH_PROTO = 1 << 7,	 /* an upper-layer protocol header follows */
 };
 
+/* The TCP header's flags, byte 13 (pkt_info.tcp_flags). */
+enum {
+	PKT_TCP_FIN = 0x01,
+	PKT_TCP_SYN = 0x02,
+	PKT_TCP_RST = 0x04,
+	PKT_TCP_PSH = 0x08,
+	PKT_TCP_ACK = 0x10,
+	PKT_TCP_URG = 0x20,
+	PKT_TCP_ECE = 0x40,
+	PKT_TCP_CWR = 0x80
+};
+
 /*
  * What the parser found. Filled by pkt_parse(); read by matches. Offsets are absolute
  * (from byte 0 of the packet). Fields for layers that were not reached are zero.
@@ -104,7 +116,7 @@ struct pkt_info {
 	bool has_l4;
 	bool has_ports;	       /* TCP, UDP, UDP-Lite, SCTP, DCCP */
 	uint16_t sport, dport; /* host order */
-	uint8_t tcp_flags;     /* FIN=0x01 SYN=0x02 RST=0x04 PSH=0x08 ACK=0x10 URG=0x20 ECE CWR */
+	uint8_t tcp_flags;     /* PKT_TCP_FIN ... PKT_TCP_CWR */
 	uint8_t tcp_doff;      /* TCP header length in bytes */
 	uint8_t icmp_type, icmp_code; /* ICMP or ICMPv6 */
 	uint16_t icmp_id; /* ICMP/ICMPv6: the identifier field (PKT_ICMP_ID_OFF, host order), which
