@@ -6,11 +6,6 @@
  */
 #include "ct/proto_tcp.h"
 
-static uint32_t be32(const uint8_t *b)
-{
-	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-}
-
 /* NOP, NOP, timestamps (kind 8, length 10): the 12 option bytes of nearly every segment of a
  * connection that uses timestamps; no SACK block among them, so no walk */
 #define TCP_OPT_NOP_NOP_TIMESTAMPS 0x0101080au
@@ -64,12 +59,12 @@ tcp_fast(struct ct_table *t, struct ct_entry *e, const struct pkt *p, enum ct_di
 	h = p->seg[0].data + in->l4off;
 	if ((h[13] & (PKT_TCP_SYN | PKT_TCP_FIN | PKT_TCP_RST | PKT_TCP_ACK)) != PKT_TCP_ACK)
 		return FAST_DECLINED;
-	seq = be32(h + 4);
-	ack = sack = be32(h + 8);
+	seq = pkt_get32(h + 4);
+	ack = sack = pkt_get32(h + 8);
 	win = (uint16_t)(h[14] << 8 | h[15]);
 	end = seq + (in->l4len - doff);
 	if (doff > 20 && (receiver->flags & CT_TCPF_SACK_PERM) &&
-	    !(doff == 32 && be32(h + 20) == TCP_OPT_NOP_NOP_TIMESTAMPS)) {
+	    !(doff == 32 && pkt_get32(h + 20) == TCP_OPT_NOP_NOP_TIMESTAMPS)) {
 		struct seg s;
 
 		if (!full)

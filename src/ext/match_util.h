@@ -64,12 +64,12 @@ int ext_parse_range32(const char *arg, uint32_t max, uint32_t r[2]);
 /* Big-endian reads from header bytes. */
 static inline uint16_t ext_get_be16(const uint8_t *p)
 {
-	return (uint16_t)(p[0] << 8 | p[1]);
+	return pkt_get16(p);
 }
 
 static inline uint32_t ext_get_be32(const uint8_t *p)
 {
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	return pkt_get32(p);
 }
 
 /* snprintf into a parse/check context's error buffer. */

@@ -33,17 +33,6 @@
 #define IP6_SRC_OFF   offsetof(struct ip6_hdr, ip6_src)
 #define IP6_DST_OFF   offsetof(struct ip6_hdr, ip6_dst)
 
-static inline uint16_t nat_be16_at(const uint8_t *b)
-{
-	return (uint16_t)(b[0] << 8 | b[1]);
-}
-
-static inline void nat_be16_put(uint8_t *b, uint16_t v)
-{
-	b[0] = (uint8_t)(v >> 8);
-	b[1] = (uint8_t)v;
-}
-
 /* The ones' complement sum of replacing address bytes old by new (RFC 1624 eqn. 3's ~m + m'
  * for each 16-bit word), unfolded. */
 static inline uint32_t nat_addr_delta(const uint8_t *old, const uint8_t *new_, unsigned len)
@@ -85,7 +74,7 @@ static inline int rewrite_fast(struct pkt *p, const union pt_addr *nw, uint16_t 
 	p->written = true; /* written through d, not pkt_store: NFQUEUE's mark */
 	l4 = d + in->l4off;
 	csum = l4 + cso;
-	oldcheck = nat_be16_at(csum);
+	oldcheck = pkt_get16(csum);
 	if (v4) {
 		uint32_t o4, n4;
 
@@ -101,24 +90,24 @@ static inline int rewrite_fast(struct pkt *p, const union pt_addr *nw, uint16_t 
 		if (o4 != n4 || nw->w[1] || nw->w[2] || nw->w[3]) {
 			uint8_t *ipc = d + in->l3off + IP4_CSUM_OFF;
 
-			nat_be16_put(ipc, pkt_csum_fold((uint16_t)~nat_be16_at(ipc) + delta));
+			pkt_put16(ipc, pkt_csum_fold((uint16_t)~pkt_get16(ipc) + delta));
 		}
 	} else {
 		a = d + in->l3off + (m == NAT_MANIP_SRC ? IP6_SRC_OFF : IP6_DST_OFF);
 		delta = nat_addr_delta(a, nw->b, 16);
 	}
 	l4 += m == NAT_MANIP_SRC ? 0 : 2;
-	op = nat_be16_at(l4);
+	op = pkt_get16(l4);
 	if (op != np) {
 		delta += (uint16_t)~op + (uint32_t)np;
-		nat_be16_put(l4, np);
+		pkt_put16(l4, np);
 	}
 	if (proto == IPPROTO_TCP) {
-		nat_be16_put(csum, pkt_csum_fold((uint16_t)~oldcheck + delta));
+		pkt_put16(csum, pkt_csum_fold((uint16_t)~oldcheck + delta));
 	} else if (!(v4 && oldcheck == 0)) {
 		uint16_t check = pkt_csum_fold((uint16_t)~oldcheck + delta);
 
-		nat_be16_put(csum, check ? check : 0xffff);
+		pkt_put16(csum, check ? check : 0xffff);
 	}
 	if (v4) /* two fixed sizes: moves, not a call */
 		memcpy(a, nw->b, 4);

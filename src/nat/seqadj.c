@@ -48,11 +48,6 @@ int32_t nat_seqadj_offset(const struct ct_entry *e, enum ct_dir dir, uint32_t se
 	return ct_seq_after(seq, d->correction_pos) ? d->offset_after : d->offset_before;
 }
 
-static uint32_t rd32(const uint8_t *b)
-{
-	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-}
-
 static void wr32(uint8_t *b, uint32_t v)
 {
 	b[0] = (uint8_t)(v >> 24);
@@ -71,7 +66,7 @@ static void replace(uint8_t *h, uint32_t off, uint32_t v, uint16_t *check)
 	uint32_t lo = off & ~1u, words = ((off + 5) & ~1u) / 2 - lo / 2;
 	uint16_t old[3];
 
-	if (rd32(h + off) == v)
+	if (pkt_get32(h + off) == v)
 		return;
 	for (uint32_t i = 0; i < words; i++)
 		old[i] = (uint16_t)(h[lo + 2 * i] << 8 | h[lo + 2 * i + 1]);
@@ -100,7 +95,7 @@ static void sack_adjust(const struct ct_entry *e, enum ct_dir stream, uint8_t *h
 			return; /* malformed: left as it is (conntrack judged the packet) */
 		if (kind == 5 && len >= 10 && (len - 2) % 8 == 0) {
 			for (uint32_t b = i + 2; b + 4 <= i + len; b += 4) {
-				uint32_t edge = rd32(h + b);
+				uint32_t edge = pkt_get32(h + b);
 
 				replace(h, b,
 					edge - (uint32_t)ct_seqadj_ack_offset(e, stream, edge),
@@ -133,10 +128,10 @@ int nat_seqadj_apply(struct pkt *p)
 	if (doff < 20 || doff > sizeof(h) || pkt_copy_out(p, in->l4off, h, doff))
 		return -EINVAL;
 	check = (uint16_t)(h[16] << 8 | h[17]);
-	seq = rd32(h + 4);
+	seq = pkt_get32(h + 4);
 	replace(h, 4, seq + (uint32_t)nat_seqadj_offset(e, dir, seq), &check);
 	if (h[13] & 0x10) {
-		uint32_t ack = rd32(h + 8);
+		uint32_t ack = pkt_get32(h + 8);
 
 		replace(h, 8, ack - (uint32_t)ct_seqadj_ack_offset(e, !dir, ack), &check);
 		sack_adjust(e, !dir, h, doff, &check);

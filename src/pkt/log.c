@@ -41,16 +41,6 @@ static const uint8_t *lb_hdr(const struct log_buf *b, uint32_t off, uint32_t len
 	return pkt_header(b->p, off, len, buf);
 }
 
-static uint16_t be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 static void lb_hex(struct log_buf *b, const uint8_t *p, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
@@ -72,10 +62,10 @@ static int log_tcp(struct log_buf *b, bool fragment, uint32_t off)
 		lb_add(b, "INCOMPLETE [%u bytes] ", b->end - off);
 		return 1;
 	}
-	lb_add(b, "SPT=%u DPT=%u ", be16(th), be16(th + 2));
+	lb_add(b, "SPT=%u DPT=%u ", pkt_get16(th), pkt_get16(th + 2));
 	if (b->o->flags & PKT_LOG_TCPSEQ)
-		lb_add(b, "SEQ=%u ACK=%u ", be32(th + 4), be32(th + 8));
-	lb_add(b, "WINDOW=%u ", be16(th + 14));
+		lb_add(b, "SEQ=%u ACK=%u ", pkt_get32(th + 4), pkt_get32(th + 8));
+	lb_add(b, "WINDOW=%u ", pkt_get16(th + 14));
 	lb_add(b, "RES=0x%02x ", (th[12] & 0x0f) << 2);
 	{
 		static const char *const names[] = {"CWR", "ECE", "URG", "ACK",
@@ -86,7 +76,7 @@ static int log_tcp(struct log_buf *b, bool fragment, uint32_t off)
 			if (fl & (0x80 >> i))
 				lb_add(b, "%s ", names[i]);
 	}
-	lb_add(b, "URGP=%u ", be16(th + 18));
+	lb_add(b, "URGP=%u ", pkt_get16(th + 18));
 	doff = (unsigned)(th[12] >> 4) * 4;
 	if ((b->o->flags & PKT_LOG_TCPOPT) && doff > 20) {
 		uint8_t obuf[40];
@@ -116,7 +106,7 @@ static int log_udp(struct log_buf *b, uint8_t proto, bool fragment, uint32_t off
 		lb_add(b, "INCOMPLETE [%u bytes] ", b->end - off);
 		return 1;
 	}
-	lb_add(b, "SPT=%u DPT=%u LEN=%u ", be16(uh), be16(uh + 2), be16(uh + 4));
+	lb_add(b, "SPT=%u DPT=%u LEN=%u ", pkt_get16(uh), pkt_get16(uh + 2), pkt_get16(uh + 4));
 	return 0;
 }
 
@@ -146,9 +136,9 @@ static void log_ip4(struct log_buf *b, uint32_t off, bool top)
 	}
 	lb_add(b, "SRC=%u.%u.%u.%u DST=%u.%u.%u.%u ", ih[12], ih[13], ih[14], ih[15], ih[16],
 	       ih[17], ih[18], ih[19]);
-	lb_add(b, "LEN=%u TOS=0x%02X PREC=0x%02X TTL=%u ID=%u ", be16(ih + 2), ih[1] & 0x1e,
-	       ih[1] & 0xe0, ih[8], be16(ih + 4));
-	fo = be16(ih + 6);
+	lb_add(b, "LEN=%u TOS=0x%02X PREC=0x%02X TTL=%u ID=%u ", pkt_get16(ih + 2), ih[1] & 0x1e,
+	       ih[1] & 0xe0, ih[8], pkt_get16(ih + 4));
+	fo = pkt_get16(ih + 6);
 	if (fo & 0x8000)
 		lb_add(b, "CE ");
 	if (fo & 0x4000)
@@ -202,7 +192,7 @@ static void log_ip4(struct log_buf *b, uint32_t off, bool top)
 		switch (ic[0]) {
 		case 0:
 		case 8:
-			lb_add(b, "ID=%u SEQ=%u ", be16(ic + 4), be16(ic + 6));
+			lb_add(b, "ID=%u SEQ=%u ", pkt_get16(ic + 4), pkt_get16(ic + 6));
 			break;
 		case 12:
 			lb_add(b, "PARAMETER=%u ", ic[4]);
@@ -219,7 +209,7 @@ static void log_ip4(struct log_buf *b, uint32_t off, bool top)
 				lb_add(b, "] ");
 			}
 			if (ic[0] == 3 && ic[1] == 4)
-				lb_add(b, "MTU=%u ", be16(ic + 6));
+				lb_add(b, "MTU=%u ", pkt_get16(ic + 6));
 			break;
 		}
 		break;
@@ -236,7 +226,7 @@ static void log_ip4(struct log_buf *b, uint32_t off, bool top)
 			lb_add(b, "INCOMPLETE [%u bytes] ", b->end - l4);
 			break;
 		}
-		lb_add(b, "SPI=0x%x ", be32(ah + 4));
+		lb_add(b, "SPI=0x%x ", pkt_get32(ah + 4));
 		break;
 	}
 	case IPPROTO_ESP: {
@@ -251,7 +241,7 @@ static void log_ip4(struct log_buf *b, uint32_t off, bool top)
 			lb_add(b, "INCOMPLETE [%u bytes] ", b->end - l4);
 			break;
 		}
-		lb_add(b, "SPI=0x%x ", be32(eh));
+		lb_add(b, "SPI=0x%x ", pkt_get32(eh));
 		break;
 	}
 	default:
@@ -288,8 +278,8 @@ static void log_ip6(struct log_buf *b, uint32_t off, bool top)
 	lb_ip6addr(b, ih + 8);
 	lb_add(b, " DST=");
 	lb_ip6addr(b, ih + 24);
-	w = be32(ih);
-	lb_add(b, " LEN=%u TC=%u HOPLIMIT=%u FLOWLBL=%u ", be16(ih + 4) + 40u,
+	w = pkt_get32(ih);
+	lb_add(b, " LEN=%u TC=%u HOPLIMIT=%u FLOWLBL=%u ", pkt_get16(ih + 4) + 40u,
 	       (w & 0x0ff00000) >> 20, ih[7], w & 0x000fffff);
 	ptr = off + 40;
 	cur = ih[6];
@@ -314,11 +304,11 @@ static void log_ip6(struct log_buf *b, uint32_t off, bool top)
 				lb_add(b, "TRUNCATED ");
 				return;
 			}
-			lb_add(b, "%u ", be16(fh + 2) & 0xfff8);
+			lb_add(b, "%u ", pkt_get16(fh + 2) & 0xfff8);
 			if (fh[3] & 1)
 				lb_add(b, "INCOMPLETE ");
-			lb_add(b, "ID:%08x ", be32(fh + 4));
-			if (be16(fh + 2) & 0xfff8)
+			lb_add(b, "ID:%08x ", pkt_get32(fh + 4));
+			if (pkt_get16(fh + 2) & 0xfff8)
 				fragment = true;
 			hlen = 8;
 			break;
@@ -348,7 +338,7 @@ static void log_ip6(struct log_buf *b, uint32_t off, bool top)
 					lb_add(b, "INCOMPLETE [%u bytes] )", b->end - ptr);
 					return;
 				}
-				lb_add(b, "SPI=0x%x ", be32(ah + 4));
+				lb_add(b, "SPI=0x%x ", pkt_get32(ah + 4));
 			}
 			hlen = ((uint32_t)hp[1] + 2) << 2;
 			break;
@@ -368,7 +358,7 @@ static void log_ip6(struct log_buf *b, uint32_t off, bool top)
 					lb_add(b, "INCOMPLETE [%u bytes] )", b->end - ptr);
 					return;
 				}
-				lb_add(b, "SPI=0x%x )", be32(eh));
+				lb_add(b, "SPI=0x%x )", pkt_get32(eh));
 			}
 			return;
 		}
@@ -403,10 +393,10 @@ static void log_ip6(struct log_buf *b, uint32_t off, bool top)
 		switch (ic[0]) {
 		case 128:
 		case 129:
-			lb_add(b, "ID=%u SEQ=%u ", be16(ic + 4), be16(ic + 6));
+			lb_add(b, "ID=%u SEQ=%u ", pkt_get16(ic + 4), pkt_get16(ic + 6));
 			break;
 		case 4:
-			lb_add(b, "POINTER=%08x ", be32(ic + 4));
+			lb_add(b, "POINTER=%08x ", pkt_get32(ic + 4));
 			/* fall through */
 		case 1:
 		case 2:
@@ -417,7 +407,7 @@ static void log_ip6(struct log_buf *b, uint32_t off, bool top)
 				lb_add(b, "] ");
 			}
 			if (ic[0] == 2)
-				lb_add(b, "MTU=%u ", be32(ic + 4));
+				lb_add(b, "MTU=%u ", pkt_get32(ic + 4));
 			break;
 		}
 		break;
@@ -441,7 +431,7 @@ static void log_mac(struct log_buf *b, const struct pkt *p)
 		       e[11]);
 		lb_add(b, "MACDST=%02x:%02x:%02x:%02x:%02x:%02x ", e[0], e[1], e[2], e[3], e[4],
 		       e[5]);
-		lb_add(b, "MACPROTO=%04x ", be16(e + 12));
+		lb_add(b, "MACPROTO=%04x ", pkt_get16(e + 12));
 		return;
 	}
 	lb_add(b, "MAC=");

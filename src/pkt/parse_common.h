@@ -16,11 +16,6 @@
 /* pkt_parse without its common case: every frame pkt_parse_common does not take. */
 int pkt_parse_general(struct pkt *p, enum pkt_link link, bool verify_csum);
 
-static inline uint16_t pkt_get16(const uint8_t *b)
-{
-	return (uint16_t)(b[0] << 8 | b[1]);
-}
-
 /* Four bytes as one native-order word, and the word bytes a, b, c, d in memory read as. */
 static inline uint32_t pkt_load32(const uint8_t *b)
 {

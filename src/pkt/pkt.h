@@ -67,6 +67,23 @@ enum {
 	PKT_EH_PROTO = 1 << 7,	 /* an upper-layer protocol header follows */
 };
 
+/* Big-endian (network order) fields of header bytes the caller knows are there. */
+static inline uint16_t pkt_get16(const uint8_t *b)
+{
+	return (uint16_t)(b[0] << 8 | b[1]);
+}
+
+static inline uint32_t pkt_get32(const uint8_t *b)
+{
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
+static inline void pkt_put16(uint8_t *b, uint16_t v)
+{
+	b[0] = (uint8_t)(v >> 8);
+	b[1] = (uint8_t)v;
+}
+
 /* The TCP header's flags, byte 13 (pkt_info.tcp_flags). */
 enum {
 	PKT_TCP_FIN = 0x01,
@@ -114,10 +131,10 @@ struct pkt_info {
 
 	/* transport: valid when has_l4 (the first fragment or an unfragmented packet) */
 	bool has_l4;
-	bool has_ports;	       /* TCP, UDP, UDP-Lite, SCTP, DCCP */
-	uint16_t sport, dport; /* host order */
-	uint8_t tcp_flags;     /* PKT_TCP_FIN ... PKT_TCP_CWR */
-	uint8_t tcp_doff;      /* TCP header length in bytes */
+	bool has_ports;		      /* TCP, UDP, UDP-Lite, SCTP, DCCP */
+	uint16_t sport, dport;	      /* host order */
+	uint8_t tcp_flags;	      /* PKT_TCP_FIN ... PKT_TCP_CWR */
+	uint8_t tcp_doff;	      /* TCP header length in bytes */
 	uint8_t icmp_type, icmp_code; /* ICMP or ICMPv6 */
 	uint16_t icmp_id; /* ICMP/ICMPv6: the identifier field (PKT_ICMP_ID_OFF, host order), which
 			   * a query and its answer carry (pkt_icmp_has_id); NAT keeps it current */

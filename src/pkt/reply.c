@@ -18,11 +18,6 @@
 #define ICMP4_QUOTE_MAX (576 - 20 - 8)	/* RFC 1812 4.3.2.3 */
 #define ICMP6_QUOTE_MAX (1280 - 40 - 8) /* RFC 4443 2.4(c) */
 
-static uint32_t rd32(const uint8_t *b)
-{
-	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-}
-
 /* Addresses swapped, TTL, link layer: what every answer shares. */
 static int reply_base(const struct pkt *orig, const struct pkt_reply_opts *o, struct pkt_spec *s)
 {
@@ -95,13 +90,13 @@ int pkt_reply_tcp_rst(const struct pkt *orig, const struct pkt_reply_opts *opts,
 		s->tos = in->tos;
 	if (in->tcp_flags & 0x10) {
 		s->tcp_flags = 0x04;
-		s->seq = rd32(th + 8);
+		s->seq = pkt_get32(th + 8);
 	} else {
 		seglen = in->l3off + in->l3len - in->payload_off;
 		seglen += (in->tcp_flags & 0x02) ? 1 : 0;
 		seglen += (in->tcp_flags & 0x01) ? 1 : 0;
 		s->tcp_flags = 0x14;
-		s->ack = rd32(th + 4) + seglen;
+		s->ack = pkt_get32(th + 4) + seglen;
 	}
 	*out = pkt_build(s);
 	ret = *out ? 0 : -errno;
@@ -112,7 +107,7 @@ out:
 
 static bool v4_is_multicast_or_bcast(const union pt_addr *a)
 {
-	return (a->b[0] & 0xf0) == 0xe0 || rd32(a->b) == 0xffffffff;
+	return (a->b[0] & 0xf0) == 0xe0 || pkt_get32(a->b) == 0xffffffff;
 }
 
 /* RFC 1122 3.2.2 / RFC 1812 4.3.2.7: when an ICMPv4 error must not be sent. */
@@ -123,7 +118,7 @@ static int icmp4_allowed(const struct pkt *orig)
 	if (in->frag_off)
 		return -EPERM;
 	if (v4_is_multicast_or_bcast(&in->dst) || v4_is_multicast_or_bcast(&in->src) ||
-	    rd32(in->src.b) == 0)
+	    pkt_get32(in->src.b) == 0)
 		return -EPERM;
 	if (in->l4proto == IPPROTO_ICMP) {
 		if (!in->has_l4)

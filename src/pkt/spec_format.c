@@ -44,16 +44,6 @@ static void sb_hex(struct sbuf *sb, const uint8_t *b, uint32_t n)
 		sb_printf(sb, "%02x", b[i]);
 }
 
-static uint16_t rd16(const uint8_t *b)
-{
-	return (uint16_t)(b[0] << 8 | b[1]);
-}
-
-static uint32_t rd32(const uint8_t *b)
-{
-	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-}
-
 const char *pkt_tcp_flags_str(uint8_t flags, char *buf, size_t len)
 {
 	struct sbuf sb = {buf, len, 0};
@@ -114,17 +104,17 @@ static void put_tcp_options(struct sbuf *sb, const uint8_t *o, uint32_t n)
 		if (i + 1 >= n || (len = o[i + 1]) < 2 || i + len > n)
 			goto raw;
 		r = kind == 2 ? 1 : kind == 4 ? 2 : kind == 8 ? 3 : kind == 3 ? 4 : 5;
-		if (r <= rank || (kind == 2 && len == 4 && !rd16(o + i + 2)))
+		if (r <= rank || (kind == 2 && len == 4 && !pkt_get16(o + i + 2)))
 			goto raw;
 		rank = r;
 		if (kind == 2 && len == 4)
-			sb_printf(&tmp, " mss=%u", rd16(o + i + 2));
+			sb_printf(&tmp, " mss=%u", pkt_get16(o + i + 2));
 		else if (kind == 3 && len == 3)
 			sb_printf(&tmp, " wscale=%u", o[i + 2]);
 		else if (kind == 4 && len == 2)
 			sb_printf(&tmp, " sackok");
 		else if (kind == 8 && len == 10)
-			sb_printf(&tmp, " ts=%u:%u", rd32(o + i + 2), rd32(o + i + 6));
+			sb_printf(&tmp, " ts=%u:%u", pkt_get32(o + i + 2), pkt_get32(o + i + 6));
 		else
 			goto raw;
 		i += len;
@@ -144,14 +134,14 @@ static void put_tcp(struct sbuf *sb, const struct pkt *p, const uint8_t *h)
 	char f[64];
 
 	sb_printf(sb, " %s", pkt_tcp_flags_str(in->tcp_flags, f, sizeof(f)));
-	if (rd32(h + 4))
-		sb_printf(sb, " seq=%u", rd32(h + 4));
-	if (rd32(h + 8))
-		sb_printf(sb, " ack=%u", rd32(h + 8));
-	if (rd16(h + 14) != PKT_SPEC_DEFAULT_WINDOW)
-		sb_printf(sb, " win=%u", rd16(h + 14));
-	if (rd16(h + 18))
-		sb_printf(sb, " urg=%u", rd16(h + 18));
+	if (pkt_get32(h + 4))
+		sb_printf(sb, " seq=%u", pkt_get32(h + 4));
+	if (pkt_get32(h + 8))
+		sb_printf(sb, " ack=%u", pkt_get32(h + 8));
+	if (pkt_get16(h + 14) != PKT_SPEC_DEFAULT_WINDOW)
+		sb_printf(sb, " win=%u", pkt_get16(h + 14));
+	if (pkt_get16(h + 18))
+		sb_printf(sb, " urg=%u", pkt_get16(h + 18));
 	o = pkt_header(p, in->l4off + 20, in->tcp_doff - 20u, obuf);
 	if (o && in->tcp_doff > 20)
 		put_tcp_options(sb, o, in->tcp_doff - 20u);
@@ -167,7 +157,7 @@ static bool icmp_is_echo(int family, uint8_t type)
 static void put_icmp(struct sbuf *sb, const struct pkt_info *in, const uint8_t *h)
 {
 	const struct spec_icmp_name *n = spec_icmp_by_value(in->family, h[0], h[1]);
-	uint32_t rest = rd32(h + 4);
+	uint32_t rest = pkt_get32(h + 4);
 	bool v6 = in->family == AF_INET6;
 
 	if (n)
@@ -200,7 +190,7 @@ static uint32_t put_sctp_chunks(struct sbuf *sb, const struct pkt *p, uint32_t o
 	bool first = true;
 
 	while (off + 4 <= end && !pkt_copy_out(p, off, b, 4)) {
-		uint32_t len = rd16(b + 2);
+		uint32_t len = pkt_get16(b + 2);
 
 		name = spec_name_of(spec_sctp_chunks, b[0]);
 		if (len < 4 || off + len > end || !name)
@@ -240,46 +230,46 @@ static uint32_t put_l4(struct sbuf *sb, const struct pkt *p)
 		put_icmp(sb, in, h);
 		break;
 	case IPPROTO_UDPLITE:
-		if (rd16(h + 4))
-			sb_printf(sb, " cov=%u", rd16(h + 4));
+		if (pkt_get16(h + 4))
+			sb_printf(sb, " cov=%u", pkt_get16(h + 4));
 		break;
 	case IPPROTO_SCTP: {
 		uint32_t n = put_sctp_chunks(sb, p, in->payload_off, end);
 
-		if (rd32(h + 4))
-			sb_printf(sb, " vtag=%u", rd32(h + 4));
+		if (pkt_get32(h + 4))
+			sb_printf(sb, " vtag=%u", pkt_get32(h + 4));
 		return n;
 	}
 	case IPPROTO_DCCP:
 		name = spec_name_of(spec_dccp_types, (h[8] >> 1) & 15);
 		sb_printf(sb, " %s", name ? name : "type?");
-		if ((h[8] & 1) && in->payload_off - in->l4off >= 16 && rd32(h + 12))
-			sb_printf(sb, " seq=%u", rd32(h + 12));
+		if ((h[8] & 1) && in->payload_off - in->l4off >= 16 && pkt_get32(h + 12))
+			sb_printf(sb, " seq=%u", pkt_get32(h + 12));
 		if ((h[8] & 1) && in->payload_off - in->l4off >= 24 && ((h[8] >> 1) & 15) != 0 &&
-		    ((h[8] >> 1) & 15) != 2 && rd32(h + 20))
-			sb_printf(sb, " ack=%u", rd32(h + 20));
+		    ((h[8] >> 1) & 15) != 2 && pkt_get32(h + 20))
+			sb_printf(sb, " ack=%u", pkt_get32(h + 20));
 		break;
 	case IPPROTO_GRE:
-		if (rd16(h) & 0x2000) {
-			uint32_t koff = (rd16(h) & 0xc000) ? 8 : 4;
+		if (pkt_get16(h) & 0x2000) {
+			uint32_t koff = (pkt_get16(h) & 0xc000) ? 8 : 4;
 
 			if (in->payload_off - in->l4off >= koff + 4)
-				sb_printf(sb, " key=%u", rd32(h + koff));
+				sb_printf(sb, " key=%u", pkt_get32(h + koff));
 		}
-		if (rd16(h + 2) != 0x0800)
-			sb_printf(sb, " greproto=0x%04x", rd16(h + 2));
+		if (pkt_get16(h + 2) != 0x0800)
+			sb_printf(sb, " greproto=0x%04x", pkt_get16(h + 2));
 		break;
 	case IPPROTO_ESP:
-		if (rd32(h))
-			sb_printf(sb, " spi=%u", rd32(h));
-		if (rd32(h + 4))
-			sb_printf(sb, " seq=%u", rd32(h + 4));
+		if (pkt_get32(h))
+			sb_printf(sb, " spi=%u", pkt_get32(h));
+		if (pkt_get32(h + 4))
+			sb_printf(sb, " seq=%u", pkt_get32(h + 4));
 		break;
 	case IPPROTO_AH:
-		if (rd32(h + 4))
-			sb_printf(sb, " spi=%u", rd32(h + 4));
-		if (rd32(h + 8))
-			sb_printf(sb, " seq=%u", rd32(h + 8));
+		if (pkt_get32(h + 4))
+			sb_printf(sb, " spi=%u", pkt_get32(h + 4));
+		if (pkt_get32(h + 8))
+			sb_printf(sb, " seq=%u", pkt_get32(h + 8));
 		break;
 	}
 	return 0;
@@ -341,8 +331,8 @@ static void put_ip(struct sbuf *sb, const struct pkt *p)
 		sb_printf(sb, " ttl=%u", in->ttl);
 	if (in->tos)
 		sb_printf(sb, " tos=0x%02x", in->tos);
-	if (in->family == AF_INET6 && (h = pkt_header(p, in->l3off, 4, buf)) && (rd32(h) & 0xfffff))
-		sb_printf(sb, " flow=0x%05x", rd32(h) & 0xfffff);
+	if (in->family == AF_INET6 && (h = pkt_header(p, in->l3off, 4, buf)) && (pkt_get32(h) & 0xfffff))
+		sb_printf(sb, " flow=0x%05x", pkt_get32(h) & 0xfffff);
 	if (in->frag_id && (in->family == AF_INET || in->frag_hdr_off))
 		sb_printf(sb, " %s=%u", icmp ? "ipid" : "id", in->frag_id);
 	if (in->dont_frag)
@@ -382,9 +372,9 @@ static void put_link(struct sbuf *sb, const struct pkt *p)
 		sb_printf(sb,
 			  " smac=%02x:%02x:%02x:%02x:%02x:%02x dmac=%02x:%02x:%02x:%02x:%02x:%02x",
 			  h[6], h[7], h[8], h[9], h[10], h[11], h[0], h[1], h[2], h[3], h[4], h[5]);
-	while (n < 2 && (rd16(h + 12) == 0x8100 || rd16(h + 12) == 0x88a8) &&
+	while (n < 2 && (pkt_get16(h + 12) == 0x8100 || pkt_get16(h + 12) == 0x88a8) &&
 	       !pkt_copy_out(p, off, t, 4)) {
-		sb_printf(sb, "%s%u", n++ ? "," : " vlan=", rd16(t) & 0x0fff);
+		sb_printf(sb, "%s%u", n++ ? "," : " vlan=", pkt_get16(t) & 0x0fff);
 		memcpy(h + 12, t + 2, 2);
 		off += 4;
 	}
