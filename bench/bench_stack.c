@@ -25,7 +25,9 @@
  * same traffic through box_receive_burst, 32 flows' packets out of lan0 in one burst, then
  * their 32 replies into wan0 in another.
  *
- * Usage: bench_stack CONFIG [--packets N] [--seconds S]
+ * Usage: bench_stack CONFIG [--packets N] [--seconds S] [--flows N]
+ * --flows: how many established flows the traffic cycles through (10,000; 32 to 1,000,000),
+ * for the cache's share of the cost (conntrack entries and packets beyond the caches).
  * Prints: CONFIG PACKETS NS_PER_PACKET MPPS
  * --packets bounds the measured part only, so callgrind's counts at two sizes give instructions
  * per packet (run.sh).
@@ -34,13 +36,16 @@
 #include "classify/ruleset.h"
 #include "ct/ct.h"
 #include "ct/ct_plugin.h"
+#include "nat/nat.h"
+#include "nat/nat_plugin.h"
 
-#define FLOWS 10000
+#define FLOWS 10000 /* --flows' default */
 
 struct stack_bench {
 	struct box *box;
 	int lan, wan;
 	bool bursts;		  /* packets come back by their id (p->id: the flow) */
+	unsigned flows;		  /* established flows the traffic cycles through (--flows) */
 	struct bench_set out, in; /* flow i's packet and its reply */
 };
 
@@ -53,6 +58,7 @@ struct stack_config {
 	bool v6;
 	unsigned frame;
 	unsigned burst; /* packets per box_receive_burst; 0: box_receive */
+	unsigned flows; /* --flows */
 };
 
 #define STACK_BURST 32
@@ -159,9 +165,14 @@ static char *stack_rules(const struct stack_config *cfg, int family)
 	OUT("COMMIT\n");
 	OUT("*nat\n:PREROUTING ACCEPT [0:0]\n:INPUT ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n"
 	    ":POSTROUTING ACCEPT [0:0]\n");
-	if (cfg->nat)
+	/* one address has 64k ports a protocol: above 30,000 flows, an address per 30,000 */
+	if (cfg->nat && cfg->flows <= 30000)
 		OUT("-A POSTROUTING -o wan0 -j SNAT --to-source %s\n",
 		    v6 ? "2001:db8:ffff::1" : "192.0.2.1");
+	else if (cfg->nat)
+		OUT("-A POSTROUTING -o wan0 -j SNAT --to-source %s-%s%x\n",
+		    v6 ? "2001:db8:ffff::1" : "192.0.2.1", v6 ? "2001:db8:ffff::" : "192.0.2.",
+		    cfg->flows / 30000 + 1);
 	OUT("COMMIT\n");
 	OUT("*filter\n:INPUT ACCEPT [0:0]\n:FORWARD %s [0:0]\n:OUTPUT ACCEPT [0:0]\n",
 	    cfg->nat ? "DROP" : "ACCEPT");
@@ -296,9 +307,16 @@ static int setup(struct stack_bench *sb, const struct stack_config *cfg)
 		/* room for every flow; the TCP streams are picked up in the middle and their
 		 * replies carry made-up sequence numbers */
 		cc = *ct_table_config(ct_box_table(sb->box));
-		cc.max_entries = 4 * FLOWS;
+		cc.max_entries = 4 * sb->flows;
 		cc.tcp_be_liberal = true;
 		ct_table_set_config(ct_box_table(sb->box), &cc);
+	}
+	if (cfg->nat && nat_box_table(sb->box)) {
+		struct nat_config nc = *nat_table_config(nat_box_table(sb->box));
+
+		if (nc.max_mappings < 2 * sb->flows)
+			nc.max_mappings = 2 * sb->flows;
+		nat_table_set_config(nat_box_table(sb->box), &nc);
 	}
 	for (int f = 0; f < 2; f++) {
 		int family = f ? AF_INET6 : AF_INET;
@@ -383,7 +401,7 @@ __attribute__((noinline)) static uint64_t stack_loop(struct stack_bench *sb, uin
 		if (*lost)
 			break;
 		sent += 2;
-		i = (i + 1) % FLOWS;
+		i = (i + 1) % sb->flows;
 		if (seconds > 0 && (sent & 1023) == 0 && bench_now_s() - t0 >= seconds)
 			break;
 	}
@@ -391,14 +409,15 @@ __attribute__((noinline)) static uint64_t stack_loop(struct stack_bench *sb, uin
 	return sent;
 }
 
-/* Flows i..i+n-1 (mod FLOWS) of set s into ifindex as one burst; false if one did not come
+/* Flows i..i+n-1 (mod flows) of set s into ifindex as one burst; false if one did not come
  * back. */
-static bool burst_send(struct bench_set *s, struct box *b, int ifindex, unsigned i, unsigned n)
+static bool burst_send(struct bench_set *s, struct box *b, int ifindex, unsigned i, unsigned n,
+		       unsigned flows)
 {
 	struct pkt *v[STACK_BURST] = {NULL};
 
 	for (unsigned k = 0; k < n; k++) {
-		unsigned f = (i + k) % FLOWS;
+		unsigned f = (i + k) % flows;
 		struct pkt *p = s->pkt[f];
 
 		pkt_store(p, 0, s->hdr[f], s->hlen[f]);
@@ -414,7 +433,7 @@ static bool burst_send(struct bench_set *s, struct box *b, int ifindex, unsigned
 	}
 	box_receive_burst(b, ifindex, v, n, NULL);
 	for (unsigned k = 0; k < n; k++)
-		if (!s->pkt[(i + k) % FLOWS])
+		if (!s->pkt[(i + k) % flows])
 			return false;
 	return true;
 }
@@ -431,12 +450,12 @@ __attribute__((noinline)) static uint64_t stack_loop_burst(struct stack_bench *s
 	while (sent < limit) {
 		unsigned n = limit - sent < 2u * burst ? (unsigned)(limit - sent + 1) / 2 : burst;
 
-		*lost += !burst_send(&sb->out, sb->box, sb->lan, i, n);
-		*lost += !burst_send(&sb->in, sb->box, sb->wan, i, n);
+		*lost += !burst_send(&sb->out, sb->box, sb->lan, i, n, sb->flows);
+		*lost += !burst_send(&sb->in, sb->box, sb->wan, i, n, sb->flows);
 		if (*lost)
 			break;
 		sent += 2 * n;
-		i = (i + n) % FLOWS;
+		i = (i + n) % sb->flows;
 		if (seconds > 0 && (sent & 1023) < 2 * burst && bench_now_s() - t0 >= seconds)
 			break;
 	}
@@ -452,11 +471,11 @@ static int run(struct stack_bench *sb, const char *name, const struct stack_conf
 	double t0, t1;
 	unsigned i = 0;
 
-	if (!s || bench_set_init(&sb->out, FLOWS) || bench_set_init(&sb->in, FLOWS)) {
+	if (!s || bench_set_init(&sb->out, sb->flows) || bench_set_init(&sb->in, sb->flows)) {
 		free(s);
 		return -ENOMEM;
 	}
-	for (unsigned f = 0; f < FLOWS; f++) {
+	for (unsigned f = 0; f < sb->flows; f++) {
 		struct pkt *p;
 
 		flow_spec(f, cfg, s);
@@ -497,7 +516,7 @@ static int run(struct stack_bench *sb, const char *name, const struct stack_conf
 
 int main(int argc, char **argv)
 {
-	struct stack_bench sb = {0};
+	struct stack_bench sb = {.flows = FLOWS};
 	struct stack_config cfg;
 	uint64_t max = 0;
 	double seconds = 1.0;
@@ -507,7 +526,7 @@ int main(int argc, char **argv)
 	if (argc < 2 || parse_config(argv[1], &cfg)) {
 		fprintf(stderr, "usage: bench_stack forward|conntrack|empty|full|full-rules1000"
 				"[-linear]|full-plain1000[-v6|-1500][-burst] [--packets N] "
-				"[--seconds S] [--classifier]\n");
+				"[--seconds S] [--flows N] [--classifier]\n");
 		return 2;
 	}
 	for (int i = 2; i < argc; i++) {
@@ -517,6 +536,13 @@ int main(int argc, char **argv)
 			max = strtoull(argv[++i], NULL, 10);
 		else if (i + 1 < argc && !strcmp(argv[i], "--seconds"))
 			seconds = atof(argv[++i]);
+		else if (i + 1 < argc && !strcmp(argv[i], "--flows"))
+			sb.flows = (unsigned)strtoul(argv[++i], NULL, 10);
+	}
+	cfg.flows = sb.flows;
+	if (sb.flows < STACK_BURST || sb.flows > 1000000) {
+		fprintf(stderr, "bench_stack: --flows: %u to 1000000\n", STACK_BURST);
+		return 2;
 	}
 	if ((rc = setup(&sb, &cfg))) {
 		fprintf(stderr, "bench_stack: set-up: %s\n", strerror(-rc));
