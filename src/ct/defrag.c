@@ -529,9 +529,11 @@ enum ct_defrag_verdict ct_defrag_in(struct ct_defrag *d, struct pkt *p, enum pkt
 	if (!why && !make_room(d, q, truesize))
 		why = CT_DEFRAG_ST_NOMEM;
 	nf = why ? NULL : calloc(1, sizeof(*nf));
-	if (!why && !nf)
+	/* held past the burst: a frame lent by a receive ring is copied now */
+	if (!why && (!nf || pkt_keep(p) < 0))
 		why = CT_DEFRAG_ST_NOMEM;
 	if (why) {
+		free(nf);
 		queue_kill(d, q, why);
 		return drop(out, why);
 	}

@@ -13,6 +13,10 @@
  *   | ...              |
  *   | frame bytes      |    at tp_mac, tp_snaplen bytes
  *   +------------------+
+ *
+ * Lend mode (zero-copy receive): the caller uses the frames where they lie, so a block read
+ * stays user-owned until afpacket_rx_release; blocks go back oldest first, the order the kernel
+ * fills them in.
  */
 #include <errno.h>
 #include <poll.h>
@@ -35,8 +39,9 @@
 
 #define RING_BLOCK_SIZE (1u << 18) /* 256 KiB: a whole 64 KiB frame always fits */
 #define RING_BLOCKS	32
-#define RING_FRAME_SIZE 2048 /* only for the kernel's frame-count check */
-#define RING_RETIRE_MS	1    /* a partly filled block is handed over after this long */
+#define RING_FRAME_SIZE 2048		  /* only for the kernel's frame-count check */
+#define RING_RETIRE_MS	1		  /* a partly filled block is handed over after this long */
+#define RING_HOLD_MAX	(RING_BLOCKS / 2) /* lend mode: blocks held at most between releases */
 #define SEND_BATCH	64
 
 /*
@@ -59,6 +64,8 @@ struct afpacket {
 	size_t ring_len;
 	unsigned block; /* the next block to read */
 	bool vnet;	/* PACKET_VNET_HDR: a virtio_net_hdr before each frame, both ways */
+	bool lend;	/* zero-copy receive: blocks read are held until afpacket_rx_release */
+	unsigned held;	/* blocks held: the `held` before `block`, oldest first */
 	/* the transmit ring (txfd < 0: none, sendmmsg on fd) */
 	int txfd;
 	uint8_t *tx;
@@ -312,6 +319,17 @@ static void frame_one(struct afpacket *a, struct tpacket3_hdr *h, afpacket_rx_fn
 	}
 	f.data = (const uint8_t *)h + h->tp_mac;
 	f.len = h->tp_snaplen;
+	f.lend = NULL;
+	f.headroom = 0;
+	if (a->lend) {
+		/* what lies between the address and the frame (the virtio_net_hdr, read below
+		 * before fn runs, and padding) may be overwritten */
+		uint32_t hdr = TPACKET_ALIGN(sizeof(*h)) + sizeof(*sll);
+
+		f.lend = (uint8_t *)h + h->tp_mac;
+		f.headroom = h->tp_mac > hdr ? h->tp_mac - hdr : 0;
+		a->st.rx_lent++;
+	}
 	f.tstamp_ns = (uint64_t)h->tp_sec * 1000000000ull + h->tp_nsec;
 	f.vlan_tci =
 	    (h->tp_status & TP_STATUS_VLAN_VALID) ? (int)(h->hv1.tp_vlan_tci & 0xffff) : -1;
@@ -346,9 +364,10 @@ unsigned afpacket_receive(struct afpacket *a, unsigned budget, afpacket_rx_fn fn
 	if (a->tx_unsent) /* the loop comes here at least every wait: nothing waits for long */
 		tx_kick(a);
 
-	/* Whole blocks only: a block goes back to the kernel when all its frames are handled,
-	 * so the budget is checked between blocks (a block holds at most ~128 full frames). */
-	while (done < budget) {
+	/* Whole blocks only: a block goes back to the kernel when all its frames are handled
+	 * (lend mode: at afpacket_rx_release), so the budget is checked between blocks (a block
+	 * holds at most ~128 full frames). */
+	while (done < budget && a->held < RING_HOLD_MAX) {
 		struct tpacket_block_desc *bd = block_at(a, a->block);
 		struct tpacket3_hdr *h;
 		uint32_t n;
@@ -363,10 +382,33 @@ unsigned afpacket_receive(struct afpacket *a, unsigned budget, afpacket_rx_fn fn
 			h = (struct tpacket3_hdr *)((uint8_t *)h + h->tp_next_offset);
 		}
 		done += n;
-		__atomic_store_n(&bd->hdr.bh1.block_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
 		a->block = (a->block + 1) % RING_BLOCKS;
+		if (!a->lend)
+			__atomic_store_n(&bd->hdr.bh1.block_status, TP_STATUS_KERNEL,
+					 __ATOMIC_RELEASE);
+		else
+			a->held++; /* until afpacket_rx_release (at most RING_HOLD_MAX: the kernel
+				    * keeps the other half to fill meanwhile) */
 	}
 	return done;
+}
+
+void afpacket_set_lend(struct afpacket *a, bool on)
+{
+	if (!on)
+		afpacket_rx_release(a);
+	a->lend = on;
+}
+
+void afpacket_rx_release(struct afpacket *a)
+{
+	/* in ring order: the kernel fills them again in that order */
+	for (; a->held; a->held--) {
+		unsigned i = (a->block + RING_BLOCKS - a->held) % RING_BLOCKS;
+
+		__atomic_store_n(&block_at(a, i)->hdr.bh1.block_status, TP_STATUS_KERNEL,
+				 __ATOMIC_RELEASE);
+	}
 }
 
 bool afpacket_offloads(const struct afpacket *a)

@@ -7,7 +7,8 @@
  *   with several frames and handed over whole (full, or retired after a timeout):
  *
  *   block: [tpacket_block_desc | tpacket3_hdr | sockaddr_ll | pad | frame ... | next hdr ...]
- *          block_status TP_STATUS_USER: ours until we write TP_STATUS_KERNEL back
+ *          block_status TP_STATUS_USER: ours until we write TP_STATUS_KERNEL back (after
+ *          its frames were handled; in lend mode after the caller's burst: afpacket_rx_release)
  *
  *   transmit ring (PACKET_TX_RING, on a second socket bound with protocol 0, which receives
  *   nothing): frames of a fixed size, written here in ring order, handed over by one send()
@@ -38,6 +39,7 @@ struct afpacket_stats {
 	uint64_t tx, tx_bytes, tx_errors;   /* frames sent; refused by sendmmsg or no free slot */
 	uint64_t kernel_drops;		    /* PACKET_STATISTICS tp_drops: ring was full */
 	uint64_t tx_ring; /* of tx: through the transmit ring (the rest sendmmsg) */
+	uint64_t rx_lent; /* of rx: lent in place (zero-copy receive), not copied by the caller */
 };
 
 /* How frames are sent. */
@@ -83,11 +85,18 @@ struct afpacket_offload {
 	uint16_t csum_start, csum_offset;
 };
 
-/* One received frame; `data` points into the ring and is valid only during the callback. */
+/*
+ * One received frame; `data` points into the ring and is valid only during the callback, unless
+ * `lend` is set: then the same bytes may be used in place (and written) until the socket's next
+ * afpacket_rx_release, which gives the ring's blocks back.
+ */
 struct afpacket_frame {
 	const uint8_t *data;
 	uint32_t len;
-	int vlan_tci;	    /* the 802.1Q tag the kernel took off the frame, or -1 */
+	uint8_t *lend; /* == data, writable, valid until afpacket_rx_release; NULL: copy */
+	uint32_t
+	    headroom; /* with lend: bytes before data free to overwrite (a VLAN tag put back) */
+	int vlan_tci; /* the 802.1Q tag the kernel took off the frame, or -1 */
 	uint64_t tstamp_ns; /* when the kernel received it, CLOCK_REALTIME ns (tp_sec/tp_nsec) */
 	bool csum_valid; /* TP_STATUS_CSUM_VALID: the kernel or the NIC verified the L4 checksum */
 	bool csum_partial; /* TP_STATUS_CSUMNOTREADY: the L4 checksum holds only the pseudo-header
@@ -102,6 +111,15 @@ struct afpacket_frame {
  */
 typedef void (*afpacket_rx_fn)(void *arg, const struct afpacket_frame *f);
 unsigned afpacket_receive(struct afpacket *a, unsigned budget, afpacket_rx_fn fn, void *arg);
+/*
+ * Zero-copy receive (on: the default of afpacket_open_tx's callers in live mode): the blocks
+ * afpacket_receive read stay the caller's, their frames lent (afpacket_frame.lend), until
+ * afpacket_rx_release gives them back to the kernel, oldest first. Off: each block goes back as
+ * soon as its frames were handed over (the frames must be copied in the callback).
+ */
+void afpacket_set_lend(struct afpacket *a, bool on);
+/* Give back the blocks held since the last call (lend mode; nothing otherwise). */
+void afpacket_rx_release(struct afpacket *a);
 
 /*
  * Send n frames, each given as an iovec array (frames[i], nvec[i] entries, at most

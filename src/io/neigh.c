@@ -207,6 +207,11 @@ enum neigh_result neigh_output(struct neigh_table *t, int ifindex, int family,
 	}
 	n = &t->e[idx];
 	if (n->state == N_INCOMPLETE) {
+		/* it waits past the burst: a frame lent by a receive ring is copied now */
+		if (pkt_keep(p) < 0) {
+			drop_pkt(t, ifindex, p, false);
+			return NEIGH_DROPPED;
+		}
 		if (n->qlen == t->p.queue_len)
 			drop_pkt(t, ifindex, dequeue(t, idx), false);
 		*qslot(t, idx, n->qhead + n->qlen) = p;

@@ -44,9 +44,35 @@ int io_afpacket_tx_parse(const char *s)
 	return -1;
 }
 
+int io_kind_parse_words(int argc, char *const *argv)
+{
+	int k;
+
+	if (argc < 1)
+		return -1;
+	if (argc == 1)
+		return io_kind_parse(argv[0]);
+	if (strcmp(argv[0], "afpacket") || argc > 3)
+		return -1;
+	k = io_afpacket_tx_parse(argv[1]);
+	if (argc == 2 && k < 0 && !strcmp(argv[1], "copy"))
+		return IO_AFPACKET_COPY;
+	if (argc == 3 && (k < 0 || strcmp(argv[2], "copy")))
+		return -1;
+	if (argc == 3)
+		return k == IO_AFPACKET ? IO_AFPACKET_COPY : IO_AFPACKET_SENDMMSG_COPY;
+	return k;
+}
+
 static bool is_afpacket(enum io_kind k)
 {
-	return k == IO_AFPACKET || k == IO_AFPACKET_SENDMMSG;
+	return k == IO_AFPACKET || k == IO_AFPACKET_SENDMMSG || k == IO_AFPACKET_COPY ||
+	       k == IO_AFPACKET_SENDMMSG_COPY;
+}
+
+bool io_kind_afpacket(int kind)
+{
+	return is_afpacket((enum io_kind)kind);
 }
 
 int io_spread_parse(const char *s)
@@ -86,6 +112,7 @@ static int port_open_one(const char *ifname, enum io_kind want, unsigned queue,
 			 enum afxdp_attach attach, struct io_port **out, char *err, size_t errlen)
 {
 	struct io_port *p = port_new();
+	bool mmsg, copy;
 	int r;
 
 	*out = NULL;
@@ -106,18 +133,21 @@ static int port_open_one(const char *ifname, enum io_kind want, unsigned queue,
 			return r;
 		}
 	}
-	r = afpacket_open_tx(
-	    ifname, want == IO_AFPACKET_SENDMMSG ? AFPACKET_TX_SENDMMSG : AFPACKET_TX_RING, &p->ap);
+	mmsg = want == IO_AFPACKET_SENDMMSG || want == IO_AFPACKET_SENDMMSG_COPY;
+	copy = want == IO_AFPACKET_COPY || want == IO_AFPACKET_SENDMMSG_COPY;
+	r = afpacket_open_tx(ifname, mmsg ? AFPACKET_TX_SENDMMSG : AFPACKET_TX_RING, &p->ap);
 	if (r < 0) {
 		snprintf(err, errlen, "cannot open '%s' (AF_PACKET): %s", ifname, strerror(-r));
 		port_free(p);
 		return r;
 	}
 	p->kind = IO_AFPACKET;
-	/* the transmit ring is the default and unnamed; sendmmsg (asked for, or the kernel
-	 * refused the ring) is named */
-	snprintf(p->mode, sizeof(p->mode), "%s",
-		 afpacket_tx_mode(p->ap) == AFPACKET_TX_RING ? "afpacket" : "afpacket sendmmsg");
+	afpacket_set_lend(p->ap, !copy);
+	/* the transmit ring and zero-copy receive are the default and unnamed; sendmmsg (asked
+	 * for, or the kernel refused the ring) and copy are named */
+	snprintf(p->mode, sizeof(p->mode), "afpacket%s%s",
+		 afpacket_tx_mode(p->ap) == AFPACKET_TX_RING ? "" : " sendmmsg",
+		 copy ? " copy" : "");
 	*out = p;
 	return 0;
 }
@@ -229,6 +259,12 @@ unsigned io_port_receive(struct io_port *p, unsigned budget, afpacket_rx_fn fn, 
 {
 	return p->kind == IO_AFXDP ? afxdp_receive(p->xp, budget, fn, arg)
 				   : afpacket_receive(p->ap, budget, fn, arg);
+}
+
+void io_port_rx_release(struct io_port *p)
+{
+	if (p->kind == IO_AFPACKET)
+		afpacket_rx_release(p->ap);
 }
 
 /* users is fixed once the workers run: only io_port_close changes it, after they stopped */

@@ -5,6 +5,9 @@
  *
  *   io afpacket   TPACKET_V3 receive ring, TPACKET_V2 transmit ring (io/afpacket.h)
  *   io afpacket sendmmsg   the same receive ring, sendmmsg for sending
+ *   io afpacket copy       (either of the above, plus `copy`) each received frame copied out
+ *                 of the ring at once; without `copy` frames are used in place (zero-copy
+ *                 receive: io_port_rx_release gives the ring's blocks back after the burst)
  *   io afxdp      AF_XDP socket per receive queue, native mode where the driver has it,
  *                 else generic (io/afxdp.h)
  *   io auto       AF_XDP in native mode when the interface takes it, else AF_PACKET
@@ -28,6 +31,8 @@ enum io_kind {
 	IO_AFXDP,
 	IO_AUTO,
 	IO_AFPACKET_SENDMMSG, /* AF_PACKET, sending by sendmmsg instead of the transmit ring */
+	IO_AFPACKET_COPY,     /* IO_AFPACKET, received frames copied (no zero-copy receive) */
+	IO_AFPACKET_SENDMMSG_COPY,
 };
 
 struct io_port;
@@ -46,6 +51,13 @@ int io_spread_parse(const char *s);
 int io_kind_parse(const char *s);
 /* `io afpacket WORD`: "txring" -> IO_AFPACKET, "sendmmsg" -> IO_AFPACKET_SENDMMSG; else -1. */
 int io_afpacket_tx_parse(const char *s);
+/*
+ * The words of an `io` line after "io": afpacket|afxdp|auto, or afpacket with "txring" or
+ * "sendmmsg" and/or "copy" (in that order). The kind, or -1.
+ */
+int io_kind_parse_words(int argc, char *const *argv);
+/* The kind is one of AF_PACKET's. */
+bool io_kind_afpacket(int kind);
 /* Open ifname as `want`. 0 and *out, or -errno with err filled. */
 int io_port_open(const char *ifname, enum io_kind want, struct io_port **out, char *err,
 		 size_t errlen);
@@ -64,6 +76,9 @@ const char *io_port_name(const struct io_port *p);
 /* What the port is: "afpacket", "afxdp native copy", ... */
 const char *io_port_mode(const struct io_port *p);
 unsigned io_port_receive(struct io_port *p, unsigned budget, afpacket_rx_fn fn, void *arg);
+/* After a burst: the frames io_port_receive lent (afpacket_frame.lend) are given back; no
+ * packet may point at them any more. Nothing to do for a port that lends nothing. */
+void io_port_rx_release(struct io_port *p);
 /* off: each frame's offloads, or NULL; only for a port io_port_offloads says yes to. */
 unsigned io_port_send(struct io_port *p, struct iovec *const *frames, const unsigned *nvec,
 		      const struct afpacket_offload *off, unsigned n);

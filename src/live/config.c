@@ -90,7 +90,7 @@ static int config_iface(struct live *l, unsigned lineno, int argc, char **argv, 
 	}
 	/* `mac own` and `mac kernel` are words of this line only: the setup line gets the MAC */
 	mac = link.mac;
-	if (l->io_kind == IO_AFPACKET || l->io_kind == IO_AFPACKET_SENDMMSG) {
+	if (io_kind_afpacket(l->io_kind)) {
 		own_mac(link.mac, derived);
 		mac = derived;
 	}
@@ -178,14 +178,13 @@ static int config_line(struct live *l, const char *dir, unsigned lineno, int arg
 		return 0;
 	}
 	if (!strcmp(argv[0], "io")) { /* for the iface lines after it */
-		/* io afpacket sendmmsg: the old way of sending, for comparison (docs/live.md) */
-		l->io_kind = argc == 2 ? io_kind_parse(argv[1])
-			     : argc == 3 && !strcmp(argv[1], "afpacket")
-				 ? io_afpacket_tx_parse(argv[2])
-				 : -1;
+		/* io afpacket sendmmsg, io afpacket copy: the old ways of sending and of
+		 * receiving, for comparison (docs/live.md) */
+		l->io_kind = io_kind_parse_words(argc - 1, argv + 1);
 		if (l->io_kind < 0) {
-			snprintf(msg, mlen,
-				 "usage: io afpacket|afxdp|auto (afpacket txring|sendmmsg)");
+			snprintf(
+			    msg, mlen,
+			    "usage: io afpacket|afxdp|auto (afpacket [txring|sendmmsg] [copy])");
 			return -EINVAL;
 		}
 		return 0;

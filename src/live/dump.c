@@ -52,11 +52,24 @@ void live_dump(struct live *l, FILE *f)
 				live_counters_add(&st, &l->w[k]->snap_port[i], sizeof(st));
 		fprintf(f,
 			"iface %s: rx %llu (%llu bytes) tx %llu (%llu bytes) tx-errors %llu "
-			"ring-drops %llu tx-ring %llu\n",
+			"ring-drops %llu tx-ring %llu rx-lent %llu\n",
 			box_iface(l->box, (int)i + 1)->name, (unsigned long long)st.rx,
 			(unsigned long long)st.rx_bytes, (unsigned long long)st.tx,
 			(unsigned long long)st.tx_bytes, (unsigned long long)st.tx_errors,
-			(unsigned long long)st.kernel_drops, (unsigned long long)st.tx_ring);
+			(unsigned long long)st.kernel_drops, (unsigned long long)st.tx_ring,
+			(unsigned long long)st.rx_lent);
+	}
+	{
+		/* zero-copy receive: packets made over lent frames, and those a keeper copied */
+		unsigned long long lent = 0, kept = 0;
+
+		for (unsigned k = 0; k < l->nworkers; k++) {
+			lent += l->w[k]->snap_lend.lent;
+			kept += l->w[k]->snap_lend.kept;
+		}
+		fprintf(
+		    f, "zero-copy receive: %llu packets over lent frames, %llu copied to be kept\n",
+		    lent, kept);
 	}
 	/* how the kernel spread the frames: what each worker took from its rings */
 	for (unsigned k = 0; l->nworkers > 1 && k < l->nworkers; k++) {

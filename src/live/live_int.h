@@ -28,7 +28,8 @@
 #define LIVE_TXQ	 256		/* frames per interface before a flush */
 #define LIVE_LOCALQ	 LIVE_RX_BUDGET /* local answers of one burst: one per packet at most */
 #define LIVE_MAX_WORDS	 32
-#define LIVE_NDISC_BATCH 32 /* ARP / NS / NA frames staged with a batch */
+#define LIVE_NDISC_BATCH 32   /* ARP / NS / NA frames staged with a batch */
+#define LIVE_LEND_IDLE	 1024 /* a worker's idle packets for lent frames (zero-copy receive) */
 #define ETH_HLEN	 14
 
 struct live_stats {
@@ -60,7 +61,8 @@ struct live_worker {
 	struct io_port *port[BOX_MAX_IFACES]; /* by box interface index - 1 */
 	bool rx[BOX_MAX_IFACES];	      /* it receives on port[i] (else sends only) */
 	struct live_txq txq[BOX_MAX_IFACES];
-	/* a received batch, copied out of the rings, waiting for the box lock */
+	struct pkt_pool *lend; /* packets over frames its rings lend (zero-copy receive) */
+	/* a received batch, lent by the rings or copied out of them, waiting for the box lock */
 	struct pkt *stage[LIVE_RX_BUDGET];
 	int stage_if[LIVE_RX_BUDGET];
 	unsigned nstage;
@@ -71,6 +73,7 @@ struct live_worker {
 	/* the dump's copy (workers.h: the snapshot) */
 	struct live_stats snap_st;
 	struct afpacket_stats snap_port[BOX_MAX_IFACES];
+	struct pkt_pool_stats snap_lend;
 };
 
 struct live {

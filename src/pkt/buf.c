@@ -329,6 +329,25 @@ static int make_owned_linear(struct pkt *p, uint32_t cap)
 	return 0;
 }
 
+bool pkt_lent(const struct pkt *p)
+{
+	for (unsigned i = 0; i < p->nsegs; i++)
+		if (p->seg[i].len && !p->own[i] && !pkt_pool_buffer(p, p->seg[i].data))
+			return true;
+	return false;
+}
+
+int pkt_keep(struct pkt *p)
+{
+	if (!pkt_lent(p))
+		return 0;
+	if (make_owned_linear(p, p->len))
+		return -ENOMEM;
+	if (p->pool)
+		pkt_pool_detach(p);
+	return 0;
+}
+
 int pkt_linearize(struct pkt *p)
 {
 	if (p->nsegs == 1)

@@ -260,8 +260,19 @@ void pkt_pool_free(struct pkt_pool *pp);
 /* pkt_from_bytes from the pool: an idle packet, or a new one kept when it comes back. A frame
  * longer than the pool's buffers (or pp NULL) gets a packet of its own. NULL on ENOMEM. */
 struct pkt *pkt_pool_get(struct pkt_pool *pp, const void *data, uint32_t len);
+/*
+ * A packet of the pool over `len` bytes at `data` that the caller lends (a frame in a receive
+ * ring): nothing is copied, the block's buffer is unused. The bytes must stay valid (and may be
+ * written: NAT, TTL) until the packet is freed, or until pkt_keep made it own them. NULL on
+ * ENOMEM or pp NULL.
+ */
+struct pkt *pkt_pool_lend(struct pkt_pool *pp, uint8_t *data, uint32_t len);
 /* What pkt_free does with a pool's packet. */
 void pkt_pool_put(struct pkt *p);
+/* `data` is the buffer of p's pool block (p->pool set). For pkt_lent. */
+bool pkt_pool_buffer(const struct pkt *p, const uint8_t *data);
+/* Take p's block out of its pool (pkt_keep): p is a plain malloc'd packet from then on. */
+void pkt_pool_detach(struct pkt *p);
 
 struct pkt_pool_stats {
 	uint64_t gets;	 /* packets handed out */
@@ -269,11 +280,25 @@ struct pkt_pool_stats {
 	uint64_t made;	 /* blocks allocated */
 	uint64_t freed;	 /* blocks freed on return (more than max idle, or the pool closing) */
 	uint64_t out;	 /* handed out and not back yet */
+	uint64_t lent;	 /* of gets: packets over lent bytes (pkt_pool_lend) */
+	uint64_t kept;	 /* blocks taken out by pkt_keep (freed as plain packets) */
 	unsigned idle;
 };
 void pkt_pool_stats(const struct pkt_pool *pp, struct pkt_pool_stats *st);
 /* Free only the owned buffers (linearize/splice may have made some) of a pkt_init_segs packet. */
 void pkt_release(struct pkt *p);
+/*
+ * Whether some of p's bytes are lent (pkt_pool_lend, pkt_init_segs): not in a buffer p owns.
+ * A lent packet lives only as long as the loan (an AF_PACKET receive burst).
+ */
+bool pkt_lent(const struct pkt *p);
+/*
+ * Make p own its bytes, for whoever keeps it past the loan (a neighbour-resolution queue,
+ * defragmentation, a record): a lent packet's bytes are copied into one buffer of its own (made
+ * linear; offsets stay valid) and a pool's block leaves the pool, so that any thread may free
+ * it. A no-op for a packet that owns its bytes. 0, or -ENOMEM (p unchanged).
+ */
+int pkt_keep(struct pkt *p);
 
 /*
  * Pointer to `len` bytes at `off`. When they lie in one segment, a pointer into it; else they

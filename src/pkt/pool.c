@@ -7,6 +7,11 @@
  *   block: [ struct pkt (pool = the pool) | buffer of bufsize bytes ]
  *   idle:  a stack of blocks, at most `max`; one more returned is freed (the limit)
  *
+ * A lent packet (pkt_pool_lend) is a block whose segment points at memory the caller lends
+ * (a frame in an AF_PACKET ring), the block's buffer unused: nothing is copied. pkt_keep
+ * copies its bytes into a buffer of its own and takes the block out of the pool (a plain
+ * malloc'd packet from then on), so a packet kept past the loan can be freed anywhere.
+ *
  * A pool belongs to one thread (a box's data path). Packets may outlive it: pkt_pool_free
  * frees the idle blocks and the pool itself once the last packet out has come back.
  */
@@ -60,12 +65,11 @@ void pkt_pool_free(struct pkt_pool *pp)
 		pool_gone(pp);
 }
 
-struct pkt *pkt_pool_get(struct pkt_pool *pp, const void *data, uint32_t len)
+/* An idle block or a new one, zeroed, over `data`; NULL on ENOMEM. */
+static struct pkt *pool_take(struct pkt_pool *pp, uint8_t *data, uint32_t len)
 {
 	struct pkt *p;
 
-	if (!pp || len > pp->bufsize)
-		return pkt_from_bytes(data, len);
 	pp->st.gets++;
 	if (pp->nidle) {
 		p = pp->idle[--pp->nidle];
@@ -78,14 +82,52 @@ struct pkt *pkt_pool_get(struct pkt_pool *pp, const void *data, uint32_t len)
 	}
 	memset(p, 0, sizeof(*p));
 	p->pool = pp;
-	p->seg[0].data = (uint8_t *)(p + 1);
+	p->seg[0].data = data ? data : (uint8_t *)(p + 1);
 	p->seg[0].len = len;
 	p->nsegs = 1;
 	p->len = len;
-	if (len)
-		memcpy(p->seg[0].data, data, len);
 	pp->st.out++;
 	return p;
+}
+
+struct pkt *pkt_pool_get(struct pkt_pool *pp, const void *data, uint32_t len)
+{
+	struct pkt *p;
+
+	if (!pp || len > pp->bufsize)
+		return pkt_from_bytes(data, len);
+	p = pool_take(pp, NULL, len);
+	if (p && len)
+		memcpy(p->seg[0].data, data, len);
+	return p;
+}
+
+struct pkt *pkt_pool_lend(struct pkt_pool *pp, uint8_t *data, uint32_t len)
+{
+	struct pkt *p;
+
+	if (!pp || len > PKT_MAX_LEN)
+		return NULL;
+	p = pool_take(pp, data, len);
+	if (p)
+		pp->st.lent++;
+	return p;
+}
+
+bool pkt_pool_buffer(const struct pkt *p, const uint8_t *data)
+{
+	return p->pool && data == (const uint8_t *)(p + 1);
+}
+
+void pkt_pool_detach(struct pkt *p)
+{
+	struct pkt_pool *pp = p->pool;
+
+	p->pool = NULL; /* pkt_free: free(p), the whole block */
+	pp->st.out--;
+	pp->st.kept++;
+	if (pp->closing && !pp->st.out)
+		pool_gone(pp);
 }
 
 /* pkt_free of a packet from the pool (its own buffers, from linearize or splice, released). */

@@ -206,6 +206,9 @@ static void cb_xmit(void *user, struct box *b, int oif, struct pkt *p)
 		 * whose checksum nobody has verified. */
 		p->l4_csum_verified = false;
 		o->pkt = p;
+		/* kept past the burst: a no-op for the simulator's own packets, a copy for one
+		 * lent by a receive ring (pkt_keep) */
+		pkt_keep(p);
 	} else {
 		pkt_free(p);
 	}
@@ -217,9 +220,10 @@ static void cb_deliver(void *user, struct box *b, struct pkt *p)
 	struct sim_outcome *o = outcome_add(sb, SIM_OUT_LOCAL);
 
 	sim_event_line(sb, "local", p);
-	if (o)
+	if (o) {
 		o->pkt = p;
-	else
+		pkt_keep(p); /* as cb_xmit's */
+	} else
 		pkt_free(p);
 }
 
