@@ -16,7 +16,7 @@
 # AF_PACKET only: through `io afxdp` a local sender's partial checksums arrive unmarked
 # (docs/live.md), so PT_LIVE_IO=afxdp is a skip.
 cd "$(dirname "$0")/../.." || exit 2
-case ${PT_LIVE_IO:-afpacket} in afpacket) ;; *) echo "SKIP: io $PT_LIVE_IO: offloads need AF_PACKET"; exit 77 ;; esac
+case ${PT_LIVE_IO:-afpacket} in afpacket | "afpacket copy") ;; *) echo "SKIP: io $PT_LIVE_IO: offloads need AF_PACKET"; exit 77 ;; esac
 . tests/netns/lib.sh
 netns_init pto offload "network namespaces, AF_PACKET" ip ethtool
 

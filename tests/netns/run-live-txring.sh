@@ -11,10 +11,13 @@
 # datagram checked byte for byte by the server; TCP with a 500-byte MSS written in 1,200-byte
 # pieces (small GSO frames) and an 8 MB download (64 KiB GSO frames), sha256 compared. The dump's
 # counters say which path carried them: in ring mode the small GSO frames left by the ring as
-# whole frames (fewer frames than datagrams), with sendmmsg nothing did.
+# whole frames (fewer frames than datagrams), with sendmmsg nothing did. A third round,
+# `io afpacket copy`, sends by the ring from frames copied out of the receive ring (the old
+# receive path); the first two use the frames in place (zero-copy receive: a GSO frame too big
+# for a slot goes to sendmmsg straight from the receive ring), and the dump says so.
 # Exit 77 (skipped) when not root or namespaces are unavailable. Every command is bounded.
 cd "$(dirname "$0")/../.." || exit 2
-case ${PT_LIVE_IO:-afpacket} in afpacket) ;; *) echo "SKIP: io $PT_LIVE_IO: the transmit ring is AF_PACKET's"; exit 77 ;; esac
+case ${PT_LIVE_IO:-afpacket} in afpacket | "afpacket copy") ;; *) echo "SKIP: io $PT_LIVE_IO: the transmit ring is AF_PACKET's"; exit 77 ;; esac
 . tests/netns/lib.sh
 netns_init ptx txring "network namespaces, AF_PACKET" ip
 
@@ -142,7 +145,7 @@ round() {
 		bad "$m: small UDP GSO: $r (sent good bad)"
 	set -- $(tx_of $W 1)
 	dtx=$(($1 - tx0)) dring=$(($2 - ring0))
-	if [ "$m" = afpacket ]; then
+	if [ "$m" != "afpacket sendmmsg" ]; then
 		# 60 datagrams left in fewer frames than 2 per send: GSO frames went out whole, and
 		# by the ring
 		[ "$dring" -ge 20 ] && [ "$dtx" -lt 40 ] &&
@@ -160,17 +163,24 @@ round() {
 		bad "$m: small-segment upload: $r"
 	r=$(inc $T 30 "$PY" "$D/cli.py" get 8388608 2>&1)
 	[ "$r" = ok ] && ok "$m: 8 MB TCP download, sha256 equal" || bad "$m: download: $r"
-	case $m in
-	afpacket) grep -q "forwarding on $L (afpacket, mac" "$D/pt.log" ;;
-	*) grep -q "forwarding on $L (afpacket sendmmsg, mac" "$D/pt.log" ;;
-	esac && ok "$m: the start line names the mode" || bad "$m: start line: $(grep 'forwarding on' "$D/pt.log")"
+	grep -q "forwarding on $L ($m, mac" "$D/pt.log" &&
+		ok "$m: the start line names the mode" || bad "$m: start line: $(grep 'forwarding on' "$D/pt.log")"
 	set -- $(tx_of $L 2)
-	[ "$m" != afpacket ] || [ "${2:-0}" -gt 0 ] && ok "$m: toward the client: ${1:-?} frames, ${2:-?} by the ring" ||
+	[ "$m" = "afpacket sendmmsg" ] || [ "${2:-0}" -gt 0 ] && ok "$m: toward the client: ${1:-?} frames, ${2:-?} by the ring" ||
 		bad "$m: toward the client: ${1:-?} frames, ${2:-?} by the ring"
+	# every frame received was lent (zero-copy) or none was (copy)
+	lent=$(grep "^zero-copy receive:" "$D/pt.log" | tail -n 1 | sed 's/^zero-copy receive: \([0-9]*\) .*/\1/')
+	rx=$(grep "^iface $W: rx" "$D/pt.log" | tail -n 1 | sed 's/^iface [^ ]*: rx \([0-9]*\) .*/\1/')
+	case $m in
+	*copy) [ "$lent" = 0 ] && ok "$m: no packet over a lent frame" || bad "$m: $lent packets over lent frames" ;;
+	*) [ "${lent:-0}" -ge "${rx:-1}" ] && ok "$m: $lent packets over lent frames (>= the $rx received on $W)" ||
+		bad "$m: $lent packets over lent frames, $rx received on $W" ;;
+	esac
 	netns_stop_live || bad "$m: pkttables did not stop cleanly"
 }
 
 round afpacket ring
 round "afpacket sendmmsg" mmsg
+round "afpacket copy" copy
 [ $fails -eq 0 ] || { tail -n 30 "$D/pt.log"; exit 1; }
 echo "all passed"
