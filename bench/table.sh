@@ -28,7 +28,9 @@
 # pkttables-afxdp); pkttables-kernelmac is pkttables over AF_PACKET with `mac kernel` on its
 # interfaces (docs/live.md), for the difference a MAC of its own makes in the same run;
 # pkttables-sendmmsg is pkttables over AF_PACKET sending with sendmmsg (`io afpacket sendmmsg`)
-# instead of the transmit ring, for the A/B of the two in one run.
+# instead of the transmit ring, for the A/B of the two in one run; pkttables-copy is pkttables
+# over AF_PACKET copying each received frame out of the ring (`io afpacket copy`, the receive
+# path before zero-copy receive), for that A/B.
 #
 # BENCH_TABLE_BOOST=1: on a shared, loaded machine, the sender, the receiver and pkttables each
 # run in a scheduling group of their own at nice -20 (setsid: a new autogroup; its nice set
@@ -166,7 +168,7 @@ topo() {
 			ip netns exec $R "iptables-${1#kernel-}-restore" <"$D/rules" || return 1
 		fi
 		;;
-	pkttables | pkttables-afxdp | pkttables-kernelmac | pkttables-sendmmsg)
+	pkttables | pkttables-afxdp | pkttables-kernelmac | pkttables-sendmmsg | pkttables-copy)
 		ip netns exec $R sysctl -qw net.ipv4.ip_forward=0
 		for d in $L $W; do
 			ip -n $R link set $d arp off
@@ -175,6 +177,7 @@ topo() {
 		{
 			[ "$1" = pkttables-afxdp ] && echo "io afxdp"
 			[ "$1" = pkttables-sendmmsg ] && echo "io afpacket sendmmsg"
+			[ "$1" = pkttables-copy ] && echo "io afpacket copy"
 			# pkttables-kernelmac: AF_PACKET with the interfaces' own MACs (the old default:
 			# the router namespace's stack then routes every frame; docs/live.md)
 			km=""
@@ -337,7 +340,7 @@ fi
 	awk -F, -v sizes="$SIZES" 'NR > 1 { sys[$1] = 1
 		v[$1, $3, $2] = sprintf("%8.1f %5.2f %-8s", $4, $5, $10) }
 	END {
-		ns = split("kernel-legacy kernel-nft pkttables pkttables-sendmmsg pkttables-kernelmac pkttables-afxdp pkttables-memory", S, " ")
+		ns = split("kernel-legacy kernel-nft pkttables pkttables-copy pkttables-sendmmsg pkttables-kernelmac pkttables-afxdp pkttables-memory", S, " ")
 		nr = split("forward conntrack empty full full-rules1000", Rw, " ")
 		nz = split(sizes, Z, " ")
 		for (k = 1; k <= nz; k++) {
@@ -360,7 +363,7 @@ fi
 if command -v gnuplot >/dev/null 2>&1; then
 	for size in $SIZES; do
 		awk -F, -v z="$size" 'NR > 1 && $3 == z { v[$2, $1] = $5; s[$1] = 1 }
-		END { printf "row"; n = split("kernel-legacy kernel-nft pkttables pkttables-sendmmsg pkttables-kernelmac pkttables-afxdp pkttables-memory", S, " ")
+		END { printf "row"; n = split("kernel-legacy kernel-nft pkttables pkttables-copy pkttables-sendmmsg pkttables-kernelmac pkttables-afxdp pkttables-memory", S, " ")
 			for (i = 1; i <= n; i++) printf " %s", S[i]; printf "\n"
 			m = split("forward conntrack empty full full-rules1000", R, " ")
 			for (j = 1; j <= m; j++) { printf "%s", R[j]
@@ -380,7 +383,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 		echo "set multiplot layout 1,$#"
 		for size in "$@"; do
 			echo "set title 'frames of $size bytes'"
-			echo "plot for [c=2:8] '$D/plot.$size' using c:xtic(1) title columnheader(c)"
+			echo "plot for [c=2:9] '$D/plot.$size' using c:xtic(1) title columnheader(c)"
 		done
 		echo "unset multiplot"
 	} | gnuplot && echo "wrote $PNG"
