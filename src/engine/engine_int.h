@@ -29,9 +29,18 @@
 #define BOX_MAX_EMIT_DEPTH 4  /* packets emitted while handling an emitted packet */
 #define BOX_MAX_REPEAT	   16 /* NF_REPEAT of one hook function, then the packet is dropped */
 
+/* What a vector's entry is (hook.c's hook_vec_build, once per ruleset and registration). */
+enum box_hook_kind {
+	BOX_HOOK_FN,	 /* a function, called through fn */
+	BOX_HOOK_POLICY, /* an engine table whose chain has no rules: its policy */
+	BOX_HOOK_QUICK,	 /* an engine table whose chain quick_walk may take (traverse.c) */
+	BOX_HOOK_TABLE,	 /* another engine table's chain: the traversal */
+};
+
 struct box_hook_entry {
 	int prio;
-	int table; /* a table's hook function (TABLE_*): skipped while the table is absent; -1 */
+	int16_t table; /* a table's hook function (TABLE_*): skipped while the table is absent; -1 */
+	uint8_t kind;  /* in a vector: enum box_hook_kind; in a list: BOX_HOOK_FN */
 	box_hook_fn fn;
 	void *priv;
 	/* In a vector (struct box_hook_vec): for the engine's own table functions (traverse.c),
@@ -432,9 +441,11 @@ void box_register_tables(struct box *b);
 /* The engine's table hook function (what box_register_tables registers). */
 int box_table_hook(void *priv, struct box_hook_state *st, struct pkt *p);
 /* The engine's table function's work for a table known to have a built-in chain at st->hook in
- * the packet's ruleset (a vector's entry with a chain: c): the chain traversed, no checks. */
-int box_table_enter(struct box_hook_state *st, struct pkt *p, unsigned table,
-		    struct rules_chain *c);
+ * the packet's ruleset (a vector's entry e with a chain): the chain traversed, no checks. */
+int box_table_enter(struct box_hook_state *st, struct pkt *p, const struct box_hook_entry *e);
+/* Whether quick_walk may take a packet (not traced, ...) through chain c of table `table` of
+ * rs (the part that holds for the ruleset's life): BOX_HOOK_QUICK. */
+bool box_table_quick(const struct rules_ruleset *rs, unsigned table, const struct rules_chain *c);
 
 /* One TRACE line for the rule `rulenum` of `chain` (comment: "rule", "return", "policy"). */
 void box_trace(struct box *b, const struct pkt *p, unsigned table, const char *chain,

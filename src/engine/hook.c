@@ -30,7 +30,8 @@ static int add_one(struct box_hook_list *l, int prio, box_hook_fn fn, void *priv
 	while (pos < l->n && l->e[pos].prio <= prio)
 		pos++;
 	memmove(&l->e[pos + 1], &l->e[pos], (l->n - pos) * sizeof(l->e[0]));
-	l->e[pos] = (struct box_hook_entry){.prio = prio, .fn = fn, .priv = priv, .table = table};
+	l->e[pos] = (struct box_hook_entry){
+	    .prio = prio, .fn = fn, .priv = priv, .table = (int16_t)table, .kind = BOX_HOOK_FN};
 	l->n++;
 	return 0;
 }
@@ -126,9 +127,9 @@ static inline bool table_absent(const struct rules_ruleset *rs, unsigned hook, i
 }
 
 /* hook_vec's work when the vector is stale: built again for the list and the packet's ruleset.
- * An engine table function's entry gets its table's built-in chain at the hook (run_list
- * enters it without the indirect call); a plug-in's table function (NAT's, behind its gate)
- * does not. */
+ * An engine table function's entry gets its table's built-in chain at the hook and a kind
+ * (BOX_HOOK_POLICY, _QUICK or _TABLE: what run_list does with it, found here once per ruleset
+ * instead of per packet); a plug-in's table function (NAT's, behind its gate) does not. */
 static __attribute__((noinline)) const struct box_hook_vec *
 hook_vec_build(struct box *b, unsigned f, unsigned hook)
 {
@@ -141,18 +142,24 @@ hook_vec_build(struct box *b, unsigned f, unsigned hook)
 		struct box_hook_entry e = l->e[i];
 
 		e.chain = NULL;
+		e.kind = BOX_HOOK_FN;
 		if (e.table >= 0 && table_absent(rs, hook, e.table))
 			continue;
 		if (e.table >= 0 && e.fn == box_table_hook) {
 			struct rules_table *t = &rs->tables[e.table];
 
-			if ((unsigned)t->builtin[hook] < t->nchains)
+			if ((unsigned)t->builtin[hook] < t->nchains) {
 				e.chain = &t->chains[t->builtin[hook]];
+				e.kind = !e.chain->nrules ? BOX_HOOK_POLICY
+					 : box_table_quick(rs, (unsigned)e.table, e.chain)
+					     ? BOX_HOOK_QUICK
+					     : BOX_HOOK_TABLE;
+			}
 		}
 		v->e[v->n++] = e;
 	}
 	v->lead = 0;
-	while (v->lead < v->n && v->e[v->lead].chain && !v->e[v->lead].chain->nrules)
+	while (v->lead < v->n && v->e[v->lead].kind == BOX_HOOK_POLICY)
 		v->lead++;
 	v->rs_serial = rs ? rs->serial : 0;
 	v->gen = b->hook_gen;
@@ -215,84 +222,104 @@ static inline __attribute__((always_inline)) int chain_policy(const struct box_h
 	return EXT_ACCEPT;
 }
 
-/*
- * An engine table function's chain with no rules, outside TRACE: what traversing it would do
- * (box_table_run), here without a call or a hook state: chain_policy. EXT_ACCEPT, EXT_DROP, or
- * -1: the chain must be traversed (it has rules, or the packet is traced).
- */
-static inline int policy_only(const struct box *b, const struct box_hook_entry *e,
-			      const struct pkt *p, unsigned hook, struct box_drop *drop)
+/* A vector entry's function called (or its table entered: not BOX_HOOK_FN). */
+static inline __attribute__((always_inline)) int
+call_entry(const struct box_hook_entry *e, struct box_hook_state *st, struct pkt *p)
 {
-	if (e->chain->nrules || p->trace || b->trace_all)
-		return -1;
-	return chain_policy(e, p, hook, drop);
+	return e->kind != BOX_HOOK_FN ? box_table_enter(st, p, e) : e->fn(e->priv, st, p);
+}
+
+/* What run_list goes on with after an entry: its verdict, and the packet (replaced or not). */
+struct run_out {
+	int v;
+	struct pkt *p;
+};
+
+/*
+ * run_list's work after entry e answered v for p other than EXT_ACCEPT with the packet kept:
+ * NFQUEUE, NF_REPEAT (e called again, up to BOX_MAX_REPEAT times), a replacement, the drop
+ * record. EXT_ACCEPT (the state reset for the next function), EXT_DROP (*drop filled) or
+ * EXT_STOLEN; out of line, as rare.
+ */
+static __attribute__((noinline)) struct run_out
+run_verdict(struct box *b, const struct box_hook_entry *e, struct box_hook_state *st, struct pkt *p,
+	    struct box_drop *drop, int v)
+{
+	const unsigned hook = st->hook;
+	unsigned repeats = 0;
+
+	for (;;) {
+		if (v == EXT_QUEUE)
+			v = queue_packet(b, st, p, &st->drop);
+		if (v != EXT_REPEAT || ++repeats > BOX_MAX_REPEAT)
+			break;
+		state_reset(st);
+		v = call_entry(e, st, p);
+		if (v == EXT_ACCEPT && !st->replaced)
+			return (struct run_out){EXT_ACCEPT,
+						p}; /* the state as the function found it */
+	}
+	if (v == EXT_REPEAT) {
+		st->drop.kind = BOX_DROP_LOOP;
+		v = EXT_DROP;
+	}
+	if (v == EXT_DROP) {
+		*drop = st->drop;
+		drop->hook = hook;
+	}
+	if (st->replaced && (v == EXT_ACCEPT || v == EXT_DROP))
+		p = st->replaced;
+	if (v == EXT_ACCEPT) {
+		state_reset(st);
+		return (struct run_out){EXT_ACCEPT, p};
+	}
+	if (v != EXT_DROP && v != EXT_STOLEN) {
+		*drop = (struct box_drop){.kind = BOX_DROP_HOOK, .table = -1, .hook = hook};
+		v = EXT_DROP;
+	}
+	return (struct run_out){v, p};
 }
 
 /*
  * The functions from e up to end (the caller's window of priorities), for *pp; a function may
  * replace it. One state serves them all, the caller's, which starts reset: what a function may
  * write (drop, queue, replaced) is written only with another outcome than EXT_ACCEPT with the
- * packet kept (box_hook_fn), so the state is reset after those only; the rest (box, family,
- * hook, interfaces, mtu) is only read. The packet's ruleset is read once per list, not once
- * per table function. The common outcome (EXT_ACCEPT, packet not replaced) is tested first.
- * The engine's own tables (an entry with a chain) are entered by a direct call.
+ * packet kept (box_hook_fn), so the state is reset after those only (run_verdict); the rest
+ * (box, family, hook, interfaces, mtu) is only read. The common outcome (EXT_ACCEPT, packet not
+ * replaced) is tested first. The entry's kind, found once per ruleset (hook_vec_build), says
+ * what to do: call a function; apply an engine table's chain without rules, outside TRACE, here
+ * without a call or a hook state (what traversing it would do, box_table_run: chain_policy);
+ * enter an engine table by a direct call.
  */
 static inline __attribute__((always_inline)) int
 run_list(struct box *b, const struct box_hook_entry *e, const struct box_hook_entry *end,
 	 struct box_hook_state *st, struct pkt **pp, struct box_drop *drop)
 {
-	const unsigned hook = st->hook;
+	struct pkt *p = *pp;
 
 	for (; e < end; e++) {
-		unsigned repeats = 0;
+		struct run_out o;
 		int v;
 
-		if (e->chain) {
-			v = policy_only(b, e, *pp, hook, drop);
-			if (v == EXT_ACCEPT)
+		if (e->kind == BOX_HOOK_FN) {
+			v = e->fn(e->priv, st, p);
+			if (__builtin_expect(v == EXT_ACCEPT && !st->replaced, 1))
 				continue;
-			if (v == EXT_DROP)
+		} else {
+			if (e->kind == BOX_HOOK_POLICY && !p->trace && !b->trace_all) {
+				if (chain_policy(e, p, st->hook, drop) == EXT_ACCEPT)
+					continue;
 				return EXT_DROP;
-			v = box_table_enter(st, *pp, (unsigned)e->table, e->chain);
+			}
+			v = box_table_enter(st, p, e);
 			if (v == EXT_ACCEPT)
 				continue;
-			goto verdict;
 		}
-		for (;;) {
-			v = e->chain ? box_table_enter(st, *pp, (unsigned)e->table, e->chain)
-				     : e->fn(e->priv, st, *pp);
-			if (v == EXT_ACCEPT && !st->replaced)
-				goto next; /* the state as the function found it */
-		verdict:
-			if (v == EXT_QUEUE)
-				v = queue_packet(b, st, *pp, &st->drop);
-			if (v == EXT_REPEAT && ++repeats <= BOX_MAX_REPEAT) {
-				state_reset(st);
-				continue;
-			}
-			if (v == EXT_REPEAT) {
-				st->drop.kind = BOX_DROP_LOOP;
-				v = EXT_DROP;
-			}
-			if (v == EXT_DROP) {
-				*drop = st->drop;
-				drop->hook = hook;
-			}
-			if (st->replaced && (v == EXT_ACCEPT || v == EXT_DROP))
-				*pp = st->replaced;
-			break;
-		}
-		if (v == EXT_ACCEPT) {
-			state_reset(st);
-			continue;
-		}
-		if (v == EXT_STOLEN)
-			return EXT_STOLEN;
-		if (v != EXT_DROP) {
-			*drop = (struct box_drop){.kind = BOX_DROP_HOOK, .table = -1, .hook = hook};
-		}
-		return EXT_DROP;
-	next:;
+		o = run_verdict(b, e, st, p, drop, v);
+		if (o.p != p)
+			*pp = p = o.p;
+		if (o.v != EXT_ACCEPT)
+			return o.v;
 	}
 	return EXT_ACCEPT;
 }
@@ -337,7 +364,7 @@ int box_run_hook_all(struct box *b, const struct box_hook_vec *v, int family, un
 }
 
 /* box_run_hook's call for a current vector of engine tables of no rules only, outside TRACE:
- * their policies, counted, in order (policy_only, without a call per table). */
+ * their policies, counted, in order (chain_policy, without a call per table). */
 int box_hook_policies(struct box *b, const struct box_hook_vec *v, const struct pkt *p,
 		      unsigned hook, struct box_drop *drop)
 {

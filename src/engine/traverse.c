@@ -71,6 +71,17 @@ static inline void iface_words(const struct box *b, int idx, const char *name, u
 	}
 }
 
+/* iface_words for interface idx without its name: the same words. */
+static inline void iface_words_at(const struct box *b, int idx, uint64_t w[2])
+{
+	if (idx >= 1 && (unsigned)idx <= b->nifaces)
+		memcpy(w, b->ifaces[idx - 1].name, 16);
+	else if (idx == BOX_IFINDEX_LO)
+		rules_plain_name("lo", w);
+	else
+		w[0] = w[1] = 0;
+}
+
 /* box_ifname without the call: "lo", the interface's name, or "" for none. */
 static inline const char *ifname(const struct box *b, int idx)
 {
@@ -366,7 +377,7 @@ quick_walk(struct box *b, struct box_hook_state *st, unsigned table, struct rule
 	struct ext_pkt_ctx ctx;
 	struct rules_plain_key pk;
 	uint64_t inw[2], outw[2];
-	bool pk_ok = false, ctx_ok = false;
+	bool pk_ok = false, ctx_ok = false, words_ok = false;
 	unsigned ri = 0;
 
 	for (;;) {
@@ -378,12 +389,11 @@ quick_walk(struct box *b, struct box_hook_state *st, unsigned table, struct rule
 
 		if (ri < n && ri >= c->plain.open) {
 			if (!pk_ok) {
-				if (!ctx_ok) { /* the names are the context's */
-					quick_ctx(&ctx, b, st, table, p, &scan, v4);
-					ctx_ok = true;
+				if (!words_ok) { /* no match context needed for them */
+					iface_words_at(b, st->in, inw);
+					iface_words_at(b, st->out, outw);
+					words_ok = true;
 				}
-				iface_words(b, st->in, ctx.in, inw);
-				iface_words(b, st->out, ctx.out, outw);
 				rules_plain_key(&pk, v4 ? AF_INET : AF_INET6, &p->info, inw, outw);
 				pk_ok = true;
 			}
@@ -474,14 +484,41 @@ quick_walk(struct box *b, struct box_hook_state *st, unsigned table, struct rule
 	return EXT_ACCEPT;
 }
 
-/* Whether quick_walk may take the packet through the table's built-in chain c (number ci). */
-static inline bool quick_ok(const struct box *b, const struct box_hook_state *st,
-			    const struct rules_chain *c, const struct pkt *p, unsigned table,
-			    unsigned ci, const struct cls_ruleset *cr)
+/* Whether quick_walk may take the packet through the table's built-in chain c (number ci):
+ * what holds for the ruleset's life (box_table_quick: a chain's rules never change once
+ * published, nor its rows or its compiled form) and what the packet says. */
+static inline bool quick_chain(const struct rules_chain *c, unsigned table, unsigned ci,
+			       const struct cls_ruleset *cr)
 {
-	return !p->trace && !b->trace_all && c->plain.rows && c->plain.nrules == c->nrules &&
-	       (st->family == AF_INET || p->info.bad != PKT_BAD_EXTHDR) &&
-	       !cls_ruleset_chain(cr, table, ci);
+	return c->plain.rows && c->plain.nrules == c->nrules && !cls_ruleset_chain(cr, table, ci);
+}
+
+static inline bool quick_pkt(const struct box *b, const struct box_hook_state *st,
+			     const struct pkt *p)
+{
+	return !p->trace && !b->trace_all &&
+	       (st->family == AF_INET || p->info.bad != PKT_BAD_EXTHDR);
+}
+
+/* quick_walk for the packet's family, then do_table_general from where it stopped (ri 0: from
+ * the start) if it must go on. */
+static inline __attribute__((always_inline)) int
+do_table_from(struct box *b, struct box_hook_state *st, unsigned table, struct rules_chain *c,
+	      struct pkt *p, bool quick)
+{
+	const uint64_t bytes = p->info.l3len;
+	struct rules_ruleset *rs;
+	unsigned at = 0;
+
+	if (quick) {
+		int v = st->family == AF_INET ? quick_walk(b, st, table, c, p, bytes, &at, true)
+					      : quick_walk(b, st, table, c, p, bytes, &at, false);
+
+		if (v != QUICK_MORE)
+			return v;
+	}
+	rs = b->cur[box_fam_index(st->family)];
+	return do_table_general(b, st, &rs->tables[table], table, p, rs->compiled, at, bytes);
 }
 
 /* The traversal of table t of ruleset rs at st->hook, whose built-in chain there is c (number
@@ -491,17 +528,8 @@ static inline __attribute__((always_inline)) int do_table(struct box *b, struct 
 							  struct rules_chain *c, unsigned ci,
 							  struct pkt *p)
 {
-	const uint64_t bytes = p->info.l3len;
-	unsigned at = 0;
-
-	if (quick_ok(b, st, c, p, table, ci, rs->compiled)) {
-		int v = st->family == AF_INET ? quick_walk(b, st, table, c, p, bytes, &at, true)
-					      : quick_walk(b, st, table, c, p, bytes, &at, false);
-
-		if (v != QUICK_MORE)
-			return v;
-	}
-	return do_table_general(b, st, &rs->tables[table], table, p, rs->compiled, at, bytes);
+	return do_table_from(b, st, table, c, p,
+			     quick_pkt(b, st, p) && quick_chain(c, table, ci, rs->compiled));
 }
 
 int box_table_run(struct box_hook_state *st, struct pkt *p, unsigned table)
@@ -528,12 +556,19 @@ int box_table_run(struct box_hook_state *st, struct pkt *p, unsigned table)
 	return do_table(st->box, st, rs, table, bc, ci, p);
 }
 
-int box_table_enter(struct box_hook_state *st, struct pkt *p, unsigned table, struct rules_chain *c)
+bool box_table_quick(const struct rules_ruleset *rs, unsigned table, const struct rules_chain *c)
+{
+	const struct rules_table *t = &rs->tables[table];
+
+	return quick_chain(c, table, (unsigned)(c - t->chains), rs->compiled);
+}
+
+int box_table_enter(struct box_hook_state *st, struct pkt *p, const struct box_hook_entry *e)
 {
 	struct box *b = st->box;
-	struct rules_ruleset *rs = b->cur[box_fam_index(st->family)];
 
-	return do_table(b, st, rs, table, c, (unsigned)rs->tables[table].builtin[st->hook], p);
+	return do_table_from(b, st, (unsigned)e->table, e->chain, p,
+			     e->kind == BOX_HOOK_QUICK && quick_pkt(b, st, p));
 }
 
 int box_table_hook(void *priv, struct box_hook_state *st, struct pkt *p)
