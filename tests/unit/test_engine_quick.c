@@ -4,20 +4,20 @@
  * that is not traced, in a chain scanned rule by rule) against the general traversal
  * (do_table_general) on the same inputs: two boxes with the same random rulesets, one of them
  * tracing every packet (TRACE takes the general traversal at every table), fed the same random
- * packets (forwarded both ways, for the box, from the box; IPv4 and IPv6; flows that repeat, so
- * conntrack sees established ones). The rulesets are random text: the standard part (-s -d -i
- * -o -p -f, with '!'), matches (mark, conntrack, statistic, length, limit, tcp, udp, multiport,
- * comment), targets that decide, that go on (MARK, CONNMARK, LOG, TRACE), that jump or go to
- * user chains (the quick walk hands over there), RETURN, REJECT and NFQUEUE with --queue-bypass,
- * and a probe target put in at random places, which records what it sees (table, hook, chain,
- * rule number, interfaces, mark) and answers RETURN, DROP or CONTINUE, sometimes after it
- * changed the packet's destination (the traversal must take the packet's key again); a probe
- * match, first in some rules, records the same and answers as the length and rule number say (or
- * drops the packet at once, as a match that finds it malformed). After every packet the verdicts,
- * the drop records, what left and was delivered (interface, length, mark), the probes' records and
- * every chain's and rule's counters must agree. A third box compiles every chain (the compiled
- * classifier's walk, which the quick walk leaves alone) and does not trace every packet: its TRACE
- * lines (from -j TRACE) must be the quick box's too.
+ * packets (forwarded both ways, for the box, from the box, the box's own to itself through lo; IPv4
+ * and IPv6; flows that repeat, so conntrack sees established ones). The rulesets are random text:
+ * the standard part (-s -d -i -o -p -f, with '!'), matches (mark, conntrack, statistic, length,
+ * limit, tcp, udp, multiport, comment), targets that decide, that go on (MARK, CONNMARK, LOG,
+ * TRACE), that jump or go to user chains (the quick walk hands over there), RETURN, REJECT and
+ * NFQUEUE with --queue-bypass, and a probe target put in at random places, which records what it
+ * sees (table, hook, chain, rule number, interfaces, mark) and answers RETURN, DROP or CONTINUE,
+ * sometimes after it changed the packet's destination (the traversal must take the packet's key
+ * again); a probe match, first in some rules, records the same and answers as the length and rule
+ * number say (or drops the packet at once, as a match that finds it malformed). After every packet
+ * the verdicts, the drop records, what left and was delivered (interface, length, mark), the
+ * probes' records and every chain's and rule's counters must agree. A third box compiles every
+ * chain (the compiled classifier's walk, which the quick walk leaves alone) and does not trace
+ * every packet: its TRACE lines (from -j TRACE) must be the quick box's too.
  */
 #include "engine_test.h"
 
@@ -67,7 +67,7 @@ static void random_rule(struct text *t, uint64_t *s, bool v6, const char *table,
 					   "192.0.2.0/24"};
 	static const char *const src6[] = {"fd00::/64", "fd00::2/128", "2001:db8::/32",
 					   "2001:db8:ffff::/48"};
-	static const char *const ifs[] = {"lan0", "wan0", "lan+", "wan+", "eth9"};
+	static const char *const ifs[] = {"lan0", "wan0", "lan+", "wan+", "eth9", "lo", "l+"};
 	static const char *const protos[] = {"tcp", "udp", "icmp"};
 	const char *proto = NULL;
 	bool is_user = chain[0] == 'U';
@@ -414,6 +414,20 @@ static void test_quick_as_general(void **state)
 				bool out;
 				int ifx;
 				struct pkt *p = gw_random_packet(&pk, 12, 8, &out, &ifx);
+
+				if (ps % 16 == 1) { /* the box's own to itself: through "lo" */
+					char spec[96];
+
+					pkt_free(p);
+					snprintf(spec, sizeof(spec),
+						 ps & 32 ? "udp 192.0.2.1:%u > 192.0.2.1:53 len=%u"
+							 : "udp [2001:db8:ffff::1]:%u > "
+							   "[2001:db8:ffff::1]:53 len=%u",
+						 (unsigned)(ps >> 8) % 8 + 1024,
+						 (unsigned)(ps >> 16) % 1400);
+					p = mk(spec);
+					out = true;
+				}
 
 				probes[k].n = 0;
 				v[k] = out ? box_output(side[k]->b, p)
