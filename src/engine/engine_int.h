@@ -39,8 +39,9 @@ enum box_hook_kind {
 
 struct box_hook_entry {
 	int prio;
-	int16_t table; /* a table's hook function (TABLE_*): skipped while the table is absent; -1 */
-	uint8_t kind;  /* in a vector: enum box_hook_kind; in a list: BOX_HOOK_FN */
+	/* a table's hook function (TABLE_*): skipped while the table is absent; -1 */
+	int16_t table;
+	uint8_t kind; /* in a vector: enum box_hook_kind; in a list: BOX_HOOK_FN */
 	box_hook_fn fn;
 	void *priv;
 	/* In a vector (struct box_hook_vec): for the engine's own table functions (traverse.c),
@@ -408,6 +409,9 @@ int box_hook_policies(struct box *b, const struct box_hook_vec *v, const struct 
  * v: the vector of (family, hook), current or not. */
 int box_run_hook_all(struct box *b, const struct box_hook_vec *v, int family, unsigned hook,
 		     int in, int out, struct pkt **pp, struct box_drop *drop);
+/* The same for a vector known to be current. */
+int box_run_hook_vec(struct box *b, const struct box_hook_vec *v, int family, unsigned hook, int in,
+		     int out, struct pkt **pp, struct box_drop *drop);
 
 /* Run every hook function at (family, hook). EXT_ACCEPT, EXT_DROP (st->drop filled) or
  * EXT_STOLEN. Handles EXT_QUEUE through ops.queue. *pp may be replaced by a hook function
@@ -419,12 +423,15 @@ static inline int box_run_hook(struct box *b, int family, unsigned hook, int in,
 	const struct box_hook_vec *v = &b->hook_vec[f][hook];
 	const struct rules_ruleset *rs = b->cur[f];
 
-	/* current, and only engine tables of no rules there (none: idle) */
-	if (v->lead == v->n && v->gen == b->hook_gen && v->rs_serial == (rs ? rs->serial : 0)) {
-		if (!v->n)
-			return EXT_ACCEPT;
-		if (!(*pp)->trace && !b->trace_all)
-			return box_hook_policies(b, v, *pp, hook, drop);
+	if (v->gen == b->hook_gen && v->rs_serial == (rs ? rs->serial : 0)) {
+		/* current; only engine tables of no rules there (none: idle) */
+		if (v->lead == v->n) {
+			if (!v->n)
+				return EXT_ACCEPT;
+			if (!(*pp)->trace && !b->trace_all)
+				return box_hook_policies(b, v, *pp, hook, drop);
+		}
+		return box_run_hook_vec(b, v, family, hook, in, out, pp, drop);
 	}
 	return box_run_hook_all(b, v, family, hook, in, out, pp, drop);
 }

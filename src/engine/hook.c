@@ -363,6 +363,14 @@ int box_run_hook_all(struct box *b, const struct box_hook_vec *v, int family, un
 	return run_list(b, v->e, v->e + v->n, &st, pp, drop);
 }
 
+int box_run_hook_vec(struct box *b, const struct box_hook_vec *v, int family, unsigned hook, int in,
+		     int out, struct pkt **pp, struct box_drop *drop)
+{
+	struct box_hook_state st = hook_state(b, family, hook, in, out);
+
+	return run_list(b, v->e, v->e + v->n, &st, pp, drop);
+}
+
 /* box_run_hook's call for a current vector of engine tables of no rules only, outside TRACE:
  * their policies, counted, in order (chain_policy, without a call per table). */
 int box_hook_policies(struct box *b, const struct box_hook_vec *v, const struct pkt *p,
