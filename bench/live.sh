@@ -21,8 +21,9 @@
 # (conntrack, mangle MARK, SNAT to the router's address, a 20-rule default-drop filter after
 # an ESTABLISHED rule), as bench/table.sh's full row; the nfqueue router is left out then.
 #   MODE_gso  any of them with the offloads left on (by default kernel_gso, kernel_legacy_gso,
-#             pkttables_gso and afxdp_gso); afxdp*_gso with the end hosts' transmit checksum
-#             offload off (and so their TSO), which AF_XDP needs (docs/live.md)
+#             pkttables_gso and afxdp_gso); through AF_XDP the end hosts keep their checksum
+#             offload (pkttables tells partial checksums by their field), but the XDP program
+#             on the router's veths takes their peers' TSO (veth does: docs/live.md)
 # BENCH_LIVE_MODES: the routers to run (default all of the above).
 # Offloads (TSO/GSO/GRO, checksum) are off on all four veth ends for every router but the _gso
 # ones, so that those compare like for like; a _gso row's ratios are to kernel_legacy_gso and
@@ -123,9 +124,6 @@ topo() {
 	for n in $C $S; do
 		[ -n "$gso" ] ||
 			ip netns exec $n ethtool -K eth0 rx off tx off gso off tso off gro off >/dev/null 2>&1
-		# AF_XDP gets no word of a partial checksum: the end hosts' transmit checksum
-		# offload off, as docs/live.md says (which turns their TSO off too)
-		case $gso$1 in 1afxdp*) ip netns exec $n ethtool -K eth0 tx off >/dev/null 2>&1 ;; esac
 		ip -n $n link set eth0 up
 	done
 	for d in $L $W; do
@@ -249,7 +247,7 @@ describe() {
 		label="$label, offloads on"
 		csvrow=$(echo "$csvrow" | sed 's/,/-offloads,/')
 	fi
-	case $1 in afxdp*_gso) label="$label (hosts' tx csum off)" ;; esac
+	case $1 in afxdp*_gso) label="$label (peers' TSO off by XDP)" ;; esac
 }
 {
 	echo "live forwarding, one run, client -> router -> server (veth, offloads off but _gso);"

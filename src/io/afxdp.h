@@ -19,6 +19,10 @@
  * (sendto), which the kernel limits to 32 frames a call unless the socket allows more
  * (XDP_MAX_TX_SKB_BUDGET, set to the ring size where the kernel has it); a flush is kicked
  * until the ring is taken. Zero-copy is kicked only when the ring asks (XDP_USE_NEED_WAKEUP).
+ * Offloads: XDP passes no checksum state, so a frame whose TCP/UDP checksum field holds the
+ * pseudo-header sum is taken for a partial checksum (a sender on this machine with checksum
+ * offload) and marked csum_partial for the callback to finish; no GSO frames (a UMEM frame
+ * is 2 KiB, and veth takes its peer's TSO while an XDP program is attached).
  * The program leaves with the socket; a process killed outright leaves it attached until the
  * interface goes (`ip link set DEV xdp off` removes it).
  */

@@ -92,12 +92,14 @@ void live_dump(struct live *l, FILE *f)
 		live_counters_add(&s, &l->w[k]->snap_st, sizeof(s));
 	fprintf(f,
 		"live: not-for-us %llu arp/nd %llu (refused %llu, answered %llu) local-answers "
-		"%llu (full %llu) nomem %llu bad-offload %llu reloads %llu (refused %llu)",
+		"%llu (full %llu) nomem %llu bad-offload %llu csum-partial %llu reloads %llu "
+		"(refused %llu)",
 		(unsigned long long)s.not_for_us, (unsigned long long)s.ndisc_in,
 		(unsigned long long)s.ndisc_bad, (unsigned long long)s.ndisc_answers,
 		(unsigned long long)s.local_answers, (unsigned long long)s.local_full,
 		(unsigned long long)s.nomem, (unsigned long long)s.bad_offload,
-		(unsigned long long)s.reloads, (unsigned long long)s.reload_errors);
+		(unsigned long long)s.csum_partial, (unsigned long long)s.reloads,
+		(unsigned long long)s.reload_errors);
 	if (l->nworkers > 1)
 		fprintf(f, " workers %u", l->nworkers);
 	fprintf(f, "\n");

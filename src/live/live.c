@@ -624,6 +624,7 @@ static void rx_frame(void *arg, const struct afpacket_frame *f)
 		pkt_free(p);
 		return;
 	}
+	w->st.csum_partial += f->csum_partial;
 	if (w->nstage == LIVE_RX_BUDGET)
 		run_stage(w);
 	w->stage[w->nstage] = p;

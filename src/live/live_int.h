@@ -41,7 +41,8 @@ struct live_stats {
 	uint64_t local_full;	/* local answers dropped: queue full */
 	uint64_t neigh_drops;	/* frames dropped waiting for a next hop */
 	uint64_t nomem;
-	uint64_t bad_offload; /* GSO frames whose virtio_net_hdr disagrees with their headers */
+	uint64_t bad_offload;  /* GSO frames whose virtio_net_hdr disagrees with their headers */
+	uint64_t csum_partial; /* frames with a partial checksum (finished before the rules) */
 	uint64_t reloads, reload_errors;
 };
 

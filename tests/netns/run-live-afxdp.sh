@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/netns/run-live-afxdp.sh - the live tests again with `io afxdp`: pkttables reads and
 # writes its interfaces through AF_XDP sockets (native XDP on the veths) instead of AF_PACKET,
-# and everything run-live.sh and run-ctl-live.sh check must hold the same. Skipped (77) when
+# and everything run-live.sh, run-ctl-live.sh and run-live-offload.sh (the senders' offloads
+# on: partial checksums told by their field) check must hold the same. Skipped (77) when
 # not root, without namespaces, or when the kernel refuses AF_XDP.
 cd "$(dirname "$0")/../.." || exit 2
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (network namespaces, AF_XDP)"; exit 77; }
 rc=0
-for t in run-live.sh run-ctl-live.sh; do
+for t in run-live.sh run-ctl-live.sh run-live-offload.sh; do
 	echo "== $t with io afxdp"
 	PT_LIVE_IO=afxdp sh tests/netns/$t
 	r=$?
