@@ -68,7 +68,7 @@ int ct_entry_create(struct ct_table *t, const struct ct_entry_attrs *a, uint64_t
 		t->stats.insert_failed++;
 		return -ENOSPC;
 	}
-	if (!(e = calloc(1, sizeof(*e))))
+	if (!(e = ct_entry_alloc()))
 		return -ENOMEM;
 	e->th[0].tuple = a->orig;
 	e->th[0].dir = CT_DIR_ORIGINAL;

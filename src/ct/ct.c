@@ -111,7 +111,7 @@ static struct ct_entry *entry_new(struct ct_table *t, const struct ct_tuple *ori
 		errno = ENOMEM;
 		return NULL;
 	}
-	e = calloc(1, sizeof(*e));
+	e = ct_entry_alloc();
 	if (!e)
 		return NULL;
 	e->th[0].tuple = *orig;

@@ -144,31 +144,80 @@ void ct_ext_register_core(struct ct_table *t);
 
 /* ---- entries and the table --------------------------------------------------------------- */
 
-/* One direction's place in the hash: the kernel's nf_conntrack_tuple_hash. */
+/*
+ * One direction's place in the hash: the kernel's nf_conntrack_tuple_hash. 64 bytes, a cache
+ * line of its own in an entry from ct_entry_alloc: a chain walk reads one line per node it
+ * visits (the hash is compared before the tuple; both are in the node's line). The last 8
+ * bytes belong to the entry (struct ct_entry puts cold fields there); a lookup never reads them.
+ */
 struct ct_thash {
 	struct ct_thash *next;
 	struct ct_tuple tuple;
+	uint32_t hash; /* ct_hash_tuple's low 32 bits, set by ct_hash_insert */
 	uint8_t dir;
-	uint32_t hash; /* ct_hash_tuple's low 32 bits, set by ct_hash_insert (in the padding) */
+	unsigned char entry_use_[11]; /* the entry's (struct ct_entry): not the node's */
 };
 
 enum ct_list_id { CT_LIST_NONE, CT_LIST_UNCONFIRMED, CT_LIST_UNASSURED, CT_LIST_ASSURED };
 
+/*
+ * An entry: 256 bytes, four cache lines when allocated on a 64-byte boundary (ct_entry_alloc),
+ * laid out by what an established packet touches (docs/performance.md, "hot/cold entry"):
+ *
+ *   line 0  th[0]: next, tuple, hash, dir (a packet of the original direction)   | id
+ *   line 1  th[1]: the same for the reply direction                              | master
+ *   line 2  expires, ext, ops, status, use, events, mark | proto's first 24 bytes
+ *   line 3  proto's bytes 24..63                                                 | list links
+ *
+ * An established packet reads its direction's node line and line 2 (UDP's, SCTP's, DCCP's and
+ * GRE's whole state are in proto's first 24 bytes), TCP line 3 as well (its window data spans
+ * both). What only insert, delete, eviction, sweep, dumps and helpers use (the list links and
+ * list id, the id, the master) fills the room the hot parts leave, so that no line is read for
+ * it on the way. The static asserts below pin it.
+ */
 struct ct_entry {
-	struct ct_thash th[2];
-	struct ct_entry *prev, *next; /* on list `list` */
-	const struct ct_proto_ops *ops;
-	struct ct_ext *ext;
+	union {
+		struct ct_thash th[2];
+		struct {
+			unsigned char th0_[offsetof(struct ct_thash, entry_use_) + 3];
+			uint64_t id; /* creation order, unique per table */
+			unsigned char th1_[offsetof(struct ct_thash, entry_use_) + 3];
+			struct ct_entry *master; /* RELATED: the entry that expected it (a ref) */
+		};
+	};
+	/* line 2: the established packet's */
 	uint64_t expires; /* absolute, box clock ns */
-	uint64_t id;	  /* creation order, unique per table */
-	uint32_t status;  /* CT_S_* */
-	uint32_t mark;
+	struct ct_ext *ext;
+	const struct ct_proto_ops *ops;
+	uint32_t status; /* CT_S_* */
 	uint32_t use;
 	uint32_t events; /* CT_EV_* cached, delivered at the next confirmation */
-	uint8_t list;	 /* enum ct_list_id */
-	union ct_proto_state proto;
-	struct ct_entry *master; /* RELATED: the entry that expected it (a reference held) */
+	uint32_t mark;
+	union ct_proto_state proto; /* 24 bytes in line 2, the rest (TCP's) in line 3 */
+	/* cold, in line 3's rest */
+	struct ct_entry *prev, *next; /* on list `list` */
+	uint8_t list;		      /* enum ct_list_id */
 };
+
+#define CT_LINE 64u
+_Static_assert(sizeof(struct ct_thash) == CT_LINE, "a hash node is a cache line");
+_Static_assert(offsetof(struct ct_entry, id) == offsetof(struct ct_entry, th[0].entry_use_) + 3 &&
+		   offsetof(struct ct_entry, master) ==
+		       offsetof(struct ct_entry, th[1].entry_use_) + 3,
+	       "id and master fill the nodes' lines, past their dir bytes");
+_Static_assert(offsetof(struct ct_entry, expires) == 2 * CT_LINE &&
+		   offsetof(struct ct_entry, mark) + sizeof(uint32_t) <=
+		       offsetof(struct ct_entry, proto) &&
+		   offsetof(struct ct_entry, proto) + sizeof(struct ct_udp) <= 3 * CT_LINE &&
+		   offsetof(struct ct_entry, proto) + sizeof(struct ct_sctp) <= 3 * CT_LINE &&
+		   offsetof(struct ct_entry, proto) + sizeof(struct ct_dccp) <= 3 * CT_LINE,
+	       "the established packet's fields and the small trackers' state in line 2");
+_Static_assert(offsetof(struct ct_entry, proto) + sizeof(struct ct_tcp) <= 4 * CT_LINE &&
+		   sizeof(struct ct_entry) == 4 * CT_LINE,
+	       "TCP's state ends in line 3; the entry is four lines");
+
+/* A zeroed entry on a cache-line boundary (free() frees it); NULL on ENOMEM. */
+struct ct_entry *ct_entry_alloc(void);
 
 struct ct_list {
 	struct ct_entry *head, *tail;

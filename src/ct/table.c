@@ -135,6 +135,16 @@ void ct_list_del(struct ct_table *t, struct ct_entry *e)
 
 /* ---- lifetime ---------------------------------------------------------------------------- */
 
+struct ct_entry *ct_entry_alloc(void)
+{
+	/* the layout's lines are cache lines only on a line boundary (ct_int.h) */
+	struct ct_entry *e = aligned_alloc(CT_LINE, sizeof(*e));
+
+	if (e)
+		memset(e, 0, sizeof(*e));
+	return e;
+}
+
 void ct_put_last(struct ct_table *t, struct ct_entry *e)
 {
 	ct_list_del(t, e);

@@ -30,6 +30,36 @@ static void test_entry_size(void **state)
 	ct_table_free(t);
 }
 
+/* The hot/cold layout (ct_int.h) holds only for an entry on a cache-line boundary: every entry
+ * the table makes is on one (from a packet or made over the control socket, ct_entry_create), so
+ * each hash node is a line of its own and an established packet's fields share line 2. */
+static void test_entry_layout(void **state)
+{
+	struct ct_table *t = ct_test_table(64);
+	struct ct_entry *e[8];
+
+	(void)state;
+	for (unsigned i = 0; i < 8; i++) {
+		char b[96];
+
+		ct_test_feed(t, udp_flow(b, sizeof(b), i, false), 0);
+		e[i] = ct_test_find(t, udp_flow(b, sizeof(b), i, false), 0);
+		assert_non_null(e[i]);
+		assert_int_equal((uintptr_t)e[i] % CT_LINE, 0);
+		assert_int_equal((uintptr_t)&e[i]->th[1] % CT_LINE, 0);
+		assert_int_equal((uintptr_t)&e[i]->expires / CT_LINE,
+				 (uintptr_t)&e[i]->mark / CT_LINE);
+		assert_int_equal((uintptr_t)&e[i]->expires / CT_LINE,
+				 (uintptr_t)&e[i]->proto.udp.stream_ts / CT_LINE);
+		/* the cold fields keep their meaning where they now live */
+		assert_int_equal(ct_entry_id(e[i]), i + 1);
+		assert_null(e[i]->master);
+		assert_int_equal(e[i]->th[0].dir, CT_DIR_ORIGINAL);
+		assert_int_equal(e[i]->th[1].dir, CT_DIR_REPLY);
+	}
+	ct_table_free(t);
+}
+
 /* An extension's size comes from its registration with the table: conntrack's own are there
  * from the start, another (NAT's binding) only once registered, and only with one size. */
 static void test_ext_register(void **state)
@@ -423,6 +453,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_entry_size),
+	    cmocka_unit_test(test_entry_layout),
 	    cmocka_unit_test(test_ext_register),
 	    cmocka_unit_test(test_unconfirmed_leaves_nothing),
 	    cmocka_unit_test(test_loopback_packet_tracked_once),
