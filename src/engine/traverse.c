@@ -85,12 +85,9 @@ static inline void iface_words_at(const struct box *b, int idx, uint64_t w[2])
 /* box_ifname without the call: "lo", the interface's name, or "" for none. */
 static inline const char *ifname(const struct box *b, int idx)
 {
-	const struct box_iface *ifc;
-
-	if (idx == BOX_IFINDEX_LO)
-		return "lo";
-	ifc = box_iface_at(b, idx);
-	return ifc ? ifc->name : "";
+	if (idx >= 1 && (unsigned)idx <= b->nifaces)
+		return b->ifaces[idx - 1].name;
+	return idx == BOX_IFINDEX_LO ? "lo" : "";
 }
 
 /* The first rule from ri on whose standard part the packet passes (rules/plain.h): a loop per
@@ -353,18 +350,19 @@ static inline __attribute__((always_inline)) void quick_ctx(struct ext_pkt_ctx *
 							    unsigned table, struct pkt *p,
 							    struct ext_scan_cache *scan, bool v4)
 {
-	*ctx = (struct ext_pkt_ctx){
-	    .pkt = p,
-	    .info = &p->info,
-	    .family = v4 ? AF_INET : AF_INET6,
-	    .hook = st->hook,
-	    .table = table,
-	    .in = ifname(b, st->in),
-	    .out = ifname(b, st->out),
-	    .now_ns = b->now,
-	    .env = &b->env,
-	    .scan = scan,
-	};
+	/* field by field, without clearing it first: chain and rulenum are written before each
+	 * rule's matches and target, queue_num and queue_flags before a target */
+	ctx->pkt = p;
+	ctx->info = &p->info;
+	ctx->family = v4 ? AF_INET : AF_INET6;
+	ctx->hook = st->hook;
+	ctx->table = table;
+	ctx->in = ifname(b, st->in);
+	ctx->out = ifname(b, st->out);
+	ctx->now_ns = b->now;
+	ctx->env = &b->env;
+	ctx->scan = scan;
+	ctx->hotdrop = false;
 	scan->owner = NULL;
 }
 
