@@ -24,6 +24,9 @@
 #             pkttables_gso and afxdp_gso); through AF_XDP the end hosts keep their checksum
 #             offload (pkttables tells partial checksums by their field), but the XDP program
 #             on the router's veths takes their peers' TSO (veth does: docs/live.md)
+#   afxdptxoff_gso  afxdp_gso with the end hosts' transmit checksum offload off (what AF_XDP
+#             needed before pkttables told partial checksums), for an A/B in one run; only
+#             when BENCH_LIVE_MODES names it
 # BENCH_LIVE_MODES: the routers to run (default all of the above).
 # Offloads (TSO/GSO/GRO, checksum) are off on all four veth ends for every router but the _gso
 # ones, so that those compare like for like; a _gso row's ratios are to kernel_legacy_gso and
@@ -124,6 +127,7 @@ topo() {
 	for n in $C $S; do
 		[ -n "$gso" ] ||
 			ip netns exec $n ethtool -K eth0 rx off tx off gso off tso off gro off >/dev/null 2>&1
+		case $gso$1 in 1afxdptxoff) ip netns exec $n ethtool -K eth0 tx off >/dev/null 2>&1 ;; esac
 		ip -n $n link set eth0 up
 	done
 	for d in $L $W; do
@@ -238,6 +242,7 @@ describe() {
 	kernel_legacy) label=kernel-legacy csvrow="kernel-legacy-$STACK,kernel,-" ;;
 	pkttables) label="pkttables AF_PACKET" csvrow="pkttables-$STACK,afpacket,1" ;;
 	afxdp) label="pkttables AF_XDP" csvrow="pkttables-$STACK,afxdp,1" ;;
+	afxdptxoff) label="pkttables AF_XDP, hosts' tx csum off" csvrow="pkttables-$STACK-txcsumoff,afxdp,1" ;;
 	pkttables2) label="pkttables AF_PACKET x2" csvrow="pkttables-$STACK,afpacket,2" ;;
 	afxdp2) label="pkttables AF_XDP x2" csvrow="pkttables-$STACK,afxdp,2" ;;
 	nfqueue) label="kernel-nft+NFQUEUE" csvrow="kernel-nft+pkttables-nfqueue,nfqueue,1" ;;
