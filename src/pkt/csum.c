@@ -15,79 +15,152 @@
 #include "pkt/proto.h"
 
 struct sum_state {
-	uint64_t sum;
+	uint64_t sum; /* folded block sums, in the CPU's byte order */
 	uint32_t
 	    pos; /* bytes summed so far: its parity says whether the next byte is high or low */
 };
 
 /*
- * The bytes as big-endian 16-bit words, summed eight bytes at a time: the one's complement sum does
- * not depend on byte order (RFC 1071 2(B)), so the words are added as the CPU loads them and
- * the folded result is swapped into big-endian order once. A block that starts at an odd
- * position of the stream completes, with its first byte, the word the previous block began.
+ * The one's complement sum does not depend on byte order (RFC 1071 2(B)): the bytes are added
+ * as the CPU loads them, eight at a time, and a folded sum is swapped into big-endian order
+ * once. Nor on word width: 2^16 = 1 modulo 0xffff, so a sum of 64-bit words with the carry
+ * out of bit 63 added back in (end-around carry) folds to the same 16 bits.
  */
-static uint16_t fold64(uint64_t s)
+static inline uint64_t add_ec(uint64_t s, uint64_t w)
 {
-	s = (s & 0xffffffff) + (s >> 32);
-	s = (s & 0xffffffff) + (s >> 32);
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)s;
+	s += w;
+	return s + (s < w);
 }
 
+static inline uint64_t load64(const uint8_t *d)
+{
+	uint64_t w;
+
+	memcpy(&w, d, 8);
+	return w;
+}
+
+/* Eight 64-bit words added to s with end-around carry: on x86-64 one add-with-carry chain (the
+ * C form elsewhere, or built with -DPKT_CSUM_PORTABLE to test it). */
+static inline uint64_t sum_64bytes(const uint8_t *d, uint64_t s)
+{
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(PKT_CSUM_PORTABLE)
+	__asm__("addq 0(%[d]), %[s]\n\t"
+		"adcq 8(%[d]), %[s]\n\t"
+		"adcq 16(%[d]), %[s]\n\t"
+		"adcq 24(%[d]), %[s]\n\t"
+		"adcq 32(%[d]), %[s]\n\t"
+		"adcq 40(%[d]), %[s]\n\t"
+		"adcq 48(%[d]), %[s]\n\t"
+		"adcq 56(%[d]), %[s]\n\t"
+		"adcq $0, %[s]"
+		: [s] "+r"(s)
+		: [d] "r"(d), "m"(*(const uint8_t(*)[64])d)
+		: "cc");
+#else
+	for (unsigned i = 0; i < 64; i += 8)
+		s = add_ec(s, load64(d + i));
+#endif
+	return s;
+}
+
+/*
+ * The len bytes at d as 16-bit words in the CPU's byte order, the first byte at an even
+ * position (an odd last byte is the high byte of a big-endian word whose low byte is 0),
+ * added to s. Not folded: 64 bytes a step, then the remainder by its bits, no loop.
+ */
+static inline uint64_t sum_native(const uint8_t *d, size_t len, uint64_t s)
+{
+	for (; len >= 64; d += 64, len -= 64)
+		s = sum_64bytes(d, s);
+	if (len & 32) {
+		s = add_ec(s, load64(d));
+		s = add_ec(s, load64(d + 8));
+		s = add_ec(s, load64(d + 16));
+		s = add_ec(s, load64(d + 24));
+		d += 32;
+	}
+	if (len & 16) {
+		s = add_ec(s, load64(d));
+		s = add_ec(s, load64(d + 8));
+		d += 16;
+	}
+	if (len & 8) {
+		s = add_ec(s, load64(d));
+		d += 8;
+	}
+	if (len & 4) {
+		uint32_t w;
+
+		memcpy(&w, d, 4);
+		s = add_ec(s, w);
+		d += 4;
+	}
+	if (len & 2) {
+		uint16_t w;
+
+		memcpy(&w, d, 2);
+		s = add_ec(s, w);
+		d += 2;
+	}
+	if (len & 1)
+		s = add_ec(s, ntohs((uint16_t)(d[0] << 8)));
+	return s;
+}
+
+/*
+ * 64 bits folded to 16 with end-around carries: x plus x rotated by half its width carries the
+ * sum of both halves, carry included, in its upper half.
+ */
+static inline uint16_t fold64(uint64_t s)
+{
+	uint32_t x;
+
+	s += s >> 32 | s << 32;
+	x = (uint32_t)(s >> 32);
+	x += x >> 16 | x << 16;
+	return (uint16_t)(x >> 16);
+}
+
+static inline uint16_t swap16(uint16_t v)
+{
+	return (uint16_t)(v << 8 | v >> 8);
+}
+
+/* A 16-bit sum in the CPU's byte order as the big-endian number it stands for. */
+static inline uint16_t native_to_be(uint16_t v)
+{
+	return ntohs(v);
+}
+
+/*
+ * The pseudo-header's sum in the CPU's byte order, without building it: the addresses as
+ * loaded, the length and protocol as the big-endian 32-bit words of the IPv6 layout (for IPv4
+ * the same 16-bit words, zero words aside: | 0 | proto | and | length |).
+ */
+static inline uint64_t pseudo_native(int family, const union pt_addr *src, const union pt_addr *dst,
+				     uint8_t proto, uint32_t len)
+{
+	uint64_t s = (uint64_t)htonl(len) + htonl(proto);
+
+	if (family == AF_INET6)
+		return s + src->w[0] + src->w[1] + src->w[2] + src->w[3] + dst->w[0] + dst->w[1] +
+		       dst->w[2] + dst->w[3];
+	return s + src->w[0] + dst->w[0];
+}
+
+/*
+ * One block of a segmented stream: summed as if it began at an even position, then, when it
+ * begins at an odd one, byte-swapped (every byte of it is in the other half of its word).
+ */
 static void sum_block(struct sum_state *st, const uint8_t *d, uint32_t len)
 {
-	uint64_t s = 0;
-	uint32_t i = 0;
-	uint16_t folded;
+	uint16_t f = fold64(sum_native(d, len, 0));
 
+	if (st->pos & 1)
+		f = swap16(f);
 	st->pos += len;
-	if ((st->pos - len) & 1) {
-		if (!len)
-			return;
-		st->sum += d[0];
-		i = 1;
-	}
-	/* 64-bit words with end-around carry (2^16 = 1 modulo 0xffff, so a one's complement sum
-	 * of wider words folds to the same 16 bits), 32 bytes per step */
-	for (; i + 32 <= len; i += 32) {
-		uint64_t w0, w1, w2, w3;
-
-		memcpy(&w0, d + i, 8);
-		memcpy(&w1, d + i + 8, 8);
-		memcpy(&w2, d + i + 16, 8);
-		memcpy(&w3, d + i + 24, 8);
-		s += w0;
-		s += s < w0;
-		s += w1;
-		s += s < w1;
-		s += w2;
-		s += s < w2;
-		s += w3;
-		s += s < w3;
-	}
-	for (; i + 8 <= len; i += 8) {
-		uint64_t w;
-
-		memcpy(&w, d + i, 8);
-		s += w;
-		s += s < w;
-	}
-	for (; i + 2 <= len; i += 2) {
-		uint16_t h;
-
-		memcpy(&h, d + i, 2);
-		s += h;
-		s += s < h;
-	}
-	folded = fold64(s);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	folded = (uint16_t)(folded << 8 | folded >> 8);
-#endif
-	st->sum += folded;
-	if (i < len)
-		st->sum += (uint32_t)d[i] << 8;
+	st->sum += f;
 }
 
 static int sum_cb(const uint8_t *d, uint32_t len, void *arg)
@@ -96,21 +169,20 @@ static int sum_cb(const uint8_t *d, uint32_t len, void *arg)
 	return 0;
 }
 
-/* Fold 64 bits to 32 with end-around carries, then add `sum` the same way. */
-static uint32_t sum_finish(uint64_t s, uint32_t sum)
+/* The native block sums as a big-endian sum, plus `sum`, folded to 32 bits with end-around
+ * carries. */
+static uint32_t sum_finish(const struct sum_state *st, uint32_t sum)
 {
-	s += sum;
-	while (s >> 32)
-		s = (s & 0xffffffff) + (s >> 32);
-	return (uint32_t)s;
+	uint64_t s = (uint64_t)native_to_be(fold64(st->sum)) + sum;
+
+	return (uint32_t)s + (uint32_t)(s >> 32);
 }
 
 uint32_t pkt_csum_bytes(const void *data, size_t len, uint32_t sum)
 {
-	struct sum_state st = {0, 0};
+	struct sum_state st = {fold64(sum_native(data, len, 0)), 0};
 
-	sum_block(&st, data, (uint32_t)len);
-	return sum_finish(st.sum, sum);
+	return sum_finish(&st, sum);
 }
 
 uint32_t pkt_csum_partial(const struct pkt *p, uint32_t off, uint32_t len, uint32_t sum)
@@ -120,27 +192,16 @@ uint32_t pkt_csum_partial(const struct pkt *p, uint32_t off, uint32_t len, uint3
 	if ((uint64_t)off + len > p->len)
 		len = off < p->len ? p->len - off : 0;
 	if (pkt_in_seg0(p, off, len))
-		sum_block(&st, p->seg[0].data + off, len);
+		st.sum = fold64(sum_native(p->seg[0].data + off, len, 0));
 	else if (len)
 		pkt_for_each_block(p, off, len, sum_cb, &st);
-	return sum_finish(st.sum, sum);
+	return sum_finish(&st, sum);
 }
 
 uint32_t pkt_csum_pseudo(int family, const union pt_addr *src, const union pt_addr *dst,
 			 uint8_t proto, uint32_t len)
 {
-	unsigned words = family == AF_INET6 ? 16 : 4;
-	uint64_t s = 0;
-	unsigned i;
-
-	for (i = 0; i < words; i += 2) {
-		s += (uint32_t)src->b[i] << 8 | src->b[i + 1];
-		s += (uint32_t)dst->b[i] << 8 | dst->b[i + 1];
-	}
-	s += proto;
-	s += len >> 16;
-	s += len & 0xffff;
-	return sum_finish(s, 0);
+	return native_to_be(fold64(pseudo_native(family, src, dst, proto, len)));
 }
 
 /* CRC32c, reflected polynomial 0x82F63B78, four bits at a time. */
@@ -322,70 +383,58 @@ void pkt_l4_csum_update(struct pkt *p)
 	p->csum_partial = false; /* complete now */
 }
 
-bool pkt_l4_csum_check(struct pkt *p)
-{
-	if (!p->l4_csum_verified)
-		p->l4_csum_verified = pkt_l4_csum_ok(p);
-	return p->l4_csum_verified;
-}
-
 /*
- * The sum of the len bytes at d, the first at an even position of the summed stream, added
- * to s as 32-bit native words (a 64-bit total cannot overflow below 2^32 words, so no carry is
- * tested); the tail by 2 and 1 bytes. Not folded and not swapped: the caller compares only the
- * folded total with 0xffff, which reads the same in either byte order.
+ * The sum over pseudo-header (when the protocol has one) and the whole transport segment,
+ * checksum field included, held in the packet's first buffer: one native pass. 0xffff when
+ * the field is right (RFC 1071: 0 and 0xffff are the same number; the pseudo-header's nonzero
+ * protocol keeps the total off 0), in either byte order.
  */
-static uint64_t sum_native(const uint8_t *d, uint32_t len, uint64_t s)
+static inline bool flat_sum_ok(const struct pkt_info *in, const uint8_t *seg, bool pseudo)
 {
-	uint32_t i = 0;
-
-	for (; i + 8 <= len; i += 8) {
-		uint64_t w;
-
-		memcpy(&w, d + i, 8);
-		s += (uint32_t)w;
-		s += w >> 32;
-	}
-	if (len - i >= 4) {
-		uint32_t w;
-
-		memcpy(&w, d + i, 4);
-		s += w;
-		i += 4;
-	}
-	if (len - i >= 2) {
-		uint16_t w;
-
-		memcpy(&w, d + i, 2);
-		s += w;
-		i += 2;
-	}
-	if (i < len) /* the high byte of a big-endian word whose low byte is 0 */
-		s += htons((uint16_t)(d[i] << 8));
-	return s;
-}
-
-/*
- * whole_sum_ok for a transport segment in the first segment of the packet, under 64 KiB
- * (every packet the data path sees whole): the pseudo-header's addresses as loaded, its
- * protocol and length as the big-endian words they are, and the segment, in one native sum.
- */
-static bool whole_sum_ok_flat(const struct pkt *p, const struct pkt_proto *pr)
-{
-	const struct pkt_info *in = &p->info;
 	uint64_t s = 0;
 
-	if (pr->csum_pseudo) {
-		if (in->family == AF_INET6)
-			for (unsigned i = 0; i < 4; i++)
-				s += (uint64_t)in->src.w[i] + in->dst.w[i];
-		else
-			s = (uint64_t)in->src.w[0] + in->dst.w[0];
-		s += htons(in->l4proto);
-		s += htons((uint16_t)in->l4len);
-	}
-	s = sum_native(p->seg[0].data + in->l4off, in->l4len, s);
-	return fold64(s) == 0xffff;
+	if (pseudo)
+		s = pseudo_native(in->family, &in->src, &in->dst, in->l4proto, in->l4len);
+	return fold64(sum_native(seg, in->l4len, s)) == 0xffff;
+}
+
+/*
+ * pkt_l4_csum_ok for TCP and UDP, what conntrack's check meets on nearly every packet, without
+ * the protocol tables: 1 right, 0 wrong, -1 not decided here (another protocol, a fragment, a
+ * segment beyond the first buffer or too short for its checksum field).
+ */
+static inline int tcp_udp_flat_ok(const struct pkt *p)
+{
+	const struct pkt_info *in = &p->info;
+	uint32_t field;
+	const uint8_t *seg;
+
+	if (in->l4proto == IPPROTO_TCP)
+		field = 16;
+	else if (in->l4proto == IPPROTO_UDP)
+		field = 6;
+	else
+		return -1;
+	if (!in->has_l4 || in->is_fragment || in->l4len < field + 2 ||
+	    (uint64_t)in->l4off + in->l4len > p->seg[0].len)
+		return -1;
+	seg = p->seg[0].data + in->l4off;
+	if (field == 6 && seg[6] == 0 && seg[7] == 0)
+		return in->family == AF_INET; /* no checksum: RFC 768 vs RFC 8200 8.1 */
+	return flat_sum_ok(in, seg, true);
+}
+
+bool pkt_l4_csum_check(struct pkt *p)
+{
+	int r;
+
+	if (p->l4_csum_verified)
+		return true;
+	r = tcp_udp_flat_ok(p);
+	if (r < 0)
+		r = pkt_l4_csum_ok(p);
+	p->l4_csum_verified = r;
+	return r;
 }
 
 /*
@@ -424,14 +473,14 @@ bool pkt_l4_csum_ok(const struct pkt *p)
 	}
 	if (!cover)
 		return true; /* ESP, AH, unknown: nothing to check */
-	if (cover == cover_all && in->l4len >= pr->csum_off + 2u && in->l4len <= 0xffff &&
+	if (cover == cover_all && in->l4len >= pr->csum_off + 2u &&
 	    pkt_in_seg0(p, in->l4off, in->l4len)) {
-		/* the whole segment in the first buffer: one native pass (whole_sum_ok_flat) */
+		/* the whole segment in the first buffer: one native pass (flat_sum_ok) */
 		const uint8_t *f = p->seg[0].data + in->l4off + pr->csum_off;
 
 		if (pr->csum_none4 && f[0] == 0 && f[1] == 0)
 			return in->family == AF_INET; /* RFC 768 vs RFC 8200 8.1 */
-		return whole_sum_ok_flat(p, pr);
+		return flat_sum_ok(in, p->seg[0].data + in->l4off, pr->csum_pseudo);
 	}
 	stored = read16(p, in->l4off + pr->csum_off);
 	if (pr->csum_none4 && stored == 0)

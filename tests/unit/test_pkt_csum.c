@@ -447,6 +447,217 @@ static void test_flat_check_equals_split(void **state)
 	assert_true(good > 400 && good < checked - 400); /* both answers were asked for */
 }
 
+/* RFC 1071 as written, not complemented: the folded 16-bit sum of len bytes plus `start`. */
+static uint16_t sum_reference(const uint8_t *d, uint32_t len, uint32_t start)
+{
+	uint64_t s = start;
+
+	for (uint32_t i = 0; i < len; i += 2)
+		s += (uint32_t)d[i] << 8 | (i + 1 < len ? d[i + 1] : 0);
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+/* Up to PKT_MAX_SEGS - 1 random ascending cuts strictly inside (0, len); how many. */
+static unsigned random_cuts(uint32_t len, uint32_t *cuts)
+{
+	unsigned want = rng() % PKT_MAX_SEGS, n = 0;
+
+	for (unsigned i = 0; i < want && len > 1; i++) {
+		uint32_t c = 1 + rng() % (len - 1);
+		unsigned j = n;
+
+		while (j > 0 && cuts[j - 1] > c)
+			j--;
+		if (j > 0 && cuts[j - 1] == c)
+			continue;
+		memmove(cuts + j + 1, cuts + j, (n - j) * sizeof(*cuts));
+		cuts[j] = c;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The sum (pkt_csum_bytes, pkt_csum_partial) against the plain 16-bit reference on lengths 0 to
+ * 2000: random bytes, all zeros, all ones and runs that make the 64-bit sum carry; from every
+ * alignment 0..15 of the buffer; starting sums 0, random and 0xffffffff; as one buffer and cut
+ * at up to 15 random places (odd and even segment boundaries, one-byte segments).
+ */
+static void test_sum_long_random_cuts(void **state)
+{
+	static uint8_t data[2000 + 16];
+	uint32_t cuts[PKT_MAX_SEGS];
+	unsigned runs = 0;
+
+	(void)state;
+	for (int pattern = 0; pattern < 4; pattern++) {
+		for (uint32_t i = 0; i < sizeof(data); i++)
+			data[i] = pattern == 0	 ? (uint8_t)rng()
+				  : pattern == 1 ? 0
+				  : pattern == 2 ? 0xff
+						 : (uint8_t)(rng() % 8 ? 0xff : rng());
+		for (uint32_t len = 0; len <= 2000; len += pattern == 0 ? 1 : 7) {
+			uint32_t off = rng() % 16, total = off + len;
+			uint32_t start = rng() % 3 == 0 ? 0 : rng() % 2 ? rng() : 0xffffffffu;
+			uint16_t want = sum_reference(data + off, len, start);
+			unsigned n = random_cuts(total, cuts);
+			struct pkt *p = pkt_from_bytes_cuts(data, total, cuts, n);
+
+			assert_non_null(p);
+			assert_int_equal(pkt_csum_fold(pkt_csum_bytes(data + off, len, start)),
+					 (uint16_t)~want);
+			assert_int_equal(pkt_csum_fold(pkt_csum_partial(p, off, len, start)),
+					 (uint16_t)~want);
+			/* a part of it, from an odd and an even place */
+			if (len > 2) {
+				uint32_t o2 = off + rng() % (len - 1),
+					 l2 = rng() % (total - o2 + 1);
+
+				assert_int_equal(pkt_csum_fold(pkt_csum_partial(p, o2, l2, 0)),
+						 (uint16_t)~sum_reference(data + o2, l2, 0));
+			}
+			pkt_free(p);
+			runs++;
+		}
+	}
+	assert_true(runs > 2800);
+}
+
+/* The pseudo-header summed in place equals the sum of the bytes of RFC 793 / RFC 8200 8.1's
+ * layout: random addresses, protocols and lengths (IPv6 to 2^32 - 1). */
+static void test_pseudo_equals_layout(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 20000; i++) {
+		int v6 = i & 1;
+		union pt_addr src, dst;
+		uint8_t ref[40];
+		uint32_t alen = v6 ? 16 : 4, len = v6 ? rng() : rng() % 0x10000, rl;
+		uint8_t proto = (uint8_t)rng();
+
+		memset(&src, 0, sizeof(src));
+		memset(&dst, 0, sizeof(dst));
+		for (uint32_t k = 0; k < alen; k++) {
+			src.b[k] = (uint8_t)(i % 7 == 0 ? 0xff : rng());
+			dst.b[k] = (uint8_t)(i % 7 == 0 ? 0xff : rng());
+		}
+		memcpy(ref, src.b, alen);
+		memcpy(ref + alen, dst.b, alen);
+		rl = 2 * alen;
+		if (v6) {
+			ref[rl++] = (uint8_t)(len >> 24);
+			ref[rl++] = (uint8_t)(len >> 16);
+			ref[rl++] = (uint8_t)(len >> 8);
+			ref[rl++] = (uint8_t)len;
+			ref[rl++] = 0;
+			ref[rl++] = 0;
+			ref[rl++] = 0;
+			ref[rl++] = proto;
+		} else {
+			ref[rl++] = 0;
+			ref[rl++] = proto;
+			ref[rl++] = (uint8_t)(len >> 8);
+			ref[rl++] = (uint8_t)len;
+		}
+		assert_int_equal(
+		    pkt_csum_fold(pkt_csum_pseudo(v6 ? AF_INET6 : AF_INET, &src, &dst, proto, len)),
+		    (uint16_t)~sum_reference(ref, rl, 0));
+	}
+}
+
+/*
+ * The transport check of long TCP and UDP segments (0 to 1960 payload bytes, IPv4 and IPv6):
+ * pkt_l4_csum_check (its TCP/UDP path over the first buffer), pkt_l4_csum_ok, and both on the
+ * same bytes cut at random places, against RFC 1071 byte by byte; checksum right, one bit off
+ * in the field or in the payload, 0 and 0xffff.
+ */
+static void test_long_check_equals_reference(void **state)
+{
+	static uint8_t buf[40 + 20 + 1960], ref[40 + 20 + 1960];
+	uint32_t cuts[PKT_MAX_SEGS];
+	unsigned checked = 0, good = 0;
+
+	(void)state;
+	for (int i = 0; i < 1500; i++) {
+		int v6 = rng() % 2, how = rng() % 5;
+		uint8_t proto = rng() % 2 ? 6 : 17;
+		uint32_t l3 = v6 ? 40 : 20, hl = proto == 6 ? 20 : 8, field = proto == 6 ? 16 : 6;
+		uint32_t plen = i < 40 ? (uint32_t)i : rng() % 1961, l4len = hl + plen;
+		uint32_t len = l3 + l4len, rl, alen = v6 ? 16 : 4, so = v6 ? 8 : 12, c;
+		struct pkt *p, *cut;
+		unsigned n;
+		bool ok;
+
+		for (uint32_t k = 0; k < len; k++)
+			buf[k] = (uint8_t)(i % 5 == 0 ? 0xff : rng());
+		if (v6) {
+			buf[0] = 0x60;
+			buf[1] = buf[2] = buf[3] = 0;
+			buf[4] = (uint8_t)(l4len >> 8);
+			buf[5] = (uint8_t)l4len;
+			buf[6] = proto;
+			buf[7] = 64;
+		} else {
+			memset(buf, 0, 12);
+			buf[0] = 0x45;
+			buf[2] = (uint8_t)(len >> 8);
+			buf[3] = (uint8_t)len;
+			buf[8] = 64;
+			buf[9] = proto;
+		}
+		if (proto == 6)
+			buf[l3 + 12] = 5 << 4;
+		else {
+			buf[l3 + 4] = (uint8_t)(l4len >> 8);
+			buf[l3 + 5] = (uint8_t)l4len;
+		}
+		p = pkt_from_bytes(buf, len);
+		assert_int_equal(pkt_parse(p, PKT_LINK_RAW, false), 0);
+		if (how <= 2) { /* right, then maybe one bit off in the field or the payload */
+			pkt_l4_csum_update(p);
+			pkt_copy_out(p, l3 + field, buf + l3 + field, 2);
+			if (how == 1)
+				buf[l3 + field + rng() % 2] ^= (uint8_t)(1u << rng() % 8);
+			if (how == 2 && plen)
+				buf[l3 + hl + rng() % plen] ^= (uint8_t)(1u << rng() % 8);
+		} else {
+			buf[l3 + field] = buf[l3 + field + 1] = how == 3 ? 0 : 0xff;
+		}
+		pkt_free(p);
+		memcpy(ref, buf + so, 2 * alen);
+		rl = 2 * alen;
+		memset(ref + rl, 0, 8);
+		ref[rl + 2] = (uint8_t)(l4len >> 8);
+		ref[rl + 3] = (uint8_t)l4len;
+		ref[rl + 7] = proto;
+		rl += 8;
+		memcpy(ref + rl, buf + l3, l4len);
+		rl += l4len;
+		c = (uint32_t)buf[l3 + field] << 8 | buf[l3 + field + 1];
+		ok = csum_reference(ref, rl) == 0 || (proto == 17 && !v6 && c == 0);
+
+		p = pkt_from_bytes(buf, len);
+		n = random_cuts(len, cuts);
+		cut = pkt_from_bytes_cuts(buf, len, cuts, n);
+		assert_non_null(cut);
+		assert_int_equal(pkt_parse(p, PKT_LINK_RAW, false), 0);
+		assert_int_equal(pkt_parse(cut, PKT_LINK_RAW, false), 0);
+		assert_int_equal(pkt_l4_csum_ok(p), ok);
+		assert_int_equal(pkt_l4_csum_ok(cut), ok);
+		assert_int_equal(pkt_l4_csum_check(cut), ok);
+		assert_int_equal(cut->l4_csum_verified, ok);
+		assert_int_equal(pkt_l4_csum_check(p), ok);
+		assert_int_equal(p->l4_csum_verified, ok);
+		checked++;
+		good += ok;
+		pkt_free(p);
+		pkt_free(cut);
+	}
+	assert_true(good > 300 && good < checked - 300);
+}
+
 /* RFC 1624's own example: HC 0xdd2f, m 0x5555 -> 0x3285 gives HC' 0x0000 under eqn. 3. */
 static void test_rfc1624_example(void **state)
 {
@@ -506,6 +717,9 @@ int main(void)
 	    cmocka_unit_test(test_l4_known_answers),
 	    cmocka_unit_test(test_partial_odd_offsets),
 	    cmocka_unit_test(test_sum_equals_reference),
+	    cmocka_unit_test(test_sum_long_random_cuts),
+	    cmocka_unit_test(test_pseudo_equals_layout),
+	    cmocka_unit_test(test_long_check_equals_reference),
 	    cmocka_unit_test(test_csum_check_one_pass_and_flag),
 	    cmocka_unit_test(test_flat_check_equals_split),
 	    cmocka_unit_test(test_incremental_v4_equals_full),
