@@ -109,6 +109,14 @@ tcp_fast(struct ct_table *t, struct ct_entry *e, const struct pkt *p, enum ct_di
 	return FAST_ACCEPTED;
 }
 
+/* tcp_fast's FAST_ASSURE: the answer that makes a picked-up connection ASSURED, once per
+ * connection, out of line (every form of the fast path sets it here) */
+static __attribute__((noinline)) enum ct_verdict tcp_assure(struct ct_table *t, struct ct_entry *e)
+{
+	ct_set_status(t, e, CT_S_ASSURED, CT_EV_ASSURED);
+	return CT_ACCEPT;
+}
+
 /* tcp_fast's full form, with its status part: the general path's if declined */
 static __attribute__((noinline)) enum ct_verdict tcp_packet_full(struct ct_table *t,
 								 struct ct_entry *e,
@@ -120,22 +128,15 @@ static __attribute__((noinline)) enum ct_verdict tcp_packet_full(struct ct_table
 	case FAST_FULL: /* (not from the full form) */
 		return ct_tcp_packet_general(t, e, p, dir, now);
 	case FAST_ASSURE:
-		ct_set_status(t, e, CT_S_ASSURED, CT_EV_ASSURED);
-		break;
+		return tcp_assure(t, e);
 	case FAST_ACCEPTED:
 		break;
 	}
 	return CT_ACCEPT;
 }
 
-static __attribute__((noinline)) enum ct_verdict tcp_assure(struct ct_table *t, struct ct_entry *e)
-{
-	ct_set_status(t, e, CT_S_ASSURED, CT_EV_ASSURED);
-	return CT_ACCEPT;
-}
-
 /* tcp_packet's fast part on its own, for tests/unit/test_ct_tcp_fast.c (ct_int.h): the same
- * two forms in the same order, the status set as tcp_assure does */
+ * two forms in the same order, the status set by tcp_assure */
 bool ct_tcp_packet_fast(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
 			enum ct_dir dir, uint64_t now)
 {
@@ -144,7 +145,7 @@ bool ct_tcp_packet_fast(struct ct_table *t, struct ct_entry *e, const struct pkt
 	if (r == FAST_FULL)
 		r = tcp_fast(t, e, p, dir, now, true);
 	if (r == FAST_ASSURE)
-		ct_set_status(t, e, CT_S_ASSURED, CT_EV_ASSURED);
+		tcp_assure(t, e);
 	return r != FAST_DECLINED;
 }
 
