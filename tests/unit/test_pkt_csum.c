@@ -337,8 +337,39 @@ static void test_csum_check_one_pass_and_flag(void **state)
 }
 
 /*
+ * Over random bytes: the IP header (IPv4 without options, or IPv6 without extension headers)
+ * of a datagram with an l4len-byte transport segment, and the transport fields the parse
+ * reads: TCP's data offset (20 bytes), UDP's length. The rest stays as it was.
+ */
+static void put_headers(uint8_t *buf, int v6, uint8_t proto, uint32_t l4len)
+{
+	uint32_t l3 = v6 ? 40 : 20, len = l3 + l4len;
+
+	if (v6) {
+		buf[0] = 0x60;
+		buf[4] = (uint8_t)(l4len >> 8);
+		buf[5] = (uint8_t)l4len;
+		buf[6] = proto;
+		buf[7] = 64;
+	} else {
+		memset(buf, 0, 12);
+		buf[0] = 0x45;
+		buf[2] = (uint8_t)(len >> 8);
+		buf[3] = (uint8_t)len;
+		buf[8] = 64;
+		buf[9] = proto;
+	}
+	if (proto == 6)
+		buf[l3 + 12] = 5 << 4; /* data offset 20 */
+	if (proto == 17) {
+		buf[l3 + 4] = (uint8_t)(l4len >> 8);
+		buf[l3 + 5] = (uint8_t)l4len;
+	}
+}
+
+/*
  * The check of a transport segment held in the packet's first segment (one native sum,
- * whole_sum_ok_flat) against the same bytes split into segments of 1 to 13 bytes (the
+ * flat_sum_ok) against the same bytes split into segments of 1 to 13 bytes (the
  * segment walk) and against RFC 1071 byte by byte over pseudo-header and segment: TCP, UDP,
  * ICMP over IPv4 and IPv6 (ICMPv6), every payload length 0 to 80, checksum field right,
  * off by one bit, random, 0 and 0xffff; payloads random, all zero and all ones.
@@ -367,26 +398,7 @@ static void test_flat_check_equals_split(void **state)
 
 					for (uint32_t i = 0; i < len; i++)
 						buf[i] = fill == 1 ? (uint8_t)rng() : fill;
-					if (v6) {
-						buf[0] = 0x60;
-						buf[4] = (uint8_t)(l4len >> 8);
-						buf[5] = (uint8_t)l4len;
-						buf[6] = proto;
-						buf[7] = 64;
-					} else {
-						memset(buf, 0, 12);
-						buf[0] = 0x45;
-						buf[2] = (uint8_t)(len >> 8);
-						buf[3] = (uint8_t)len;
-						buf[8] = 64;
-						buf[9] = proto;
-					}
-					if (proto == 6)
-						buf[l3 + 12] = 5 << 4; /* data offset 20 */
-					if (proto == 17) {
-						buf[l3 + 4] = (uint8_t)(l4len >> 8);
-						buf[l3 + 5] = (uint8_t)l4len;
-					}
+					put_headers(buf, v6, proto, l4len);
 					flat = pkt_from_bytes(buf, len);
 					assert_non_null(flat);
 					if (pkt_parse(flat, PKT_LINK_RAW, false) ||
@@ -592,27 +604,7 @@ static void test_long_check_equals_reference(void **state)
 
 		for (uint32_t k = 0; k < len; k++)
 			buf[k] = (uint8_t)(i % 5 == 0 ? 0xff : rng());
-		if (v6) {
-			buf[0] = 0x60;
-			buf[1] = buf[2] = buf[3] = 0;
-			buf[4] = (uint8_t)(l4len >> 8);
-			buf[5] = (uint8_t)l4len;
-			buf[6] = proto;
-			buf[7] = 64;
-		} else {
-			memset(buf, 0, 12);
-			buf[0] = 0x45;
-			buf[2] = (uint8_t)(len >> 8);
-			buf[3] = (uint8_t)len;
-			buf[8] = 64;
-			buf[9] = proto;
-		}
-		if (proto == 6)
-			buf[l3 + 12] = 5 << 4;
-		else {
-			buf[l3 + 4] = (uint8_t)(l4len >> 8);
-			buf[l3 + 5] = (uint8_t)l4len;
-		}
+		put_headers(buf, v6, proto, l4len);
 		p = pkt_from_bytes(buf, len);
 		assert_int_equal(pkt_parse(p, PKT_LINK_RAW, false), 0);
 		if (how <= 2) { /* right, then maybe one bit off in the field or the payload */
