@@ -19,6 +19,7 @@
 #include "ct/ct_int.h"
 #include "ct/helper.h"
 #include "ct/labels.h"
+#include "ct/prefetch.h"
 #include "ct/tstamp.h"
 
 void ct_config_default(struct ct_config *c)
@@ -181,6 +182,12 @@ const struct ct_timeout_policy *ct_entry_timeout_policy(const struct ct_entry *e
 
 int ct_in(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone, uint64_t now)
 {
+	return ct_in_hinted(t, p, from_outside, zone, now, NULL, -1);
+}
+
+int ct_in_hinted(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone, uint64_t now,
+		 struct ct_burst *cb, int idx)
+{
 	const struct pkt_info *in = &p->info;
 	const struct ct_proto_ops *ops;
 	struct ct_tuple tuple;
@@ -213,7 +220,7 @@ int ct_in(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone, u
 		set_invalid(t, p);
 		return 0;
 	}
-	hash = (uint32_t)ct_hash_tuple(t, &tuple);
+	hash = ct_burst_hash(t, cb, idx, p, &tuple); /* a burst's hint, or hashed */
 again:
 	e = ct_find_hashed(t, &tuple, hash, now, &dir);
 	if (!e) {

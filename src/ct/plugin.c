@@ -38,6 +38,7 @@
 #include "ct/ct_plugin.h"
 #include "ct/defrag.h"
 #include "ct/helper.h"
+#include "ct/prefetch.h"
 
 #define BOX_PRIO_CT_HELPER 300 /* NF_IP_PRI_CONNTRACK_HELPER: after SNAT (100) */
 
@@ -54,8 +55,11 @@ struct ct_box {
 	struct ct_table *table;
 	struct ct_defrag *defrag;
 	struct ct_reasm *reasm;
-	bool tx_on; /* tx_hook registered: only while reasm holds a record */
+	bool tx_on;		/* tx_hook registered: only while reasm holds a record */
+	struct ct_burst *burst; /* the last burst's hints (prefetch.h); made at the first */
 };
+
+_Static_assert(CT_BURST_MAX >= BOX_BURST_MAX, "a hint for every packet of a burst");
 
 static int tx_hook(void *priv, struct box_hook_state *st, struct pkt *p);
 
@@ -154,7 +158,8 @@ static int hook_in(void *priv, struct box_hook_state *st, struct pkt *p)
 {
 	struct ct_box *c = priv;
 
-	if (ct_in(c->table, p, st->hook == HOOK_PREROUTING, 0, box_now(st->box)) < 0)
+	if (ct_in_hinted(c->table, p, st->hook == HOOK_PREROUTING, 0, box_now(st->box), c->burst,
+			 box_burst_index(st->box)) < 0)
 		return box_hook_drop(st, BOX_DROP_CONNTRACK, -1);
 	return EXT_ACCEPT;
 }
@@ -281,6 +286,7 @@ static void plugin_free(struct box *b, void *priv)
 	}
 	ct_table_free(c->table);
 	ct_defrag_free(c->defrag);
+	free(c->burst);
 	free(c);
 }
 
@@ -330,6 +336,17 @@ static void plugin_release(void *priv, struct pkt *p)
 	ct_pkt_put(c->table, p);
 	if (c->reasm)
 		release_reasm(c, p);
+}
+
+/* A burst's tuples hashed and their chains prefetched (prefetch.h); without memory for the
+ * hints, every packet hashes its own. */
+static void plugin_prepare_burst(void *priv, struct pkt *const *pkts, unsigned n)
+{
+	struct ct_box *c = priv;
+
+	if (!c->burst && !(c->burst = calloc(1, sizeof(*c->burst))))
+		return;
+	ct_burst_prepare(c->table, c->burst, pkts, n);
 }
 
 static void plugin_clock(void *priv, uint64_t now)
@@ -480,6 +497,7 @@ const struct box_plugin_ops ct_plugin = {
     .stats = plugin_stats,
     .setup = ct_setup,
     .ext_data = plugin_ext_data,
+    .prepare_burst = plugin_prepare_burst,
 };
 
 /* ---- for the box's users ----------------------------------------------------------------- */
@@ -494,6 +512,13 @@ struct ct_table *ct_box_table(struct box *b)
 	struct ct_box *c = box_plugin_data(b, &ct_plugin);
 
 	return c ? c->table : NULL;
+}
+
+const struct ct_burst *ct_box_burst(const struct box *b)
+{
+	const struct ct_box *c = box_plugin_peek(b, &ct_plugin);
+
+	return c ? c->burst : NULL;
 }
 
 const struct ct_stats *ct_box_stats(const struct box *b)

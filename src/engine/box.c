@@ -77,6 +77,7 @@ struct box *box_new(const char *name, const struct box_ops *ops, void *user)
 		b->ops = *ops;
 	b->user = user;
 	b->forwarding[0] = b->forwarding[1] = true;
+	b->burst_index = -1;
 	box_seed(b, BOX_DEFAULT_SEED);
 	box_env_init(b);
 	box_register_tables(b);

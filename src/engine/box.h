@@ -273,6 +273,15 @@ struct box_plugin_ops {
 	/* What extensions get from it through struct ext_env (the plug-in named "conntrack":
 	 * ext_env_ops.conntrack, its struct ct_table *). NULL: priv itself. */
 	void *(*ext_data)(void *priv);
+	/*
+	 * Optional: a burst's packets (box_receive_burst, parsed, n >= 2), before the first
+	 * goes its way. It may read its own state, prefetch, and keep per packet what it
+	 * computed (a hash) for that packet's own path to find by box_burst_index; it changes
+	 * nothing a packet, a rule or a listing could see: every packet still takes its path
+	 * one after the other, and what was kept is a hint that path checks before it uses it
+	 * (an earlier packet of the burst or a rule may have changed what it was made from).
+	 */
+	void (*prepare_burst)(void *priv, struct pkt *const *pkts, unsigned n);
 };
 
 /* The plug-ins every box gets a slot for, NULL-terminated (src/plugins/list.c). */
@@ -347,6 +356,10 @@ void box_pool_stats(const struct box *b, struct pkt_pool_stats *st);
  */
 int box_receive_burst(struct box *b, int ifindex, struct pkt *const *pkts, unsigned n,
 		      int *verdicts);
+/* Inside box_receive_burst, for a plug-in's hook function: the index in the burst of the packet
+ * whose path is running (a packet the box makes on its way gets the same), after the
+ * plug-ins' prepare_burst ran; -1 anywhere else (box_receive, box_output, a burst of one). */
+int box_burst_index(const struct box *b);
 /* A packet made by the box itself (a local socket): OUTPUT, POSTROUTING, xmit. The packet
  * starts at its IP header (a socket writes no link header); the box adds the Ethernet header
  * when the route's interface is Ethernet. To one of the box's own addresses: OUTPUT,

@@ -140,6 +140,13 @@ struct box {
 		void *priv;
 	} release[BOX_MAX_PLUGINS];
 	unsigned nrelease;
+	/* The prepare_burst functions of the plug-ins that are on (box_receive_burst). */
+	struct box_prepare {
+		void (*fn)(void *priv, struct pkt *const *pkts, unsigned n);
+		void *priv;
+	} prepare[BOX_MAX_PLUGINS];
+	unsigned nprepare;
+	int burst_index;		  /* box_burst_index: -1 outside a prepared burst's loop */
 	struct box_hook_list tx_hooks[2]; /* the transmit stage (box_register_tx_hook) */
 
 	struct pkt_pool *pool;	   /* box_pkt_get's packets; made at the first */

@@ -636,12 +636,14 @@ PT_HOT int receive_one(struct box *b, const struct box_iface *ifc, struct pkt *p
 
 /*
  * A burst: every packet parsed first (the headers of the next packets are read while none of
- * them has gone anywhere yet), then each one, in order, through the path of a single packet.
- * Whatever a packet meets (hooks, conntrack, an ICMP error, a queue, a drop) happens in the
- * order one packet after the other would make it; what is shared is the work around the
- * packets: one read-side section and one ruleset snapshot for the burst, one interface lookup,
- * plug-ins applied before it, and which hooks have nothing to run, found once per family.
- * box_receive is a burst of one.
+ * them has gone anywhere yet), then the plug-ins' prepare_burst over the whole vector (which
+ * changes nothing: conntrack hashes every tuple and prefetches its chain), then each packet, in
+ * order, through the path of a single packet. Whatever a packet meets (hooks, conntrack, an
+ * ICMP error, a queue, a drop) happens in the order one packet after the other would make it:
+ * no stage runs across packets, as rules with recent, limit, quota or nth would see another
+ * order. What is shared is the work around the packets: one read-side section and one ruleset
+ * snapshot for the burst, one interface lookup, plug-ins applied before it, and which hooks
+ * have nothing to run, found once per family. box_receive is a burst of one.
  */
 static inline __attribute__((always_inline)) int
 receive_burst(struct box *b, int ifindex, struct pkt *const *pkts, unsigned n, int *verdicts)
@@ -651,6 +653,8 @@ receive_burst(struct box *b, int ifindex, struct pkt *const *pkts, unsigned n, i
 	struct hooks_known known[2]; /* per family, for the burst (the ruleset snapshot is one) */
 	int8_t parsed[BOX_BURST_MAX];
 	unsigned sent = 0;
+	bool prepared;
+	int outer;
 
 	if (n > BOX_BURST_MAX || (n && !pkts))
 		return -EINVAL;
@@ -671,15 +675,28 @@ receive_burst(struct box *b, int ifindex, struct pkt *const *pkts, unsigned n, i
 	box_section_enter(b, saved);
 	/* not found yet: a gen other than the box's (hook_gen only grows) */
 	known[0].gen = known[1].gen = b->hook_gen - 1;
+	prepared = n >= 2 && b->nprepare;
+	outer = b->burst_index; /* -1, unless a hook receives a burst inside a burst */
+	for (unsigned j = 0; prepared && j < b->nprepare; j++)
+		b->prepare[j].fn(b->prepare[j].priv, pkts, n);
 	for (unsigned i = 0; i < n; i++) {
-		int v = receive_one(b, ifc, pkts[i], parsed[i] ? -EBADMSG : 0, known);
+		int v;
 
+		if (prepared)
+			b->burst_index = (int)i;
+		v = receive_one(b, ifc, pkts[i], parsed[i] ? -EBADMSG : 0, known);
 		sent += v == EXT_ACCEPT;
 		if (verdicts)
 			verdicts[i] = v;
 	}
+	b->burst_index = outer;
 	box_section_leave(b, saved);
 	return (int)sent;
+}
+
+int box_burst_index(const struct box *b)
+{
+	return b->burst_index;
 }
 
 int box_receive_burst(struct box *b, int ifindex, struct pkt *const *pkts, unsigned n,

@@ -31,13 +31,19 @@ static struct box_slot *slot_of(const struct box *b, const struct box_plugin_ops
 	return NULL;
 }
 
+/* The per-packet lists (release, prepare_burst) of the slots that are on. */
 static void release_rebuild(struct box *b)
 {
 	b->nrelease = 0;
-	for (unsigned i = 0; i < b->nslots; i++)
+	b->nprepare = 0;
+	for (unsigned i = 0; i < b->nslots; i++) {
 		if (b->slot[i].on && b->slot[i].ops->release)
 			b->release[b->nrelease++] =
 			    (struct box_release){b->slot[i].ops->release, b->slot[i].priv};
+		if (b->slot[i].on && b->slot[i].ops->prepare_burst)
+			b->prepare[b->nprepare++] =
+			    (struct box_prepare){b->slot[i].ops->prepare_burst, b->slot[i].priv};
+	}
 }
 
 static bool follows(const struct box_slot *s, const struct box_plugin_ops *ops)
