@@ -31,6 +31,7 @@
 
 /* What a vector's entry is (hook.c's hook_vec_build, once per ruleset and registration). */
 enum box_hook_kind {
+	BOX_HOOK_END,	 /* after a vector's last entry (0: a zeroed vector is empty) */
 	BOX_HOOK_FN,	 /* a function, called through fn */
 	BOX_HOOK_POLICY, /* an engine table whose chain has no rules: its policy */
 	BOX_HOOK_QUICK,	 /* an engine table whose chain quick_walk may take (traverse.c) */
@@ -69,7 +70,7 @@ struct box_hook_vec {
 	/* e[0..lead-1]: engine tables whose chain at the hook has no rules (a chain's rules do
 	 * not change once published; its policy may), applied at once outside TRACE */
 	unsigned lead;
-	struct box_hook_entry e[BOX_MAX_HOOK_FNS];
+	struct box_hook_entry e[BOX_MAX_HOOK_FNS + 1]; /* e[n]: kind BOX_HOOK_END */
 };
 
 #define BOX_MAX_PLUGINS 8
@@ -414,8 +415,8 @@ int box_hook_policies(struct box *b, const struct box_hook_vec *v, const struct 
 
 /* box_run_hook_prio for every priority (box_run_hook's call when more than policies is due);
  * v: the vector of (family, hook), current or not. */
-int box_run_hook_all(struct box *b, const struct box_hook_vec *v, int family, unsigned hook,
-		     int in, int out, struct pkt **pp, struct box_drop *drop);
+int box_run_hook_all(struct box *b, const struct box_hook_vec *v, int family, unsigned hook, int in,
+		     int out, struct pkt **pp, struct box_drop *drop);
 /* The same for a vector known to be current. */
 int box_run_hook_vec(struct box *b, const struct box_hook_vec *v, int family, unsigned hook, int in,
 		     int out, struct pkt **pp, struct box_drop *drop);

@@ -158,6 +158,7 @@ hook_vec_build(struct box *b, unsigned f, unsigned hook)
 		}
 		v->e[v->n++] = e;
 	}
+	v->e[v->n] = (struct box_hook_entry){.table = -1, .kind = BOX_HOOK_END};
 	v->lead = 0;
 	while (v->lead < v->n && v->e[v->lead].kind == BOX_HOOK_POLICY)
 		v->lead++;
@@ -281,7 +282,8 @@ run_verdict(struct box *b, const struct box_hook_entry *e, struct box_hook_state
 }
 
 /*
- * The functions from e up to end (the caller's window of priorities), for *pp; a function may
+ * The functions from e up to end (the caller's window of priorities; NULL: up to a vector's
+ * BOX_HOOK_END, one test of the kind per entry instead of two), for *pp; a function may
  * replace it. One state serves them all, the caller's, which starts reset: what a function may
  * write (drop, queue, replaced) is written only with another outcome than EXT_ACCEPT with the
  * packet kept (box_hook_fn), so the state is reset after those only (run_verdict); the rest
@@ -297,16 +299,19 @@ run_list(struct box *b, const struct box_hook_entry *e, const struct box_hook_en
 {
 	struct pkt *p = *pp;
 
-	for (; e < end; e++) {
+	for (;; e++) {
+		const unsigned kind = end ? (e < end ? e->kind : BOX_HOOK_END) : e->kind;
 		struct run_out o;
 		int v;
 
-		if (e->kind == BOX_HOOK_FN) {
+		if (__builtin_expect(kind == BOX_HOOK_FN, 1)) {
 			v = e->fn(e->priv, st, p);
 			if (__builtin_expect(v == EXT_ACCEPT && !st->replaced, 1))
 				continue;
+		} else if (kind == BOX_HOOK_END) {
+			break;
 		} else {
-			if (e->kind == BOX_HOOK_POLICY && !p->trace && !b->trace_all) {
+			if (kind == BOX_HOOK_POLICY && !p->trace && !b->trace_all) {
 				if (chain_policy(e, p, st->hook, drop) == EXT_ACCEPT)
 					continue;
 				return EXT_DROP;
@@ -360,7 +365,7 @@ int box_run_hook_all(struct box *b, const struct box_hook_vec *v, int family, un
 
 	if (v->gen != b->hook_gen || v->rs_serial != (rs ? rs->serial : 0))
 		v = hook_vec_build(b, (unsigned)box_fam_index(family), hook);
-	return run_list(b, v->e, v->e + v->n, &st, pp, drop);
+	return run_list(b, v->e, NULL, &st, pp, drop);
 }
 
 int box_run_hook_vec(struct box *b, const struct box_hook_vec *v, int family, unsigned hook, int in,
@@ -368,7 +373,7 @@ int box_run_hook_vec(struct box *b, const struct box_hook_vec *v, int family, un
 {
 	struct box_hook_state st = hook_state(b, family, hook, in, out);
 
-	return run_list(b, v->e, v->e + v->n, &st, pp, drop);
+	return run_list(b, v->e, NULL, &st, pp, drop);
 }
 
 /* box_run_hook's call for a current vector of engine tables of no rules only, outside TRACE:
