@@ -231,15 +231,13 @@ static uint16_t get16(const uint8_t *b)
 }
 
 /*
- * Does the frame carry a partial checksum (CHECKSUM_PARTIAL: a sender on this machine left the
- * TCP/UDP checksum to the device)? AF_XDP hands over the bytes only, and XDP has no checksum
- * metadata, so the field tells: a partial one holds the pseudo-header sum, folded and not
- * complemented. A complete checksum holds that value only by chance (about 1 in 65,536
- * frames), and then finishing it again writes the same value; only a corrupted frame whose
- * field happens to hold it is mended instead of being found bad (docs/live.md).
- * Untagged or one 802.1Q/802.1ad tag; IPv4 not fragmented, IPv6 with TCP or UDP next.
+ * AF_XDP hands over the bytes only, and XDP has no checksum metadata, so the field tells: a
+ * partial one holds the pseudo-header sum, folded and not complemented (afxdp.h). A complete
+ * checksum holds that value only by chance (about 1 in 65,536 frames), and then finishing it
+ * again writes the same value; only a corrupted frame whose field happens to hold it is
+ * mended instead of being found bad (docs/live.md).
  */
-static bool looks_partial(const uint8_t *d, uint32_t len, struct afpacket_offload *off)
+bool afxdp_csum_partial(const uint8_t *d, uint32_t len, struct afpacket_offload *off)
 {
 	uint32_t l3 = 14, l4, l4len, sum, field;
 	uint16_t type;
@@ -315,7 +313,7 @@ unsigned afxdp_receive(struct afxdp *x, unsigned budget, afpacket_rx_fn fn, void
 		};
 
 		/* the callback finishes a partial checksum and marks it verified (io/offload.h) */
-		f.csum_partial = looks_partial(f.data, f.len, &f.off);
+		f.csum_partial = afxdp_csum_partial(f.data, f.len, &f.off);
 		x->st.rx++;
 		x->st.rx_bytes += d->len;
 		fn(arg, &f);

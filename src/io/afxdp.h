@@ -29,6 +29,7 @@
 #ifndef IO_AFXDP_H
 #define IO_AFXDP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/uio.h>
@@ -66,6 +67,14 @@ const char *afxdp_mode(const struct afxdp *x);
 unsigned afxdp_receive(struct afxdp *x, unsigned budget, afpacket_rx_fn fn, void *arg);
 /* Send n frames (iovec arrays); returns how many went into the tx ring, the rest tx_errors. */
 unsigned afxdp_send(struct afxdp *x, struct iovec *const *frames, const unsigned *nvec, unsigned n);
+/*
+ * Does the Ethernet frame carry a partial TCP/UDP checksum (CHECKSUM_PARTIAL: a sender on this
+ * machine left it to the device)? True when the checksum field holds the pseudo-header sum,
+ * folded and not complemented; then off->csum_start (from the frame's start) and
+ * off->csum_offset say where it is. Untagged or one 802.1Q/802.1ad tag; IPv4 not fragmented,
+ * IPv6 with TCP or UDP as the first next header; the datagram must lie inside `len`.
+ */
+bool afxdp_csum_partial(const uint8_t *frame, uint32_t len, struct afpacket_offload *off);
 /* Counters in AF_PACKET's shape; kernel_drops = the socket's rx drops + full fill ring. */
 void afxdp_get_stats(struct afxdp *x, struct afpacket_stats *st);
 
