@@ -22,6 +22,7 @@
 
 #include "io/afxdp.h"
 #include "pkt/pkt.h"
+#include "test_rng.h"
 
 #define FRAME_MAX 1600
 
@@ -37,14 +38,9 @@ struct made {
 	union pt_addr src, dst;
 };
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
 static uint32_t rnd(uint32_t n)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return n ? (uint32_t)(rng_state % n) : 0;
+	return n ? rng() % n : 0;
 }
 
 static void put16(uint8_t *b, uint32_t v)
