@@ -10,7 +10,11 @@
 #   sh bench/afpacket-alloc.sh "IO LINE" WORKERS N1 N2 [gso]
 #   e.g. sh bench/afpacket-alloc.sh "afpacket copy" 2 2000 4000
 #
-# Needs root, valgrind, python3. PT_BIN picks the binary.
+# PT_CPU=1: without valgrind; prints pkttables' CPU time instead (user and system seconds from
+# /proc/PID/stat, all its threads), the figure per forwarded frame or byte being the difference
+# between N2 and N1 over the difference in work (on a loaded machine CPU time moves less than
+# throughput does).
+# Needs root, valgrind (not with PT_CPU=1), python3. PT_BIN picks the binary.
 cd "$(dirname "$0")/.." || exit 2
 [ $# -ge 4 ] || { echo "usage: $0 'IO LINE' WORKERS N1 N2 [gso]" >&2; exit 2; }
 IO=$1 WK=$2 N1=$3 N2=$4 GSO=${5:-}
@@ -18,7 +22,10 @@ IO=$1 WK=$2 N1=$3 N2=$4 GSO=${5:-}
 BIN=${PT_BIN:-$BIN}
 one() {
 	cnt=$1
-	netns_init pta alloc "network namespaces, AF_PACKET" ip valgrind
+	tools="ip valgrind"
+	[ -n "${PT_CPU:-}" ] && tools=ip
+	# shellcheck disable=SC2086
+	netns_init pta alloc "network namespaces, AF_PACKET" $tools
 	if [ -n "$GSO" ]; then
 		nsysctl $R net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
 		for d in $L $W; do nsysctl $R net.ipv6.conf.$d.disable_ipv6=1; ip -n $R link set $d arp off; ip -n $R link set $d up; done
@@ -28,7 +35,10 @@ one() {
 		netns_live_router
 	fi
 	printf 'io %s\nworkers %s\niface %s\niface %s\naddr %s 192.0.2.1/24\naddr %s 198.51.100.1/24\n' "$IO" $WK $L $W $L $W >"$D/c.conf"
-	ip netns exec $R valgrind --log-file="$D/vg.log" "$BIN" run --config "$D/c.conf" 2>"$D/pt.log" &
+	VG="valgrind --log-file=$D/vg.log"
+	[ -n "${PT_CPU:-}" ] && VG=""
+	# shellcheck disable=SC2086
+	ip netns exec $R $VG "$BIN" run --config "$D/c.conf" 2>"$D/pt.log" &
 	PT=$!
 	for i in $(seq 1 100); do grep -q "forwarding on" "$D/pt.log" && break; sleep 0.1; done
 	# warm-up: both neighbours resolved, the pools filled by a first burst
@@ -78,6 +88,7 @@ for i in range($cnt):
 	fi
 	kill -USR1 $PT; sleep 1
 	grep -E "^iface|zero-copy" "$D/pt.log" | tail -3
+	[ -n "${PT_CPU:-}" ] && awk -v hz="$(getconf CLK_TCK)" '{ printf "cpu user %.2f s, system %.2f s\n", $14 / hz, $15 / hz }' /proc/$PT/stat
 	kill -TERM $PT
 	for i in $(seq 1 100); do kill -0 $PT 2>/dev/null || break; sleep 0.1; done
 	PT=""
