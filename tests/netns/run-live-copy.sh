@@ -9,15 +9,7 @@
 cd "$(dirname "$0")/../.." || exit 2
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (network namespaces)"; exit 77; }
 rc=0
-ran=0
-run() {
-	echo "== $*"
-	env "$@"
-	r=$?
-	[ $r -eq 77 ] && { echo "SKIP: $* skipped"; return; }
-	ran=$((ran + 1))
-	[ $r -eq 0 ] || { echo "FAIL: $*"; rc=1; }
-}
+. tests/netns/parts.sh
 run PT_LIVE_IO="afpacket copy" sh tests/netns/run-live.sh
 run PT_LIVE_IO="afpacket copy" PT_LIVE_WORKERS=2 sh tests/netns/run-live.sh
 run PT_LIVE_IO="afpacket copy" sh tests/netns/run-live-offload.sh

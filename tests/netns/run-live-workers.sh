@@ -21,15 +21,7 @@ for bad in "workers 0" "workers 65" "workers 2 spray" "workers"; do
 	*) echo "FAIL: '$bad': $out"; rc=1 ;; esac
 done
 [ "$(id -u)" -eq 0 ] || { [ $rc -eq 0 ] || exit 1; echo "SKIP: needs root (network namespaces)"; exit 77; }
-ran=0
-run() {
-	echo "== $*"
-	env "$@"
-	r=$?
-	[ $r -eq 77 ] && { echo "SKIP: $* skipped"; return; }
-	ran=$((ran + 1))
-	[ $r -eq 0 ] || { echo "FAIL: $*"; rc=1; }
-}
+. tests/netns/parts.sh
 run PT_LIVE_WORKERS=2 sh tests/netns/run-live.sh
 run PT_LIVE_WORKERS=2 sh tests/netns/run-ctl-live.sh
 run PT_LIVE_WORKERS=2 PT_LIVE_IO=afxdp sh tests/netns/run-live.sh
