@@ -431,16 +431,17 @@ static inline int box_run_hook(struct box *b, int family, unsigned hook, int in,
 	const struct box_hook_vec *v = &b->hook_vec[f][hook];
 	const struct rules_ruleset *rs = b->cur[f];
 
-	if (v->gen == b->hook_gen && v->rs_serial == (rs ? rs->serial : 0)) {
-		/* current; only engine tables of no rules there (none: idle) */
-		if (v->lead == v->n) {
-			if (!v->n)
-				return EXT_ACCEPT;
-			if (!(*pp)->trace && !b->trace_all)
-				return box_hook_policies(b, v, *pp, hook, drop);
-		}
-		return box_run_hook_vec(b, v, family, hook, in, out, pp, drop);
+	const bool current = v->gen == b->hook_gen && v->rs_serial == (rs ? rs->serial : 0);
+
+	/* current, and only engine tables of no rules there (none: idle) */
+	if (v->lead == v->n && current) {
+		if (!v->n)
+			return EXT_ACCEPT;
+		if (!(*pp)->trace && !b->trace_all)
+			return box_hook_policies(b, v, *pp, hook, drop);
 	}
+	if (current)
+		return box_run_hook_vec(b, v, family, hook, in, out, pp, drop);
 	return box_run_hook_all(b, v, family, hook, in, out, pp, drop);
 }
 /* The transmit stage toward oif (mtu): EXT_ACCEPT (go on), EXT_STOLEN, EXT_DROP. */
