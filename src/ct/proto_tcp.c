@@ -343,12 +343,12 @@ static int tcp_error(struct ct_table *t, struct pkt *p, bool from_outside, uint1
 {
 	const struct pkt_info *in = &p->info;
 
-	if (!in->has_l4 || in->tcp_doff < 20 || in->l4len < in->tcp_doff)
+	if (!in->has_l4 || in->tcp_doff < 20 || in->l4len < in->tcp_doff ||
+	    !flags_valid(in->tcp_flags))
 		return -EINVAL;
-	if (from_outside && t->cfg.checksum && !pkt_l4_csum_check(p))
-		return -EINVAL;
-	if (!flags_valid(in->tcp_flags))
-		return -EINVAL;
+	/* the checksum last (either failure is INVALID): a tail call, nothing kept across it */
+	if (from_outside && t->cfg.checksum)
+		return pkt_l4_csum_check(p) ? 0 : -EINVAL;
 	return 0;
 }
 
