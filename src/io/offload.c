@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * offload.c: virtio_net_hdr state onto packets and back (offload.h).
+ * offload.c: virtio_net_hdr state onto packets and back, and received frames as packets, lent
+ * or copied (offload.h).
  */
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 
 #include <linux/virtio_net.h>
@@ -125,4 +127,45 @@ unsigned io_offload_fit(struct pkt *p, void (*emit)(void *arg, struct pkt *q), v
 		emit(arg, segs[i]);
 	free(segs);
 	return (unsigned)n;
+}
+
+/* The tag before the ethertype at d + 12 (the MAC addresses in d[0..11]). */
+static void put_tag(uint8_t *d, int tci)
+{
+	d[12] = 0x81;
+	d[13] = 0x00;
+	d[14] = (uint8_t)(tci >> 8);
+	d[15] = (uint8_t)tci;
+}
+
+struct pkt *io_frame_lend(struct pkt_pool *pp, const struct afpacket_frame *f)
+{
+	uint8_t *d = f->lend;
+	uint32_t len = f->len;
+
+	if (!d || !pp)
+		return NULL;
+	if (f->vlan_tci >= 0 && f->len >= 12) {
+		if (f->headroom < 4)
+			return NULL;
+		memmove(d - 4, d, 12);
+		d -= 4;
+		put_tag(d, f->vlan_tci);
+		len += 4;
+	}
+	return pkt_pool_lend(pp, d, len);
+}
+
+struct pkt *io_frame_copy_tagged(const struct afpacket_frame *f)
+{
+	struct pkt *p = pkt_alloc(f->len + 4);
+	uint8_t *d;
+
+	if (!p)
+		return NULL;
+	d = pkt_linear_data(p);
+	memcpy(d, f->data, 12);
+	put_tag(d, f->vlan_tci);
+	memcpy(d + 16, f->data + 12, f->len - 12);
+	return p;
 }

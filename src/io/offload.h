@@ -32,4 +32,16 @@ void io_offload_tx(struct pkt *p, struct afpacket_offload *o);
  */
 unsigned io_offload_fit(struct pkt *p, void (*emit)(void *arg, struct pkt *q), void *arg);
 
+/*
+ * A received frame as a packet over the ring's bytes (f->lend: zero-copy receive), one of pool
+ * pp (pkt_pool_lend), valid until the port gives the ring's blocks back (io_port_rx_release;
+ * whoever keeps it longer calls pkt_keep). The 802.1Q tag the kernel took off (f->vlan_tci) is
+ * put back in front of the ethertype: the MAC addresses move 4 bytes into the room before the
+ * frame. NULL: not lent (the port lends nothing, no room for the tag, pp NULL, ENOMEM).
+ */
+struct pkt *io_frame_lend(struct pkt_pool *pp, const struct afpacket_frame *f);
+/* A copy of a frame the kernel took an 802.1Q tag off (vlan_tci >= 0, len >= 12), the tag put
+ * back. NULL on ENOMEM. */
+struct pkt *io_frame_copy_tagged(const struct afpacket_frame *f);
+
 #endif

@@ -450,65 +450,20 @@ static void handle_ndisc(struct live *l, int ifindex, const struct ndisc_msg *m)
 }
 
 /*
- * A frame the ring lends, used in place (zero-copy receive): a packet of the worker's own pool
- * over the ring's bytes, valid until the worker gives the blocks back after its burst
- * (io_port_rx_release, after txq_flush). Whatever keeps a packet longer makes it own its bytes
- * first (pkt_keep: the neighbour queue, defragmentation), which also takes it out of the pool,
- * so only this worker ever frees a packet of its pool. The 802.1Q tag the kernel took off goes
- * back in front of the ethertype, the MAC addresses moved 4 bytes into the room before the
- * frame. NULL: copy it (no room, no pool).
- */
-static struct pkt *frame_lend(struct live_worker *w, const struct afpacket_frame *f)
-{
-	uint8_t *d = f->lend;
-	uint32_t len = f->len;
-
-	if (!d || !w->lend)
-		return NULL;
-	if (f->vlan_tci >= 0 && f->len >= 12) {
-		if (f->headroom < 4)
-			return NULL;
-		memmove(d - 4, d, 12);
-		d -= 4;
-		d[12] = 0x81;
-		d[13] = 0x00;
-		d[14] = (uint8_t)(f->vlan_tci >> 8);
-		d[15] = (uint8_t)f->vlan_tci;
-		len += 4;
-	}
-	return pkt_pool_lend(w->lend, d, len);
-}
-
-/*
- * A frame with the tag the kernel took off put back (802.1Q), as the box expects VLANs. Lent
- * where the port lends (frame_lend); else copied: one worker takes its packets from the box's
- * pool (box_pkt_get: nothing allocated per packet); with several, packets are made outside the
- * box lock and freed by any worker, which a pool of one thread does not allow
- * (live/workers.h), so they are malloc's.
+ * A frame as a packet: over the ring's bytes where the port lends them (io_frame_lend, a packet
+ * of the worker's pool); else copied with the 802.1Q tag the kernel took off put back: one
+ * worker into the box's pool (box_pkt_get), several into malloc's (made outside the box lock,
+ * freed by any worker: live/workers.h).
  */
 static struct pkt *frame_to_pkt(struct live_worker *w, const struct afpacket_frame *f)
 {
-	struct pkt *p;
-	uint8_t *d;
+	struct pkt *p = io_frame_lend(w->lend, f);
 
-	if (f->lend && (p = frame_lend(w, f)))
-		return p;
-
-	if ((f->vlan_tci < 0 || f->len < 12) && w->l->nworkers == 1)
+	if (p || (f->vlan_tci >= 0 && f->len >= 12))
+		return p ? p : io_frame_copy_tagged(f);
+	if (w->l->nworkers == 1)
 		return box_pkt_get(w->l->box, f->data, f->len);
-	if (f->vlan_tci < 0 || f->len < 12)
-		return pkt_from_bytes(f->data, f->len);
-	p = pkt_alloc(f->len + 4);
-	if (!p)
-		return NULL;
-	d = pkt_linear_data(p);
-	memcpy(d, f->data, 12);
-	d[12] = 0x81;
-	d[13] = 0x00;
-	d[14] = (uint8_t)(f->vlan_tci >> 8);
-	d[15] = (uint8_t)f->vlan_tci;
-	memcpy(d + 16, f->data + 12, f->len - 12);
-	return p;
+	return pkt_from_bytes(f->data, f->len);
 }
 
 _Static_assert(LIVE_RX_BUDGET <= BOX_BURST_MAX, "a staged batch is one burst at most");
@@ -655,8 +610,7 @@ static int workers_new(struct live *l)
 			return -ENOMEM;
 		l->w[i]->l = l;
 		l->w[i]->id = i;
-		/* the packets over lent frames (frame_lend): structs only, no buffer used */
-		if (!(l->w[i]->lend = pkt_pool_new(LIVE_LEND_IDLE, 64)))
+		if (!(l->w[i]->lend = pkt_pool_new(LIVE_LEND_IDLE, 64))) /* io_frame_lend's */
 			return -ENOMEM;
 	}
 	l->cur = l->w[0]; /* until the workers run: the opening thread */
@@ -800,8 +754,7 @@ static void worker_snapshot(struct live_worker *w)
 		if (w->rx[i])
 			io_port_get_stats(w->port[i], &w->snap_port[i]);
 	w->snap_st = w->st;
-	if (w->lend)
-		pkt_pool_stats(w->lend, &w->snap_lend);
+	pkt_pool_stats(w->lend, &w->snap_lend);
 }
 
 /* Worker 0's share between batches, under the box lock: signals, the control socket, sync and

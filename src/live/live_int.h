@@ -62,7 +62,9 @@ struct live_worker {
 	struct io_port *port[BOX_MAX_IFACES]; /* by box interface index - 1 */
 	bool rx[BOX_MAX_IFACES];	      /* it receives on port[i] (else sends only) */
 	struct live_txq txq[BOX_MAX_IFACES];
-	struct pkt_pool *lend; /* packets over frames its rings lend (zero-copy receive) */
+	/* packets over frames its rings lend (zero-copy receive); a packet kept past the burst
+	 * leaves the pool (pkt_keep), so only this worker ever frees one of its packets */
+	struct pkt_pool *lend;
 	/* a received batch, lent by the rings or copied out of them, waiting for the box lock */
 	struct pkt *stage[LIVE_RX_BUDGET];
 	int stage_if[LIVE_RX_BUDGET];
