@@ -20,6 +20,7 @@
 #include "ct/helper.h"
 #include "ct/labels.h"
 #include "ct/prefetch.h"
+#include "ct/proto_udp.h"
 #include "ct/tstamp.h"
 
 void ct_config_default(struct ct_config *c)
@@ -207,8 +208,10 @@ int ct_in_hinted(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t 
 		return 0;
 	}
 	ops = ct_proto_find(in->l4proto);
-	if (ops->error) {
-		r = ops->error(t, p, from_outside, zone, now);
+	/* UDP's own functions called directly (its ops hold the same), the others' through ops */
+	if (ops == &ct_proto_udp || ops->error) {
+		r = ops == &ct_proto_udp ? ct_udp_error(t, p, from_outside)
+					 : ops->error(t, p, from_outside, zone, now);
 		if (r < 0) {
 			set_invalid(t, p);
 			return 0;
@@ -216,7 +219,8 @@ int ct_in_hinted(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t 
 		if (r > 0)
 			return 0;
 	}
-	if (!ct_tuple_from_ports(in, zone, &tuple) && ct_tuple_from_pkt(p, zone, &tuple) < 0) {
+	/* (the family is IPv4 or IPv6: tested above) */
+	if (!ct_tuple_from_ports_ip(in, zone, &tuple) && ct_tuple_from_pkt(p, zone, &tuple) < 0) {
 		set_invalid(t, p);
 		return 0;
 	}
@@ -259,7 +263,8 @@ again:
 	}
 	/* hold the entry while the tracker may kill it */
 	ct_pkt_attach(p, e, ctinfo);
-	switch (e->ops->packet(t, e, p, dir, now)) {
+	/* e->ops is ops: the tracker of the tuple's protocol, which is the packet's */
+	switch (ops == &ct_proto_udp ? ct_udp_packet(t, e, now) : ops->packet(t, e, p, dir, now)) {
 	case CT_ACCEPT:
 		break;
 	case CT_REPEAT:

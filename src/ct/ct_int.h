@@ -315,12 +315,10 @@ extern const struct ct_proto_ops ct_proto_dccp;
 extern const struct ct_proto_ops ct_proto_gre;
 
 /* The tracker of a transport protocol (generic for those without one). Never NULL. */
-extern const struct ct_proto_ops *const ct_trackers[256]; /* tuple.c; NULL: generic */
+extern const struct ct_proto_ops *const ct_trackers[256]; /* tuple.c; never NULL */
 static inline const struct ct_proto_ops *ct_proto_find(uint8_t l4proto)
 {
-	const struct ct_proto_ops *ops = ct_trackers[l4proto];
-
-	return ops ? ops : &ct_proto_generic;
+	return ct_trackers[l4proto];
 }
 
 /* ---- core services for trackers ---------------------------------------------------------- */
@@ -417,6 +415,32 @@ static inline bool ct_expired(const struct ct_entry *e, uint64_t now)
 /* ct_find_hashed met e expired: counted and killed (out of line: not the common case). */
 void ct_find_expired(struct ct_table *t, struct ct_entry *e);
 
+/* The tuple's 64-bit word i (of five), as ct_hash_tuple reads them. */
+static inline uint64_t ct_tuple_word(const struct ct_tuple *t, unsigned i)
+{
+	uint64_t w;
+
+	__builtin_memcpy(&w, (const char *)t + 8 * i, sizeof(w));
+	return w;
+}
+
+/*
+ * ct_tuple_eq for the chain walk, word by word, the last first (ports, zone, family,
+ * protocol): equal there, the tuples are of one family, and an IPv4 tuple's address bytes past
+ * the first four are zero in every tuple (ct_tuple_zero; ct_hash_tuple relies on it too), so
+ * for IPv4 the words with the two addresses decide the rest. tests/unit/test_ct_table.c
+ * compares it with ct_tuple_eq.
+ */
+static inline bool ct_node_eq(const struct ct_tuple *a, const struct ct_tuple *b)
+{
+	if (ct_tuple_word(a, 4) != ct_tuple_word(b, 4))
+		return false;
+	if (b->family == AF_INET)
+		return ct_tuple_word(a, 0) == ct_tuple_word(b, 0) &&
+		       ct_tuple_word(a, 2) == ct_tuple_word(b, 2);
+	return ct_tuple_eq(a, b);
+}
+
 /* ct_find_expiring with the tuple's hash already computed (ct_hash_tuple's low 32 bits): one
  * hash per packet however often it is looked up. Inline: the chain walk of every packet. */
 static inline struct ct_entry *ct_find_hashed(struct ct_table *t, const struct ct_tuple *tuple,
@@ -426,7 +450,7 @@ static inline struct ct_entry *ct_find_hashed(struct ct_table *t, const struct c
 	for (struct ct_thash *h = *ct_chain_of(t, hash); h; h = h->next) {
 		struct ct_entry *e;
 
-		if (h->hash != hash || !ct_tuple_eq(&h->tuple, tuple))
+		if (h->hash != hash || !ct_node_eq(&h->tuple, tuple))
 			continue;
 		e = ct_thash_entry(h);
 		if (ct_expired(e, now)) {

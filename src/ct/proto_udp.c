@@ -14,16 +14,9 @@
  *   |     length      |    checksum     |
  *   +--------+--------+--------+--------+
  */
-#include <errno.h>
+#include "ct/proto_udp.h"
 
-#include "ct/ct_int.h"
-
-#define UDP_STREAM_DELAY (2 * CT_SEC)
-
-/* The header checks of both: the length field (UDP) or checksum coverage (UDP-Lite) must fit
- * the datagram, as Linux checks them, then the checksum on packets from outside. */
-static inline __attribute__((always_inline)) int udp_check(const struct ct_table *t, struct pkt *p,
-							   bool from_outside, bool lite)
+int ct_udp_check(const struct ct_table *t, struct pkt *p, bool from_outside, bool lite)
 {
 	uint8_t buf[8];
 	const uint8_t *h;
@@ -46,38 +39,25 @@ static inline __attribute__((always_inline)) int udp_check(const struct ct_table
 static int udp_error(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone,
 		     uint64_t now)
 {
-	return udp_check(t, p, from_outside, false);
+	return ct_udp_error(t, p, from_outside);
 }
 
 static int udplite_error(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone,
 			 uint64_t now)
 {
-	return udp_check(t, p, from_outside, true);
+	return ct_udp_check(t, p, from_outside, true);
 }
 
 static bool udp_new(struct ct_table *t, struct ct_entry *e, const struct pkt *p, uint64_t now)
 {
-	e->proto.udp.stream_ts = now + UDP_STREAM_DELAY;
+	e->proto.udp.stream_ts = now + CT_UDP_STREAM_DELAY;
 	return true;
 }
 
 static enum ct_verdict udp_packet(struct ct_table *t, struct ct_entry *e, const struct pkt *p,
 				  enum ct_dir dir, uint64_t now)
 {
-	const struct ct_timeouts *to = ct_timeouts_of(t, e);
-
-	/* SEEN_REPLY is set after this runs, so the first reply still gets the short timeout */
-	if (e->status & CT_S_SEEN_REPLY) {
-		if (now > e->proto.udp.stream_ts) {
-			ct_refresh(e, now, to->udp_replied);
-			ct_set_status(t, e, CT_S_ASSURED, CT_EV_ASSURED);
-		} else {
-			ct_refresh(e, now, to->udp_unreplied);
-		}
-	} else {
-		ct_refresh(e, now, to->udp_unreplied);
-	}
-	return CT_ACCEPT;
+	return ct_udp_packet(t, e, now);
 }
 
 const struct ct_proto_ops ct_proto_udp = {

@@ -10,7 +10,12 @@
 #include "ct/ct_int.h"
 
 /* clang-format off */
+/* Every protocol has an entry (generic for those without a tracker of their own), so that
+ * ct_proto_find is one load. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
 const struct ct_proto_ops *const ct_trackers[256] = {
+    [0 ... 255] = &ct_proto_generic,
     [IPPROTO_TCP] = &ct_proto_tcp,
     [IPPROTO_UDP] = &ct_proto_udp,
     [IPPROTO_ICMP] = &ct_proto_icmp,
@@ -20,6 +25,7 @@ const struct ct_proto_ops *const ct_trackers[256] = {
     [IPPROTO_DCCP] = &ct_proto_dccp,
     [IPPROTO_GRE] = &ct_proto_gre,
 };
+#pragma GCC diagnostic pop
 /* clang-format on */
 
 /* The tuple's network part; the transport part zero. */

@@ -70,14 +70,15 @@ int ct_tuple_from_pkt(const struct pkt *p, uint16_t zone, struct ct_tuple *t);
  * ct_tuple_from_pkt's common case, inline for the per-packet path: a TCP, UDP or UDP-Lite
  * packet of either family whose ports the parser read (and NAT keeps up to date), which is what
  * the tracker would read from the header again. true when it made the tuple; false (t
- * untouched): ct_tuple_from_pkt decides.
+ * untouched): ct_tuple_from_pkt decides. ct_tuple_from_ports_ip for a packet known to be IPv4
+ * or IPv6 (ct_in has tested it).
  */
-static inline bool ct_tuple_from_ports(const struct pkt_info *in, uint16_t zone, struct ct_tuple *t)
+static inline bool ct_tuple_from_ports_ip(const struct pkt_info *in, uint16_t zone,
+					  struct ct_tuple *t)
 {
 	if (!in->has_l4 || !in->has_ports || in->l4len < 8 ||
 	    (in->l4proto != IPPROTO_TCP && in->l4proto != IPPROTO_UDP &&
-	     in->l4proto != IPPROTO_UDPLITE) ||
-	    (in->family != AF_INET && in->family != AF_INET6))
+	     in->l4proto != IPPROTO_UDPLITE))
 		return false;
 	ct_tuple_zero(t);
 	if (in->family == AF_INET) {
@@ -93,6 +94,11 @@ static inline bool ct_tuple_from_ports(const struct pkt_info *in, uint16_t zone,
 	t->family = (uint8_t)in->family;
 	t->l4proto = in->l4proto;
 	return true;
+}
+static inline bool ct_tuple_from_ports(const struct pkt_info *in, uint16_t zone, struct ct_tuple *t)
+{
+	return (in->family == AF_INET || in->family == AF_INET6) &&
+	       ct_tuple_from_ports_ip(in, zone, t);
 }
 
 /*
