@@ -181,13 +181,11 @@ const struct ct_timeout_policy *ct_entry_timeout_policy(const struct ct_entry *e
 	return x ? x->policy : NULL;
 }
 
-int ct_in(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone, uint64_t now)
-{
-	return ct_in_hinted(t, p, from_outside, zone, now, NULL, -1);
-}
-
-int ct_in_hinted(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone, uint64_t now,
-		 struct ct_burst *cb, int idx)
+/* ct_in and ct_in_hinted: one body, inline in both, so that ct_in (cb NULL) has no hint to
+ * test and no extra call */
+static inline __attribute__((always_inline)) int track(struct ct_table *t, struct pkt *p,
+						       bool from_outside, uint16_t zone,
+						       uint64_t now, struct ct_burst *cb, int idx)
 {
 	const struct pkt_info *in = &p->info;
 	const struct ct_proto_ops *ops;
@@ -224,7 +222,8 @@ int ct_in_hinted(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t 
 		set_invalid(t, p);
 		return 0;
 	}
-	hash = ct_burst_hash(t, cb, idx, p, &tuple); /* a burst's hint, or hashed */
+	/* a burst's hint (ct_in_hinted), or hashed */
+	hash = cb ? ct_burst_hash(t, cb, idx, p, &tuple) : (uint32_t)ct_hash_tuple(t, &tuple);
 again:
 	e = ct_find_hashed(t, &tuple, hash, now, &dir);
 	if (!e) {
@@ -286,6 +285,17 @@ again:
 	if (ctinfo == CT_ESTABLISHED_REPLY)
 		ct_set_status(t, e, CT_S_SEEN_REPLY, CT_EV_REPLY);
 	return 0;
+}
+
+int ct_in(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone, uint64_t now)
+{
+	return track(t, p, from_outside, zone, now, NULL, -1);
+}
+
+int ct_in_hinted(struct ct_table *t, struct pkt *p, bool from_outside, uint16_t zone, uint64_t now,
+		 struct ct_burst *cb, int idx)
+{
+	return track(t, p, from_outside, zone, now, cb, idx);
 }
 
 /* ct_confirm past its first test: a packet of an unconfirmed entry, or events to deliver. */
