@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 
 #include "classify/ruleset.h"
+#include "ct/ct.h"
 
 int cls_mode_parse(const char *s)
 {
@@ -244,9 +245,6 @@ static int compile_rule(struct cls_builder *b, unsigned i, int family, const str
 		exact = exact && match_exact && n <= EXT_CLS_MAX_TESTS;
 		if (n > EXT_CLS_MAX_TESTS)
 			n = 0;
-		for (unsigned k = 0; k < n; k++)
-			if (t[k].field == EXT_CLS_CTSTATE && em->cls_value && !cr->ctstate)
-				cr->ctstate = em->cls_value;
 		if (n && t[0].field == EXT_CLS_CTSTATE && !em->cls_value)
 			n = 0; /* no way to read the field: no test */
 		err = constrain_tests(b, i, family, t, n);
@@ -388,20 +386,20 @@ int cls_ruleset_compile_from(struct rules_ruleset *rs, const struct rules_rulese
 
 /* ---- packets -> keys --------------------------------------------------------------------- */
 
-static uint32_t iface_word(const char *s)
+/* The key's word of an interface name: its first four bytes, big-endian, zeros from the NUL
+ * on (name_word of the rules' side). A name of three bytes or more has a fourth byte to read
+ * (a character or its NUL): one load; shorter ones ("", "lo") byte by byte. */
+static inline uint32_t iface_word(const char *s)
 {
-	uint32_t v = 0;
+	uint32_t v;
 
-	/* bytes up to the NUL, zeros after it */
-	if (s[0]) {
-		v = (uint32_t)(uint8_t)s[0] << 24;
-		if (s[1]) {
-			v |= (uint32_t)(uint8_t)s[1] << 16;
-			if (s[2])
-				v |= (uint32_t)(uint8_t)s[2] << 8 | (uint8_t)s[3];
-		}
+	if (s[0] && s[1] && s[2]) {
+		memcpy(&v, s, 4);
+		return ntohl(v);
 	}
-	return v;
+	if (!s[0])
+		return 0;
+	return (uint32_t)(uint8_t)s[0] << 24 | (uint32_t)(uint8_t)s[1] << 16;
 }
 
 /* Transport protocols whose matches read the ports or type/code: the header bytes they need
@@ -471,7 +469,7 @@ bool cls_key(const struct cls_ruleset *cr, const struct ext_pkt_ctx *ctx, uint32
 	if (d & DIM(CLS_MARK))
 		key[CLS_MARK] = ctx->pkt->mark;
 	if (d & DIM(CLS_CTSTATE))
-		key[CLS_CTSTATE] = cr->ctstate ? cr->ctstate(ctx, EXT_CLS_CTSTATE) : 0;
+		key[CLS_CTSTATE] = ct_pkt_state(ctx->pkt); /* what every cls_value reads, inline */
 	if (d & DIM(CLS_FRAG))
 		key[CLS_FRAG] = ctx->family == AF_INET && in->frag_off != 0;
 	return true;

@@ -8,7 +8,8 @@
  *             up to the first match without it (its side effects must happen as in the
  *             linear scan, so nothing after it may decide to skip the rule)
  *   packet ->  key (cls_key): addresses, protocol, ports or ICMP type/code of a first
- *             fragment, interface names' first four bytes, mark, conntrack state, -f
+ *             fragment, interface names' first four bytes, mark, conntrack state (ct.h's
+ *             inline ct_pkt_state, what every match's cls_value reads), -f
  *
  * The engine asks cls_chain_next for the next rule worth evaluating and evaluates it whole;
  * a rule the classifier cannot describe at all is simply a candidate for every packet.
@@ -50,7 +51,6 @@ struct cls_chain {
 
 struct cls_ruleset {
 	enum cls_mode mode;
-	uint32_t (*ctstate)(const struct ext_pkt_ctx *ctx, unsigned field); /* key reader */
 	uint32_t dims; /* bit per CLS_* dimension some compiled rule constrains */
 	struct cls_chain *chains[TABLE_MAX]; /* [table][chain index] */
 	unsigned nchains[TABLE_MAX];

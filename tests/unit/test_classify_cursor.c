@@ -18,10 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include <cmocka.h>
 
 #include "classify/classify.h"
+#include "classify/ruleset.h"
 #include "test_rng.h"
 
 #define MAX_RULES 100
@@ -312,11 +314,47 @@ static void test_never_rules(void **state)
 	cls_free(c);
 }
 
+/* cls_key's interface words against the rules' side, byte by byte: the first four bytes of the
+ * name, big-endian, zeros from the NUL on. The names sit in buffers of their exact size, so a
+ * read past the NUL shows under ASan. */
+static void test_key_iface_words(void **state)
+{
+	static const char *const names[] = {
+	    "",		"l", "lo", "eth", "eth0", "lan0x", "wan0+", "veth12", "abcdefghijklmno",
+	    "\xff\x80z"};
+	const unsigned nn = sizeof(names) / sizeof(names[0]);
+	struct cls_ruleset cr = {.dims = 1u << CLS_IN | 1u << CLS_OUT};
+	struct pkt_info info = {.bad = PKT_OK};
+
+	(void)state;
+	for (unsigned i = 0; i < nn * nn; i++) {
+		const char *a = names[i % nn], *z = names[i / nn];
+		char *in = malloc(strlen(a) + 1), *out = malloc(strlen(z) + 1);
+		struct ext_pkt_ctx ctx = {.info = &info, .family = AF_INET, .in = in, .out = out};
+		uint32_t key[CLS_NDIMS], want[2] = {0, 0};
+
+		assert_non_null(in);
+		assert_non_null(out);
+		memcpy(in, a, strlen(a) + 1);
+		memcpy(out, z, strlen(z) + 1);
+		for (unsigned k = 0; k < 4; k++) {
+			want[0] = want[0] << 8 | (k < strlen(a) ? (uint8_t)a[k] : 0);
+			want[1] = want[1] << 8 | (k < strlen(z) ? (uint8_t)z[k] : 0);
+		}
+		assert_true(cls_key(&cr, &ctx, key));
+		assert_int_equal(key[CLS_IN], want[0]);
+		assert_int_equal(key[CLS_OUT], want[1]);
+		free(in);
+		free(out);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_random_rulesets),
 	    cmocka_unit_test(test_never_rules),
+	    cmocka_unit_test(test_key_iface_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
