@@ -29,8 +29,13 @@ unsigned cls_set_normalize(struct cls_interval *iv, unsigned n);
  * Built form. A rule's constraints are a run of cls_con; one interval sits inline (the usual
  * prefix, port or range), more live in ivs[ivoff..ivoff+nint).
  *
- *   nodes[i]: dim < CLS_NDIMS  key[dim] <= thr ? nodes[a] : nodes[b], b == a + 1 always
- *             (the build makes the two side by side; the lookups add the comparison to a)
+ *   nodes[i]: dim < CLS_NDIMS  nodes[a + j], j = how many of thr[] lie below key[dim]
+ *             (thr ascending, an unused slot CLS_NO_THR, which no key exceeds): up to
+ *             CLS_NODE_THR + 1 children side by side. The build makes a binary tree and
+ *             packs it: a node takes a split and the first split below it on the same
+ *             dimension, so a walk reads up to two levels per node (16 bytes; three
+ *             thresholds in 20-byte nodes, or three with the dimension packed into `a`,
+ *             measured no better: docs/performance.md)
  *             dim == CLS_LEAF  leaves[a]: rule positions, ascending
  */
 struct cls_con {
@@ -62,11 +67,34 @@ struct cls_rule {
 
 #define CLS_LEAF 0xffffu
 
+#define CLS_NODE_THR 2
+#define CLS_NO_THR   UINT32_MAX /* an unused threshold slot (a split's is below its box's end) */
+
 struct cls_node {
-	uint32_t thr;
+	uint32_t thr[CLS_NODE_THR];
 	uint32_t dim;
-	uint32_t a, b;
+	uint32_t a;
 };
+
+/* A leaf node (also a tree of one leaf: cls_insert into an empty group). */
+static inline struct cls_node cls_leaf_node(unsigned leaf)
+{
+	struct cls_node n = {.dim = CLS_LEAF, .a = leaf};
+
+	for (unsigned k = 0; k < CLS_NODE_THR; k++)
+		n.thr[k] = CLS_NO_THR;
+	return n;
+}
+
+/* Children of node n: 1 + its thresholds in use. */
+static inline unsigned cls_node_kids(const struct cls_node *n)
+{
+	unsigned k = 0;
+
+	while (k < CLS_NODE_THR && n->thr[k] != CLS_NO_THR)
+		k++;
+	return k + 1;
+}
 
 struct cls_leaf {
 	uint32_t *pos;

@@ -246,13 +246,25 @@ static inline bool rule_holds(const struct classifier *c, unsigned pos, const ui
 	return !c->rules[pos].never && leaf_rule_holds(c, pos, key);
 }
 
+/* The child of inner node n that holds value v: its first child plus the thresholds below v
+ * (a compare and an add each, no branch; unused slots are never below). */
+static inline __attribute__((always_inline)) unsigned node_next(const struct cls_node *n,
+								uint32_t v)
+{
+	unsigned i = n->a;
+
+	for (unsigned k = 0; k < CLS_NODE_THR; k++)
+		i += v > n->thr[k];
+	return i;
+}
+
 static inline __attribute__((always_inline)) const struct cls_leaf *
 walk(const struct classifier *c, unsigned node, const uint32_t *key)
 {
 	const struct cls_node *n = &c->nodes[node];
 
 	while (n->dim != CLS_LEAF)
-		n = &c->nodes[n->a + (key[n->dim] > n->thr)]; /* b is a + 1: no branch */
+		n = &c->nodes[node_next(n, key[n->dim])];
 	return &c->leaves[n->a];
 }
 
@@ -426,7 +438,7 @@ void cls_first_burst(const struct classifier *c, const uint32_t (*keys)[CLS_NDIM
 
 					if (nd->dim == CLS_LEAF)
 						continue;
-					node[i] = nd->a + (keys[base + i][nd->dim] > nd->thr);
+					node[i] = node_next(nd, keys[base + i][nd->dim]);
 					active++;
 				}
 			}
@@ -460,6 +472,12 @@ size_t cls_bytes(const struct classifier *c)
 
 /* ---- build ------------------------------------------------------------------------------- */
 
+/* A node of the binary tree the build makes (then packs into cls_node): key[dim] <= thr ?
+ * bn[a] : bn[b]; dim CLS_LEAF: leaves[a]. */
+struct bnode {
+	uint32_t thr, dim, a, b;
+};
+
 struct build {
 	struct classifier *c;
 	const struct cls_limits *lim;
@@ -467,6 +485,8 @@ struct build {
 	unsigned leaf_rules;
 	unsigned npool, poolcap;
 	unsigned nodecap, leafcap;
+	struct bnode *bn; /* the binary tree of the group being built */
+	unsigned nbn, bncap;
 	uint32_t *s, *e; /* scratch: per-rule span starts and ends of one dimension */
 };
 
@@ -476,8 +496,8 @@ static size_t build_bytes(const struct build *bd)
 
 	return sizeof(*c) + (size_t)c->nrules * sizeof(*c->rules) +
 	       (size_t)c->ncons * sizeof(*c->cons) + (size_t)c->nivs * sizeof(*c->ivs) +
-	       (size_t)c->nnodes * sizeof(*c->nodes) + (size_t)c->nleaves * sizeof(*c->leaves) +
-	       (size_t)bd->npool * sizeof(uint32_t);
+	       (size_t)c->nnodes * sizeof(*c->nodes) + (size_t)bd->nbn * sizeof(*bd->bn) +
+	       (size_t)c->nleaves * sizeof(*c->leaves) + (size_t)bd->npool * sizeof(uint32_t);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -554,11 +574,9 @@ static void best_split(struct build *bd, const uint32_t *rules, unsigned n, cons
 
 static int new_node(struct build *bd, unsigned *idx)
 {
-	struct classifier *c = bd->c;
-
-	if (grow((void **)&c->nodes, &bd->nodecap, c->nnodes + 1, sizeof(*c->nodes)))
+	if (grow((void **)&bd->bn, &bd->bncap, bd->nbn + 1, sizeof(*bd->bn)))
 		return -ENOMEM;
-	*idx = c->nnodes++;
+	*idx = bd->nbn++;
 	return 0;
 }
 
@@ -576,7 +594,7 @@ static int make_leaf(struct build *bd, unsigned node, const uint32_t *rules, uns
 		c->pool[bd->npool + i] =
 		    rules[i] | (cls_rule_covers(c, &c->rules[rules[i]], lo, hi) ? CLS_COVERS : 0);
 	bd->npool += n;
-	c->nodes[node] = (struct cls_node){.dim = CLS_LEAF, .a = c->nleaves++};
+	bd->bn[node] = (struct bnode){.dim = CLS_LEAF, .a = c->nleaves++};
 	bd->info->leaves++;
 	bd->info->entries += n;
 	if (n > bd->info->max_leaf)
@@ -629,7 +647,7 @@ static int build_node(struct build *bd, unsigned node, uint32_t *rules, unsigned
 	if (!err)
 		err = new_node(bd, &r);
 	if (!err) {
-		c->nodes[node] = (struct cls_node){.dim = sp.dim, .thr = sp.thr, .a = l, .b = r};
+		bd->bn[node] = (struct bnode){.dim = sp.dim, .thr = sp.thr, .a = l, .b = r};
 		save = hi[sp.dim];
 		hi[sp.dim] = sp.thr;
 		err = build_node(bd, l, left, nl, lo, hi, depth + 1);
@@ -671,9 +689,66 @@ static const struct {
 static void reset_trees(struct build *bd)
 {
 	bd->c->nnodes = 0;
+	bd->nbn = 0;
 	bd->c->nleaves = 0;
 	bd->npool = 0;
 	memset(bd->info, 0, sizeof(*bd->info));
+}
+
+/*
+ * Pack binary node `bin` and its subtree into packed node `out`: a node takes up to
+ * CLS_NODE_THR binary splits on its dimension, connected below it, shallowest (then
+ * leftmost) first; its children are the subtrees below them, left to right, so that the
+ * thresholds come out ascending (a split below another on the same dimension lies inside
+ * its parent's side). Same leaves, same boxes, same answers: only fewer steps to them.
+ */
+static int pack(struct build *bd, unsigned bin, unsigned out)
+{
+	struct classifier *c = bd->c;
+	unsigned kid[CLS_NODE_THR + 1], depth[CLS_NODE_THR + 1], nk = 1, dim = bd->bn[bin].dim,
+								 base;
+	uint32_t thr[CLS_NODE_THR];
+	int err = 0;
+
+	if (dim == CLS_LEAF) {
+		c->nodes[out] = cls_leaf_node(bd->bn[bin].a);
+		return 0;
+	}
+	kid[0] = bin;
+	depth[0] = 0;
+	while (nk <= CLS_NODE_THR) {
+		unsigned j = nk;
+		const struct bnode *x;
+
+		for (unsigned i = 0; i < nk; i++)
+			if (bd->bn[kid[i]].dim == dim && (j == nk || depth[i] < depth[j]))
+				j = i;
+		if (j == nk)
+			break;
+		x = &bd->bn[kid[j]];
+		for (unsigned i = nk; i > j + 1; i--) {
+			kid[i] = kid[i - 1];
+			depth[i] = depth[i - 1];
+		}
+		for (unsigned i = nk - 1; i > j; i--)
+			thr[i] = thr[i - 1];
+		thr[j] = x->thr;
+		kid[j + 1] = x->b;
+		kid[j] = x->a;
+		depth[j + 1] = ++depth[j];
+		nk++;
+	}
+	if (grow((void **)&c->nodes, &bd->nodecap, c->nnodes + nk, sizeof(*c->nodes)))
+		return -ENOMEM;
+	base = c->nnodes;
+	c->nnodes += nk;
+	c->nodes[out] = cls_leaf_node(base);
+	c->nodes[out].dim = dim;
+	for (unsigned i = 0; i + 1 < nk; i++)
+		c->nodes[out].thr[i] = thr[i];
+	for (unsigned i = 0; i < nk && !err; i++)
+		err = pack(bd, kid[i], base + i);
+	return err;
 }
 
 static int build_groups(struct build *bd, uint32_t *list)
@@ -693,12 +768,20 @@ static int build_groups(struct build *bd, uint32_t *list)
 			continue;
 		for (unsigned d = 0; d < CLS_NDIMS; d++)
 			lo[d] = 0, hi[d] = UINT32_MAX;
+		bd->nbn = 0;
 		err = new_node(bd, &root);
 		if (!err)
 			err = build_node(bd, root, list, n, lo, hi, 0);
+		if (!err &&
+		    grow((void **)&c->nodes, &bd->nodecap, c->nnodes + 1, sizeof(*c->nodes)))
+			err = -ENOMEM;
 		if (err)
 			return err;
-		c->root[g] = (int)root;
+		c->root[g] = (int)c->nnodes++;
+		err = pack(bd, root, (unsigned)c->root[g]);
+		bd->nbn = 0;
+		if (err)
+			return err;
 		bd->info->groups++;
 	}
 	cls_index_roots(c);
@@ -777,5 +860,6 @@ out:
 	free(list);
 	free(bd.s);
 	free(bd.e);
+	free(bd.bn);
 	return err;
 }

@@ -70,26 +70,29 @@ static int each_leaf(struct classifier *c, const struct cls_rule *r, unsigned no
 		     uint32_t *hi, leaf_fn *fn, void *arg)
 {
 	const struct cls_node *n = &c->nodes[node];
-	uint32_t s, e, save;
+	unsigned dim = n->dim, kids = cls_node_kids(n), a = n->a;
+	uint32_t s, e, save_lo, save_hi;
 	int err = 0;
 
-	if (n->dim == CLS_LEAF)
-		return fn(c, &c->leaves[n->a], lo, hi, arg);
-	if (!cls_rule_span(c, r, n->dim, lo[n->dim], hi[n->dim], &s, &e))
+	if (dim == CLS_LEAF)
+		return fn(c, &c->leaves[a], lo, hi, arg);
+	if (!cls_rule_span(c, r, dim, lo[dim], hi[dim], &s, &e))
 		return 0;
-	if (s <= n->thr) {
-		save = hi[n->dim];
-		hi[n->dim] = n->thr;
-		err = each_leaf(c, r, n->a, lo, hi, fn, arg);
-		hi[n->dim] = save;
+	save_lo = lo[dim];
+	save_hi = hi[dim];
+	for (unsigned j = 0; j < kids && !err; j++) {
+		/* child j's box: above threshold j - 1, up to threshold j */
+		uint32_t clo = j ? c->nodes[node].thr[j - 1] + 1 : save_lo;
+		uint32_t chi = j + 1 < kids ? c->nodes[node].thr[j] : save_hi;
+
+		if (s > chi || e < clo)
+			continue;
+		lo[dim] = clo;
+		hi[dim] = chi;
+		err = each_leaf(c, r, a + j, lo, hi, fn, arg);
 	}
-	if (!err && e > n->thr) {
-		n = &c->nodes[node];
-		save = lo[n->dim];
-		lo[n->dim] = n->thr + 1;
-		err = each_leaf(c, r, n->b, lo, hi, fn, arg);
-		lo[n->dim] = save;
-	}
+	lo[dim] = save_lo;
+	hi[dim] = save_hi;
 	return err;
 }
 
@@ -249,7 +252,7 @@ int cls_insert(struct classifier *c, unsigned pos, const struct cls_builder *b, 
 		if (!nn || !nl)
 			return -ENOMEM;
 		c->leaves[c->nleaves] = (struct cls_leaf){0};
-		c->nodes[c->nnodes] = (struct cls_node){.dim = CLS_LEAF, .a = c->nleaves++};
+		c->nodes[c->nnodes] = cls_leaf_node(c->nleaves++);
 		c->root[r.group & c->group_mask] = (int)c->nnodes++;
 		cls_index_roots(c);
 	}

@@ -89,6 +89,11 @@ static void random_con(struct tcon *k, unsigned dim)
 	}
 }
 
+/* 0: rules constrain any dimension; else only these few (so the tree splits on one dimension
+ * level after level, and the build packs those levels into nodes of several thresholds) */
+static unsigned ndims_only;
+static unsigned dims_only[2];
+
 static void random_rule(struct trule *r)
 {
 	bool used[CLS_NDIMS] = {false};
@@ -97,7 +102,7 @@ static void random_rule(struct trule *r)
 	r->ncon = 0;
 	r->final = rng() % 5 == 0;
 	for (unsigned i = 0; i < want; i++) {
-		unsigned dim = rng() % CLS_NDIMS;
+		unsigned dim = ndims_only ? dims_only[rng() % ndims_only] : rng() % CLS_NDIMS;
 
 		if (used[dim])
 			continue;
@@ -165,7 +170,7 @@ static void random_key(const struct trule *rules, unsigned n, uint32_t *key)
 			if (k->n && !k->invert) {
 				const struct cls_interval *iv = &k->iv[rng() % k->n];
 
-				key[k->dim] = rng() % 2 ? iv->lo : iv->hi;
+				key[k->dim] = (rng() % 2 ? iv->lo : iv->hi) + rng() % 3 - 1;
 			}
 		}
 	}
@@ -293,6 +298,24 @@ static void test_random_rulesets(void **state)
 	assert_true(over_budget < 30);
 }
 
+/* The same on rulesets over one or two dimensions: runs of splits on one dimension, packed
+ * into nodes of several thresholds (also walked by cls_insert's and cls_delete's leaf visits). */
+static void test_one_dimension(void **state)
+{
+	static const unsigned pick[][2] = {{CLS_DPORT, CLS_DPORT}, {CLS_SRC0, CLS_SRC0},
+					   {CLS_DST0, CLS_SPORT},  {CLS_CTSTATE, CLS_PROTO},
+					   {CLS_IN, CLS_OUT},	   {CLS_MARK, CLS_DST0}};
+
+	(void)state;
+	for (unsigned round = 0; round < 120; round++) {
+		dims_only[0] = pick[round % 6][0];
+		dims_only[1] = pick[round % 6][1];
+		ndims_only = 1 + round % 2;
+		one_round(1 + rng() % MAX_RULES, 1 + round % 3);
+	}
+	ndims_only = 0;
+}
+
 /* A rule that allows nothing is in no leaf and never an answer, also when it is the only
  * rule of its group (an empty tree) or inserted later. */
 static void test_never_rules(void **state)
@@ -354,6 +377,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_random_rulesets),
 	    cmocka_unit_test(test_never_rules),
+	    cmocka_unit_test(test_one_dimension),
 	    cmocka_unit_test(test_key_iface_words),
 	};
 
