@@ -135,9 +135,10 @@ static struct ct_entry *entry_new(struct ct_table *t, const struct ct_tuple *ori
 	return e;
 }
 
-/* Accounting (CT_EXT_ACCT), for an entry with extensions or a table that counts: the caller
- * tests that, so that the common entry (neither) costs one test. */
-static void account(struct ct_table *t, struct ct_entry *e, const struct pkt *p, enum ct_dir d)
+/* Accounting (CT_EXT_ACCT), for an entry with the extension or a table that counts: the caller
+ * tests that, so that the common entry costs a test or two. */
+static __attribute__((noinline)) void account(struct ct_table *t, struct ct_entry *e,
+					      const struct pkt *p, enum ct_dir d)
 {
 	struct ct_acct *a = ct_ext_get(e, CT_EXT_ACCT);
 
@@ -280,7 +281,7 @@ again:
 		set_invalid(t, p);
 		return 0;
 	}
-	if (e->ext || t->cfg.acct)
+	if (t->cfg.acct || (e->ext && e->ext->off[CT_EXT_ACCT]))
 		account(t, e, p, dir);
 	if (ctinfo == CT_ESTABLISHED_REPLY)
 		ct_set_status(t, e, CT_S_SEEN_REPLY, CT_EV_REPLY);

@@ -20,19 +20,22 @@
  */
 int ct_udp_check(const struct ct_table *t, struct pkt *p, bool from_outside, bool lite);
 
-/* UDP's error(): ct_udp_check's common case (the header in the first segment, no checksum left
- * to verify) without a stack frame, the rest by ct_udp_check itself. test_ct_udp_icmp.c
- * compares the two. */
+/* UDP's error(): ct_udp_check with the header read where it lies when it is in the first
+ * segment (nearly always), without a stack frame; the rest by ct_udp_check itself.
+ * test_ct_hot.c compares the two. */
 static inline int ct_udp_error(const struct ct_table *t, struct pkt *p, bool from_outside)
 {
 	const struct pkt_info *in = &p->info;
 
-	if (in->has_l4 && in->l4len >= 8 && pkt_in_seg0(p, in->l4off, 8) &&
-	    (!from_outside || !t->cfg.checksum || p->l4_csum_verified)) {
+	if (in->has_l4 && in->l4len >= 8 && pkt_in_seg0(p, in->l4off, 8)) {
 		const uint8_t *h = p->seg[0].data + in->l4off;
 		uint32_t len = (uint32_t)h[4] << 8 | h[5];
 
-		return len > in->l4len || len < 8 ? -EINVAL : 0;
+		if (len > in->l4len || len < 8)
+			return -EINVAL;
+		if (from_outside && t->cfg.checksum && !pkt_l4_csum_check(p))
+			return -EINVAL;
+		return 0;
 	}
 	return ct_udp_check(t, p, from_outside, false);
 }
