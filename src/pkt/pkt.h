@@ -7,12 +7,11 @@
  * otherwise copies them into a caller buffer, so nothing ever reads out of bounds.
  *
  *   struct pkt
- *   +-----------+
- *   | len,nsegs |     seg[0]              seg[1]             seg[2]
- *   | meta,info |     offsets are counted from the first byte of seg[0]
+ *   +-----------+     seg[0]              seg[1]             seg[2]
  *   | seg[]     |---> [eth|ip|tc] ------> [p hdr|payload] -> [payload...]
- *   +-----------+     info.l3off = start of IPv4/IPv6 header (0 for raw-IP packets)
- *                     info.l4off = start of the transport header (after IPv6 ext headers)
+ *   | nsegs,len |     offsets are counted from the first byte of seg[0]
+ *   | info      |     info.l3off = start of IPv4/IPv6 header (0 for raw-IP packets)
+ *   +-----------+     info.l4off = start of the transport header (after IPv6 ext headers)
  *
  * This layer knows nothing about rules, boxes or time.
  */
@@ -173,21 +172,21 @@ struct pkt_meta {
 /*
  * A packet. The segments point into memory the packet owns (pkt_alloc, pkt_from_bytes) or that
  * a caller lends (pkt_init_segs); `own` is what pkt_free releases.
- *
- * Laid out for the fast path (issue 12, "metadata first"): what every packet's path reads (its
- * length, flags, metadata, the parse and the first segment) is in the first 248 bytes, four
- * cache lines; the other segments and the owned buffers, which only a non-linear packet and
- * pkt_free read, come after.
- *
- *   0    len, nsegs, flags (l4_csum_verified ... written, gso), pool
- *   24   meta (mark ... ct, ctinfo, frag_max_size)                     64 bytes
- *   88   info (the parse)                                              144 bytes
- *   232  seg[0], seg[1..15]                                            256 bytes
- *   488  own[]                                                         128 bytes
  */
 struct pkt {
-	uint32_t len;
+	struct pkt_seg seg[PKT_MAX_SEGS];
 	unsigned nsegs;
+	uint32_t len;
+	void *own[PKT_MAX_SEGS]; /* buffers to free() on pkt_free, may be NULL */
+
+	struct pkt_info info;
+
+	union {
+		struct pkt_meta meta;
+		struct {
+			PKT_META_FIELDS
+		};
+	};
 	/* The transport checksum is known to be right: the kernel or the NIC verified it
 	 * (AF_PACKET's TP_STATUS_CSUM_VALID, NFQUEUE without NFQA_SKB_CSUM_NOTVERIFIED) or
 	 * pkt_l4_csum_check did. Whoever rewrites the packet keeps the checksum right. Not part of
@@ -200,33 +199,17 @@ struct pkt {
 	 * sum (folded, not complemented), the rest is the device's or pkt_l4_csum_update's.
 	 * Byte copies of the packet (pkt_clone, pkt_reframe) keep them; fragments never have them.
 	 */
+	uint16_t gso_size;
+	uint8_t gso_type; /* PKT_GSO_TCP or PKT_GSO_UDP_L4, | PKT_GSO_ECN */
 	bool csum_partial;
 	/* Its bytes may differ from what it was made with: set by pkt_store*, pkt_splice and a
 	 * pkt_trim that cuts, and by any code that writes a packet's bytes through a pointer of
 	 * its own (NAT's nat_rewrite_fast, the forwarding path's TTL); never cleared. Not set: the
 	 * bytes are those it was made with (NFQUEUE sends no payload; test_pkt_written). */
 	bool written;
-	uint8_t gso_type; /* PKT_GSO_TCP or PKT_GSO_UDP_L4, | PKT_GSO_ECN */
-	uint16_t gso_size;
 	/* The pool the packet came from (pkt_pool_get): pkt_free gives it back. NULL: malloc. */
 	struct pkt_pool *pool;
-
-	union {
-		struct pkt_meta meta;
-		struct {
-			PKT_META_FIELDS
-		};
-	};
-
-	struct pkt_info info;
-
-	struct pkt_seg seg[PKT_MAX_SEGS];
-	void *own[PKT_MAX_SEGS]; /* buffers to free() on pkt_free, may be NULL */
 };
-
-/* The fast path's fields in the first four cache lines (see above). */
-_Static_assert(offsetof(struct pkt, seg) + sizeof(struct pkt_seg) <= 256,
-	       "struct pkt: the hot part is len ... seg[0]");
 
 /* ---- buffer ------------------------------------------------------------------------------ */
 
