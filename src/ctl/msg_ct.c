@@ -573,6 +573,10 @@ static int decode_ct(const struct nlattr *const *tb, uint8_t family, struct ctl_
 			c->have |= CTL_C_HELPER;
 		}
 	}
+	/* NAT addresses are of the entry's family: the header's, or in a message of family 0
+	 * the tuple's, when it has one */
+	if (!family && (c->have & (CTL_C_ORIG | CTL_C_REPLY)))
+		family = (c->have & CTL_C_ORIG) ? c->orig.family : c->reply.family;
 	for (int i = 0; i < 2; i++)
 		if (tb[i ? CTA_NAT_DST : CTA_NAT_SRC] &&
 		    (r = decode_nat(tb[i ? CTA_NAT_DST : CTA_NAT_SRC], family, &c->nat[i], err)) <

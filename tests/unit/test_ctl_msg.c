@@ -92,7 +92,8 @@ static void test_entry_roundtrip(void **state)
 /* CTA_NAT_SRC / CTA_NAT_DST (conntrack -I --src-nat/--dst-nat): address and port ranges make
  * the trip, also in a message of family 0 without a tuple (a fuzz_ctl_msg finding:
  * regress-nat-family, the addresses were checked against the header's family); a range that
- * ends before it starts, or addresses of two families, are refused by name. */
+ * ends before it starts, or addresses of another family than the header's or the tuple's, are
+ * refused by name. */
 static void test_nat_roundtrip(void **state)
 {
 	struct ctl_ct c, d;
@@ -130,6 +131,16 @@ static void test_nat_roundtrip(void **state)
 	assert_int_equal(ctl_put_ct(nlh, sizeof(buf), &c), 0);
 	assert_int_equal(ctl_parse_ct(nlh, &d, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "CTA_NAT_SRC"));
+	/* the same in a message of family 0: the IPv4 tuple names the entry's family (a
+	 * fuzz_ctl_msg finding: regress-nat-family-tuple was taken, then not re-encodable) */
+	c.orig = v4_tcp().t;
+	c.have |= CTL_C_ORIG;
+	nlh = ctl_msg_start(buf, sizeof(buf), CTL_TYPE(CTL_SUBSYS_CT, CTL_CT_NEW), 0, 1, AF_UNSPEC,
+			    false);
+	assert_int_equal(ctl_put_ct(nlh, sizeof(buf), &c), 0);
+	assert_int_equal(ctl_parse_ct(nlh, &d, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "CTA_NAT_SRC: addresses not of the family 2"));
+	c.have &= ~(unsigned)CTL_C_ORIG;
 	c.nat[0].family = AF_INET;
 	c.nat[1].min_port = 9000;
 	nlh = ctl_msg_start(buf, sizeof(buf), CTL_TYPE(CTL_SUBSYS_CT, CTL_CT_NEW), 0, 1, AF_INET,
