@@ -26,29 +26,7 @@
 #include "engine/box.h"
 #include "pkt/build.h"
 #include "rules/rules.h"
-
-/* Every callback as a line of text, in order. */
-struct log {
-	char *text;
-	size_t len, cap;
-};
-
-static void logf_(struct log *l, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (l->cap - l->len < 512) {
-		l->cap = l->cap * 2 + 4096;
-		l->text = realloc(l->text, l->cap);
-		assert_non_null(l->text);
-	}
-	va_start(ap, fmt);
-	n = vsnprintf(l->text + l->len, l->cap - l->len, fmt, ap);
-	va_end(ap);
-	assert_true(n >= 0 && (size_t)n < l->cap - l->len);
-	l->len += (size_t)n;
-}
+#include "test_log.h"
 
 static void log_bytes(struct log *l, const struct pkt *p)
 {
