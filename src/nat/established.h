@@ -47,26 +47,6 @@ static inline uint32_t nat_addr_delta(const uint8_t *old, const uint8_t *new_, u
 	return s;
 }
 
-/* The rewrite's last step: the new address into the header at a (two fixed sizes: moves, not a
- * call), and into the parse, with the port, as manip's caller has them. */
-static inline void nat_addr_store(struct pkt_info *in, uint8_t *a, const union pt_addr *nw,
-				  uint16_t np, enum nat_manip m, bool v6)
-{
-	if (v6)
-		memcpy(a, nw->b, 16);
-	else
-		memcpy(a, nw->b, 4);
-	if (m == NAT_MANIP_SRC) {
-		in->src = *nw;
-		if (in->has_ports)
-			in->sport = np;
-	} else {
-		in->dst = *nw;
-		if (in->has_ports)
-			in->dport = np;
-	}
-}
-
 /*
  * The general rewrite's (translate.c, manip) for what nearly every translated packet is: TCP or
  * UDP, its headers up to the transport checksum in the first segment, the checksum complete
@@ -130,7 +110,19 @@ static inline int rewrite_fast(struct pkt *p, const union pt_addr *nw, uint16_t 
 
 		pkt_put16(csum, check ? check : 0xffff);
 	}
-	nat_addr_store(in, a, nw, np, m, !v4);
+	if (v4) /* two fixed sizes: moves, not a call */
+		memcpy(a, nw->b, 4);
+	else
+		memcpy(a, nw->b, 16);
+	if (m == NAT_MANIP_SRC) {
+		in->src = *nw;
+		if (in->has_ports)
+			in->sport = np;
+	} else {
+		in->dst = *nw;
+		if (in->has_ports)
+			in->dport = np;
+	}
 	return 0;
 }
 
@@ -288,7 +280,19 @@ rewrite_planned(struct pkt *p, const struct ct_entry *e, const struct nat_plan *
 		pkt_put16(csum, check ? check : 0xffff);
 	}
 	pkt_put16(port, pl->new_port[s]); /* the same bytes when the port stays */
-	nat_addr_store(in, a, nw, pl->new_port[s], m, v6);
+	if (v6)
+		memcpy(a, nw->b, 16);
+	else
+		memcpy(a, nw->b, 4);
+	if (m == NAT_MANIP_SRC) {
+		in->src = *nw;
+		if (in->has_ports)
+			in->sport = pl->new_port[s];
+	} else {
+		in->dst = *nw;
+		if (in->has_ports)
+			in->dport = pl->new_port[s];
+	}
 	return 0;
 }
 
