@@ -226,17 +226,17 @@ static inline uint16_t nat_csum_fold2(uint32_t sum)
  * takes whose address and port on side m are still the tuple's (what the plan's sums were made
  * from), the sums are the plan's; the same bytes, checksums and info as rewrite_fast, which
  * computes them from the packet's bytes. 1 (nothing done) for any other packet: the caller
- * takes nat_rewrite_endpoint. v6: act's NAT_DO_RW_V6. test_nat_established and test_nat_fast
- * drive both.
+ * takes nat_rewrite_endpoint. test_nat_established and test_nat_fast drive both.
  */
 static inline __attribute__((always_inline)) int
 rewrite_planned(struct pkt *p, const struct ct_entry *e, const struct nat_plan *pl, unsigned s,
-		unsigned act, enum nat_manip m, enum ct_dir dir, bool v6)
+		unsigned act, enum nat_manip m, enum ct_dir dir)
 {
 	struct pkt_info *in = &p->info;
 	const struct ct_tuple *cur = &e->th[dir].tuple, *other = &e->th[!dir].tuple;
 	const union pt_addr *old = m == NAT_MANIP_SRC ? &cur->src : &cur->dst;
 	const union pt_addr *nw = m == NAT_MANIP_SRC ? &other->dst : &other->src;
+	bool v6 = act & NAT_DO_RW_V6;
 	uint32_t cso = act & NAT_DO_RW_UDP ? 6 : 16;
 	uint8_t *d, *a, *l4, *csum, *port;
 	uint16_t oldcheck;
@@ -334,11 +334,8 @@ nat_planned(struct nat_table *n, struct pkt *p, struct ct_entry *e, const struct
 	unsigned act = b->plan.act[s];
 	enum ct_dir dir = (enum ct_dir)(s & 1);
 
-	/* rewrite_planned made for each family: its sizes and offsets constants */
 	if ((act & NAT_DO_REWRITE) &&
-	    (!(act & NAT_DO_RW_PLANNED) ||
-	     (act & NAT_DO_RW_V6 ? rewrite_planned(p, e, &b->plan, s, act, m, dir, true)
-				 : rewrite_planned(p, e, &b->plan, s, act, m, dir, false))) &&
+	    (!(act & NAT_DO_RW_PLANNED) || rewrite_planned(p, e, &b->plan, s, act, m, dir)) &&
 	    nat_rewrite_endpoint_call(p, e, dir, m) < 0)
 		return -EINVAL;
 	if (act & NAT_DO_TIMERS)

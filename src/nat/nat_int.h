@@ -226,19 +226,8 @@ static inline void nat_mapping_refresh(struct nat_table *n, struct nat_mapping *
 	m->timeout = nat_timeout(n, m->l4proto);
 	m->expires = now + m->timeout;
 	if (n->newest != m) {
-		/* nat_age_del then nat_age_add, knowing m is in the list and not its newest: it has
-		 * a next, and the list a newest */
-		struct nat_mapping *next = m->next, *prev = m->prev;
-
-		next->prev = prev;
-		if (prev)
-			prev->next = next;
-		else
-			n->oldest = next;
-		m->prev = n->newest;
-		m->next = NULL;
-		n->newest->next = m;
-		n->newest = m;
+		nat_age_del(n, m);
+		nat_age_add(n, m);
 	}
 }
 /* Can the mapping go? Its timer ran out and none of its connections lives: connections past

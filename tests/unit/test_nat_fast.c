@@ -203,9 +203,7 @@ static void test_planned_equals_fast(void **state)
 		nw = m == NAT_MANIP_SRC ? &other->dst : &other->src;
 		np = m == NAT_MANIP_SRC ? other->d.port : other->s.port;
 
-		rp = act & NAT_DO_RW_PLANNED
-			 ? rewrite_planned(q, e, &b.plan, s, act, m, dir, act & NAT_DO_RW_V6)
-			 : 1;
+		rp = act & NAT_DO_RW_PLANNED ? rewrite_planned(q, e, &b.plan, s, act, m, dir) : 1;
 		rf = cur->l4proto == IPPROTO_TCP || cur->l4proto == IPPROTO_UDP
 			 ? nat_rewrite_fast(g, nw, np, m)
 			 : 1;
