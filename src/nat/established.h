@@ -12,7 +12,6 @@
 #ifndef NAT_ESTABLISHED_H
 #define NAT_ESTABLISHED_H
 
-#include <errno.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
 #include <netinet/ip6.h>
@@ -147,11 +146,6 @@ static inline int nat_rewrite_endpoint(struct pkt *p, const struct ct_entry *e, 
 	return nat_rewrite_general(p, &target, m);
 }
 
-/* nat_rewrite_endpoint out of line (translate.c), for the packets the planned rewrite does not
- * take: the fast path keeps no tuple on its stack. */
-int nat_rewrite_endpoint_call(struct pkt *p, const struct ct_entry *e, enum ct_dir dir,
-			      enum nat_manip m);
-
 /* The mapping timers a packet keeps running (RFC 4787 REQ-6, RFC 5382 REQ-5): outbound packets
  * always, inbound ones with refresh "both"; an outbound one also notes its peer. */
 static inline void nat_refresh_timers(struct nat_table *n, struct nat_binding *b,
@@ -206,140 +200,6 @@ static inline int nat_established(struct nat_table *n, struct pkt *p, struct ct_
 		nat_refresh_timers(n, b, e, dir, m, now);
 		nat_hold_entry(n, e, now);
 	}
-	return 0;
-}
-
-/*
- * pkt_csum_fold in two steps: the same 16 bits for every 32-bit sum (after the first step the
- * sum is at most 0x1fffe, after the second at most 0xffff, and a step leaves a sum below
- * 0x10000 as it is), without the loop.
- */
-static inline uint16_t nat_csum_fold2(uint32_t sum)
-{
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
-/*
- * rewrite_fast with the sums planned (nat_plan_make): for a packet of the shape rewrite_fast
- * takes whose address and port on side m are still the tuple's (what the plan's sums were made
- * from), the sums are the plan's; the same bytes, checksums and info as rewrite_fast, which
- * computes them from the packet's bytes. 1 (nothing done) for any other packet: the caller
- * takes nat_rewrite_endpoint. test_nat_established and test_nat_fast drive both.
- */
-static inline __attribute__((always_inline)) int
-rewrite_planned(struct pkt *p, const struct ct_entry *e, const struct nat_plan *pl, unsigned s,
-		unsigned act, enum nat_manip m, enum ct_dir dir)
-{
-	struct pkt_info *in = &p->info;
-	const struct ct_tuple *cur = &e->th[dir].tuple, *other = &e->th[!dir].tuple;
-	const union pt_addr *old = m == NAT_MANIP_SRC ? &cur->src : &cur->dst;
-	const union pt_addr *nw = m == NAT_MANIP_SRC ? &other->dst : &other->src;
-	bool v6 = act & NAT_DO_RW_V6;
-	uint32_t cso = act & NAT_DO_RW_UDP ? 6 : 16;
-	uint8_t *d, *a, *l4, *csum, *port;
-	uint16_t oldcheck;
-
-	if (!in->has_l4 || p->csum_partial || in->l4proto != other->l4proto ||
-	    in->family != other->family || in->l4len < cso + 2 ||
-	    in->l4off < in->l3off + (v6 ? IP6_HLEN : IP4_HLEN) ||
-	    (uint64_t)in->l4off + cso + 2 > p->seg[0].len)
-		return 1;
-	d = p->seg[0].data;
-	l4 = d + in->l4off;
-	port = l4 + (m == NAT_MANIP_SRC ? 0 : 2);
-	if (pkt_get16(port) != pl->old_port[s])
-		return 1;
-	if (v6) {
-		a = d + in->l3off + (m == NAT_MANIP_SRC ? IP6_SRC_OFF : IP6_DST_OFF);
-		if (memcmp(a, old->b, 16))
-			return 1;
-	} else {
-		uint32_t o4;
-
-		a = d + in->l3off + (m == NAT_MANIP_SRC ? IP4_SRC_OFF : IP4_DST_OFF);
-		memcpy(&o4, a, 4);
-		if (o4 != old->w[0])
-			return 1;
-		if (act & NAT_DO_RW_IPCSUM) {
-			uint8_t *ipc = d + in->l3off + IP4_CSUM_OFF;
-
-			pkt_put16(ipc,
-				  nat_csum_fold2((uint16_t)~pkt_get16(ipc) + pl->addr_delta[s]));
-		}
-	}
-	p->written = true; /* written through d, not pkt_store: NFQUEUE's mark */
-	csum = l4 + cso;
-	oldcheck = pkt_get16(csum);
-	if (!(act & NAT_DO_RW_UDP)) {
-		pkt_put16(csum, nat_csum_fold2((uint16_t)~oldcheck + pl->l4_delta[s]));
-	} else if (v6 || oldcheck != 0) {
-		uint16_t check = nat_csum_fold2((uint16_t)~oldcheck + pl->l4_delta[s]);
-
-		pkt_put16(csum, check ? check : 0xffff);
-	}
-	pkt_put16(port, pl->new_port[s]); /* the same bytes when the port stays */
-	if (v6)
-		memcpy(a, nw->b, 16);
-	else
-		memcpy(a, nw->b, 4);
-	if (m == NAT_MANIP_SRC) {
-		in->src = *nw;
-		if (in->has_ports)
-			in->sport = pl->new_port[s];
-	} else {
-		in->dst = *nw;
-		if (in->has_ports)
-			in->dport = pl->new_port[s];
-	}
-	return 0;
-}
-
-static inline __attribute__((always_inline)) void nat_planned_timers(struct nat_table *n,
-								     struct ct_entry *e,
-								     const struct nat_binding *b,
-								     unsigned act, uint64_t now)
-{
-	if (act & NAT_DO_MAP) {
-		nat_mapping_refresh(n, b->map, now);
-		if (act & NAT_DO_MAP_PEER) {
-			const struct ct_tuple *rt = &e->th[CT_DIR_REPLY].tuple;
-
-			nat_mapping_peer(b->map, &rt->src, rt->s.port, now);
-		}
-	}
-	if (act & NAT_DO_INMAP) {
-		nat_mapping_refresh(n, b->inmap, now);
-		if (act & NAT_DO_INMAP_PEER) {
-			const struct ct_tuple *ot = &e->th[CT_DIR_ORIGINAL].tuple;
-
-			nat_mapping_peer(b->inmap, &ot->src, ot->s.port, now);
-		}
-	}
-	if (act & NAT_DO_HOLD)
-		nat_hold_entry(n, e, now);
-}
-
-/*
- * nat_established by the binding's plan: slot s (NAT_PLAN_SLOT of the hook's manip m and the
- * packet's direction) made (act not 0). The rewrite (rewrite_planned, else
- * nat_rewrite_endpoint), the mapping timers, the hold, each only where the plan says. The same
- * answers, bytes and timers as nat_established (test_nat_established). 0 or -EINVAL.
- */
-static inline __attribute__((always_inline)) int
-nat_planned(struct nat_table *n, struct pkt *p, struct ct_entry *e, const struct nat_binding *b,
-	    unsigned s, enum nat_manip m, uint64_t now)
-{
-	unsigned act = b->plan.act[s];
-	enum ct_dir dir = (enum ct_dir)(s & 1);
-
-	if ((act & NAT_DO_REWRITE) &&
-	    (!(act & NAT_DO_RW_PLANNED) || rewrite_planned(p, e, &b->plan, s, act, m, dir)) &&
-	    nat_rewrite_endpoint_call(p, e, dir, m) < 0)
-		return -EINVAL;
-	if (act & NAT_DO_TIMERS)
-		nat_planned_timers(n, e, b, act, now);
 	return 0;
 }
 

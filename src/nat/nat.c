@@ -560,17 +560,6 @@ void nat_hold(struct nat_table *n, struct pkt *p, uint64_t now)
 		nat_hold_binding(n, p, e, b, now);
 }
 
-void nat_hold_entry_tcp(const struct nat_table *n, struct ct_entry *e, uint64_t now)
-{
-	uint64_t hold = n->cfg.tcp_transitory_timeout;
-
-	/* ESTABLISHED is 5 days in Linux, but only 300 s with data unacknowledged */
-	if (ct_entry_tcp_state(e) == CT_TCP_ESTABLISHED)
-		hold = n->cfg.tcp_timeout;
-	if (hold && e->expires < now + hold)
-		e->expires = now + hold;
-}
-
 void nat_hold_binding(struct nat_table *n, const struct pkt *p, struct ct_entry *e,
 		      const struct nat_binding *b, uint64_t now)
 {

@@ -80,45 +80,9 @@ struct nat_srcnode {
 /* The conntrack extension CT_EXT_NAT. */
 enum { NAT_ST_SRC = NAT_STATUS_SRC, NAT_ST_DST = NAT_STATUS_DST };
 
-/*
- * What an ESTABLISHED packet of the connection needs at a NAT hook, decided once per binding
- * (nat_plan_make) from what never changes once the entry is confirmed: the binding's status,
- * map and inmap, the mappings' refresh policy, the entry's tuples. One slot per (manip of the
- * hook, direction of the packet): NAT_PLAN_SLOT. act 0: not planned yet.
- */
-enum {
-	NAT_DO_PLANNED = 1 << 0,    /* the slot is made: nothing else set, nothing to do */
-	NAT_DO_REWRITE = 1 << 1,    /* the binding changes this side (nat_rewrite_endpoint) */
-	NAT_DO_MAP = 1 << 2,	    /* refresh map */
-	NAT_DO_MAP_PEER = 1 << 3,   /* and note the peer in it */
-	NAT_DO_INMAP = 1 << 4,	    /* refresh inmap */
-	NAT_DO_INMAP_PEER = 1 << 5, /* and note the peer in it */
-	NAT_DO_HOLD = 1 << 6,	    /* nat_hold_entry (TCP or ICMP through a mapping) */
-	/* the rewrite's sums are planned (TCP or UDP): addr_delta, l4_delta, the ports */
-	NAT_DO_RW_PLANNED = 1 << 7,
-	NAT_DO_RW_V6 = 1 << 8,	   /* IPv6 (else IPv4) */
-	NAT_DO_RW_UDP = 1 << 9,	   /* UDP (else TCP) */
-	NAT_DO_RW_IPCSUM = 1 << 10 /* IPv4: the address changes, its header checksum follows */
-};
-#define NAT_DO_TIMERS	      (NAT_DO_MAP | NAT_DO_INMAP | NAT_DO_HOLD)
-#define NAT_PLAN_SLOT(m, dir) ((unsigned)(m)*2 + (unsigned)(dir))
-
-/*
- * A planned rewrite's sums, for a packet whose address and port on the rewritten side are the
- * tuple's (old_port and the direction's own tuple): the ones' complement sum of the address's
- * replacement (RFC 1624 eqn. 3, unfolded: rewrite_fast's delta before the port), and that plus
- * the port's when the ports differ (the transport checksum's).
- */
-struct nat_plan {
-	uint16_t act[4]; /* NAT_DO_*, [NAT_PLAN_SLOT(manip, dir)] */
-	uint16_t old_port[4], new_port[4];
-	uint32_t addr_delta[4], l4_delta[4];
-};
-
 struct nat_binding {
 	struct nat_mapping *map;   /* source mapping (EI/AD), NULL for per-tuple bindings */
 	struct nat_mapping *inmap; /* inbound connection admitted to this mapping */
-	struct nat_plan plan;	   /* the established packets' work (established.h) */
 	struct nat_range pending[2];
 	uint8_t pending_mask;	/* 1 << manip: a request is stored */
 	uint8_t done_mask;	/* 1 << manip: decided (maybe as null) */
@@ -147,9 +111,6 @@ struct nat_table {
 	uint64_t sweep_seen;	       /* nat_sweep_elapsed: mappings looked at, for tests */
 	struct nat_srcnode **src_hash; /* hmask + 1 buckets, as the mapping hashes */
 	struct nat_stats stats;
-	/* the NAT plug-in's box clock (box_now), kept by its init and clock hook: the established
-	 * path reads it without a call */
-	uint64_t box_clock;
 	/* RFC 5382 REQ-4 (synhold.c): copies of refused SYNs the box accepted, oldest first */
 	struct nat_held *held, *held_tail;
 	uint32_t nheld;
@@ -274,10 +235,6 @@ int nat_translate_binding(struct nat_table *n, struct pkt *p, const struct ct_en
 int nat_rewrite_general(struct pkt *p, const struct ct_tuple *t, enum nat_manip m);
 int nat_rewrite_fast(struct pkt *p, const union pt_addr *a, uint16_t port, enum nat_manip m);
 
-/* Make b's plan (b belongs to e, which is confirmed: nothing the plan is made of changes any
- * more). */
-void nat_plan_make(struct nat_binding *b, const struct ct_entry *e);
-
 /* nat.c: nat_hold with the entry's binding found */
 void nat_hold_binding(struct nat_table *n, const struct pkt *p, struct ct_entry *e,
 		      const struct nat_binding *b, uint64_t now);
@@ -287,9 +244,6 @@ void nat_hold_binding(struct nat_table *n, const struct pkt *p, struct ct_entry 
  * ICMP error about it: TCP at least tcp_transitory_timeout (tcp_timeout when ESTABLISHED), ICMP
  * icmp_timeout; UDP and the others nothing (the mapping outlives the entry, inbound finds it).
  */
-/* nat_hold_entry's part for a TCP entry whose timer may be raised (nat.c) */
-void nat_hold_entry_tcp(const struct nat_table *n, struct ct_entry *e, uint64_t now);
-
 static inline void nat_hold_entry(const struct nat_table *n, struct ct_entry *e, uint64_t now)
 {
 	uint8_t proto = e->th[0].tuple.l4proto;
@@ -299,10 +253,14 @@ static inline void nat_hold_entry(const struct nat_table *n, struct ct_entry *e,
 		return;
 	if (proto == IPPROTO_TCP) {
 		hold = n->cfg.tcp_transitory_timeout;
+		if (!hold)
+			return;
 		/* the hold is one of the two: an entry that outlives both needs no TCP state */
-		if (hold && (e->expires < now + hold || e->expires < now + n->cfg.tcp_timeout))
-			nat_hold_entry_tcp(n, e, now);
-		return;
+		if (e->expires >= now + hold && e->expires >= now + n->cfg.tcp_timeout)
+			return;
+		/* ESTABLISHED is 5 days in Linux, but only 300 s with data unacknowledged */
+		if (ct_entry_tcp_state(e) == CT_TCP_ESTABLISHED)
+			hold = n->cfg.tcp_timeout;
 	} else if (pkt_proto(proto)->icmp) {
 		hold = n->cfg.icmp_timeout; /* conntrack's ICMP timeout is 30 s */
 	} else {

@@ -95,135 +95,56 @@ static enum nat_manip manip_of(unsigned hook)
 }
 
 /* The nat table, for a connection's first packet whose manip is not decided yet. */
-static __attribute__((noinline)) int table_new(struct box_hook_state *st, struct pkt *p)
+static int table_hook(void *priv, struct box_hook_state *st, struct pkt *p)
 {
-	if (nat_bound(p, manip_of(st->hook)))
+	(void)priv;
+	if (!p->ct || ct_pkt_ctinfo(p) != CT_NEW || nat_bound(p, manip_of(st->hook)))
 		return EXT_ACCEPT;
 	return box_table_run(st, p, TABLE_NAT);
 }
 
-/* The gate: every packet passes it, the table runs only for NEW ones (table_new). */
-static int table_hook(void *priv, struct box_hook_state *st, struct pkt *p)
-{
-	(void)priv;
-	if (!p->ct || ct_pkt_ctinfo(p) != CT_NEW)
-		return EXT_ACCEPT;
-	return table_new(st, p);
-}
-
-/* A NEW packet: its binding made if the hook's manip is not decided yet, then translated. */
-static int nat_new(struct nat_table *n, struct box_hook_state *st, struct pkt *p, uint64_t now)
-{
-	enum nat_manip m = manip_of(st->hook);
-
-	if (!nat_bound(p, m)) {
-		const struct nat_range *req = nat_pending(p, m);
-		bool behave = req && nat_range_mapping(req) != NAT_B_APD;
-		int err = bind_new(n, st, p, m, now);
-
-		if (err == -ENOSPC && behave) /* RFC 5508 REQ-8; Linux drops silently */
-			box_send_icmp_error(st->box, p, st->family == AF_INET ? 3 : 1,
-					    st->family == AF_INET ? 13 : 1);
-		if (err < 0)
-			return drop(st);
-	}
-	if (st->hook == HOOK_INPUT && nat_syn_hold(n, p, now))
-		return drop(st); /* RFC 5382 REQ-4: held, the box must not answer it */
-	if (nat_translate(n, p, st->hook, now) < 0)
-		return drop(st);
-	nat_hold(n, p, now);
-	if (st->hook == HOOK_POSTROUTING)
-		nat_syn_outbound(n, p);
-	return EXT_ACCEPT;
-}
-
-/*
- * The NAT hook for what nat_hook does not take inline: NEW packets, RELATED ones (ICMP errors
- * among them), an ESTABLISHED one whose binding has no plan yet (made here, for the next).
- */
-static __attribute__((noinline)) int nat_hook_general(struct nat_table *n,
-						      struct box_hook_state *st, struct pkt *p)
-{
-	struct ct_entry *e = ct_pkt_entry(p);
-	unsigned ci = ct_pkt_ctinfo(p);
-	uint64_t now = box_now(st->box);
-	struct nat_binding *b;
-
-	if (ci == CT_NEW)
-		return nat_new(n, st, p, now);
-	/* a packet after the first: its binding is there or never will be; found once */
-	b = ct_ext_get(e, CT_EXT_NAT);
-	if (!b)
-		return EXT_ACCEPT;
-	if (ci == CT_ESTABLISHED || ci == CT_ESTABLISHED_REPLY) {
-		if (e->status & CT_S_CONFIRMED)
-			nat_plan_make(b, e);
-		return nat_established(n, p, e, b, st->hook, now) < 0 ? drop(st) : EXT_ACCEPT;
-	}
-	if (nat_translate_binding(n, p, e, b, st->hook, now) < 0)
-		return drop(st);
-	nat_hold_binding(n, p, e, b, now);
-	return EXT_ACCEPT;
-}
-
-/* nat_planned for each manip, the manip a constant in each */
-static __attribute__((noinline)) int planned_src(struct nat_table *n, struct box_hook_state *st,
-						 struct pkt *p, struct ct_entry *e,
-						 struct nat_binding *b, unsigned s)
-{
-	return nat_planned(n, p, e, b, s, NAT_MANIP_SRC, n->box_clock) < 0 ? drop(st) : EXT_ACCEPT;
-}
-
-static __attribute__((noinline)) int planned_dst(struct nat_table *n, struct box_hook_state *st,
-						 struct pkt *p, struct ct_entry *e,
-						 struct nat_binding *b, unsigned s)
-{
-	return nat_planned(n, p, e, b, s, NAT_MANIP_DST, n->box_clock) < 0 ? drop(st) : EXT_ACCEPT;
-}
-
-/* The plan's slot of a hook (its manip's), for a packet of the original direction; + 1 for a
- * reply. The hooks NAT is not on (FORWARD) have none. */
-static const uint8_t hook_slot[8] = {
-    [HOOK_PREROUTING] = NAT_PLAN_SLOT(NAT_MANIP_DST, CT_DIR_ORIGINAL),
-    [HOOK_OUTPUT] = NAT_PLAN_SLOT(NAT_MANIP_DST, CT_DIR_ORIGINAL),
-    [HOOK_INPUT] = NAT_PLAN_SLOT(NAT_MANIP_SRC, CT_DIR_ORIGINAL),
-    [HOOK_POSTROUTING] = NAT_PLAN_SLOT(NAT_MANIP_SRC, CT_DIR_ORIGINAL),
-};
-
-/*
- * Every packet of a tracked connection passes here at each NAT hook. An ESTABLISHED one does
- * what its binding's plan says for the hook's manip and its direction: nothing, the entry's
- * hold alone (a TCP connection through a mapping at the hook that does not rewrite it), or
- * planned_src/planned_dst; the rest takes nat_hook_general. Small, and its calls out are tail
- * calls: most packets do little here.
- */
 static int nat_hook(void *priv, struct box_hook_state *st, struct pkt *p)
 {
 	struct nat_table *n = priv;
 	struct ct_entry *e = ct_pkt_entry(p);
-	unsigned ci = ct_pkt_ctinfo(p), s, act;
+	enum nat_manip m = manip_of(st->hook);
 	struct nat_binding *b;
+	uint64_t now;
 
 	if (!e)
 		return EXT_ACCEPT;
-	if (ci != CT_ESTABLISHED && ci != CT_ESTABLISHED_REPLY)
-		return nat_hook_general(n, st, p);
+	now = box_now(st->box);
+	if (ct_pkt_ctinfo(p) == CT_NEW) {
+		if (!nat_bound(p, m)) {
+			const struct nat_range *req = nat_pending(p, m);
+			bool behave = req && nat_range_mapping(req) != NAT_B_APD;
+			int err = bind_new(n, st, p, m, now);
+
+			if (err == -ENOSPC && behave) /* RFC 5508 REQ-8; Linux drops silently */
+				box_send_icmp_error(st->box, p, st->family == AF_INET ? 3 : 1,
+						    st->family == AF_INET ? 13 : 1);
+			if (err < 0)
+				return drop(st);
+		}
+		if (st->hook == HOOK_INPUT && nat_syn_hold(n, p, now))
+			return drop(st); /* RFC 5382 REQ-4: held, the box must not answer it */
+		if (nat_translate(n, p, st->hook, now) < 0)
+			return drop(st);
+		nat_hold(n, p, now);
+		if (st->hook == HOOK_POSTROUTING)
+			nat_syn_outbound(n, p);
+		return EXT_ACCEPT;
+	}
+	/* a packet after the first: its binding is there or never will be; found once */
 	b = ct_ext_get(e, CT_EXT_NAT);
 	if (!b)
 		return EXT_ACCEPT;
-	s = hook_slot[st->hook & 7] + (ci == CT_ESTABLISHED_REPLY);
-	act = b->plan.act[s];
-	if (act == NAT_DO_PLANNED)
-		return EXT_ACCEPT;
-	if (act == (NAT_DO_PLANNED | NAT_DO_HOLD)) {
-		nat_hold_entry(n, e, n->box_clock);
-		return EXT_ACCEPT;
-	}
-	if (!act)
-		return nat_hook_general(n, st, p);
-	if (s >> 1 == NAT_MANIP_SRC)
-		return planned_src(n, st, p, e, b, s);
-	return planned_dst(n, st, p, e, b, s);
+	if (ct_pkt_ctinfo(p) == CT_ESTABLISHED || ct_pkt_ctinfo(p) == CT_ESTABLISHED_REPLY)
+		return nat_established(n, p, e, b, st->hook, now) < 0 ? drop(st) : EXT_ACCEPT;
+	if (nat_translate_binding(n, p, e, b, st->hook, now) < 0)
+		return drop(st);
+	nat_hold_binding(n, p, e, b, now);
+	return EXT_ACCEPT;
 }
 
 /* RFC 5382 REQ-4: port unreachable (ICMPv6: port unreachable, 1/4) for a held SYN. */
@@ -274,7 +195,6 @@ static int plugin_init(struct box *b, void **priv)
 
 	if (!n)
 		return ct ? (errno ? -errno : -ENOMEM) : -ENOENT;
-	n->box_clock = box_now(b);
 	nat_set_syn_unreach(n, syn_unreach, b);
 	for (unsigned i = 0; i < NHOOKS && !rc; i++)
 		rc = box_register_hook(b, 0, nat_hooks[i].hook, nat_hooks[i].prio, nat_hooks[i].fn,
@@ -293,9 +213,6 @@ static int plugin_init(struct box *b, void **priv)
 
 static void plugin_clock(void *priv, uint64_t now)
 {
-	struct nat_table *n = priv;
-
-	n->box_clock = now;	      /* box_set_time and box_advance come here at every move */
 	nat_sweep_elapsed(priv, now); /* bounded, by elapsed time: replay moves it per packet */
 }
 

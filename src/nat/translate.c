@@ -147,12 +147,6 @@ int nat_rewrite_fast(struct pkt *p, const union pt_addr *nw, uint16_t np, enum n
 	return rewrite_fast(p, nw, np, m);
 }
 
-int nat_rewrite_endpoint_call(struct pkt *p, const struct ct_entry *e, enum ct_dir dir,
-			      enum nat_manip m)
-{
-	return nat_rewrite_endpoint(p, e, dir, m);
-}
-
 /* The quoted datagram of an ICMP error: header offset, transport offset and protocol. */
 static int quoted(const struct pkt *p, uint32_t *l3, uint32_t *l4, uint8_t *proto, uint32_t *end)
 {
@@ -286,74 +280,4 @@ int nat_translate(struct nat_table *n, struct pkt *p, unsigned hook, uint64_t no
 	struct nat_binding *b = e ? ct_ext_get(e, CT_EXT_NAT) : NULL;
 
 	return b ? nat_translate_binding(n, p, e, b, hook, now) : 0;
-}
-
-/* The sums of slot s's rewrite (side m of a packet of direction dir): rewrite_fast's, for a
- * packet that carries the direction's own tuple on that side. */
-static void plan_rewrite(struct nat_plan *pl, unsigned s, const struct ct_entry *e,
-			 enum nat_manip m, enum ct_dir dir)
-{
-	const struct ct_tuple *cur = &e->th[dir].tuple, *other = &e->th[!dir].tuple;
-	const union pt_addr *old = m == NAT_MANIP_SRC ? &cur->src : &cur->dst;
-	const union pt_addr *nw = m == NAT_MANIP_SRC ? &other->dst : &other->src;
-	uint16_t op = m == NAT_MANIP_SRC ? cur->s.port : cur->d.port;
-	uint16_t np = m == NAT_MANIP_SRC ? other->d.port : other->s.port;
-	uint32_t delta;
-
-	if ((other->l4proto != IPPROTO_TCP && other->l4proto != IPPROTO_UDP) ||
-	    cur->l4proto != other->l4proto || cur->family != other->family ||
-	    (other->family != AF_INET && other->family != AF_INET6))
-		return;
-	if (other->family == AF_INET) {
-		uint32_t o4 = __builtin_bswap32(old->w[0]), n4 = __builtin_bswap32(nw->w[0]);
-
-		delta =
-		    (uint32_t)(uint16_t) ~(o4 >> 16) + (uint16_t)~o4 + (n4 >> 16) + (n4 & 0xffff);
-		if (o4 != n4 || nw->w[1] || nw->w[2] || nw->w[3])
-			pl->act[s] |= NAT_DO_RW_IPCSUM;
-	} else {
-		delta = nat_addr_delta(old->b, nw->b, 16);
-		pl->act[s] |= NAT_DO_RW_V6;
-	}
-	if (other->l4proto == IPPROTO_UDP)
-		pl->act[s] |= NAT_DO_RW_UDP;
-	pl->addr_delta[s] = delta;
-	pl->l4_delta[s] = delta + (op != np ? (uint16_t)~op + (uint32_t)np : 0);
-	pl->old_port[s] = op;
-	pl->new_port[s] = np;
-	pl->act[s] |= NAT_DO_RW_PLANNED;
-}
-
-/* What nat_established decides per packet (its rewrite test, nat_refresh_timers' tests, the
- * hold's reach), decided here once per slot. */
-void nat_plan_make(struct nat_binding *b, const struct ct_entry *e)
-{
-	uint8_t proto = e->th[CT_DIR_ORIGINAL].tuple.l4proto;
-	bool hold = (b->map || b->inmap) && (proto == IPPROTO_TCP || pkt_proto(proto)->icmp);
-
-	for (unsigned mi = 0; mi < 2; mi++)
-		for (unsigned di = 0; di < 2; di++) {
-			enum nat_manip m = (enum nat_manip)mi;
-			enum ct_dir dir = (enum ct_dir)di;
-			unsigned s = NAT_PLAN_SLOT(m, dir);
-			struct nat_plan *pl = &b->plan;
-
-			pl->act[s] = NAT_DO_PLANNED;
-			if (b->status & (dir == CT_DIR_ORIGINAL ? 1u << m : 1u << !m)) {
-				pl->act[s] |= NAT_DO_REWRITE;
-				plan_rewrite(pl, s, e, m, dir);
-			}
-			if (b->map && m == NAT_MANIP_SRC && dir == CT_DIR_ORIGINAL)
-				pl->act[s] |= NAT_DO_MAP | NAT_DO_MAP_PEER;
-			else if (b->map && m == NAT_MANIP_DST && dir == CT_DIR_REPLY &&
-				 b->map->refresh == NAT_REFRESH_BOTH)
-				pl->act[s] |= NAT_DO_MAP;
-			if (b->inmap && m == NAT_MANIP_SRC && dir == CT_DIR_REPLY)
-				pl->act[s] |= NAT_DO_INMAP | NAT_DO_INMAP_PEER;
-			else if (b->inmap && m == NAT_MANIP_DST && dir == CT_DIR_ORIGINAL &&
-				 b->inmap->refresh == NAT_REFRESH_BOTH)
-				pl->act[s] |= NAT_DO_INMAP;
-			if (hold)
-				pl->act[s] |= NAT_DO_HOLD;
-		}
 }

@@ -7,10 +7,7 @@
  * address), IPv6 with extension headers, IPv4 options, fragments, truncated headers, packets
  * cut into segments and CHECKSUM_PARTIAL ones. Where the fast path says it applies, every
  * byte, the parse result and the flags must be the general path's; where it declines, it must
- * have changed nothing. Then the planned rewrite (rewrite_planned: the sums made once per
- * binding by nat_plan_make from the entry's tuples) against rewrite_fast on the same kind of
- * packets, for an entry whose tuple is the packet's own, one whose address or port on the
- * rewritten side differs from the packet's, and new endpoints equal to the old ones.
+ * have changed nothing.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,9 +21,7 @@
 
 #include <cmocka.h>
 
-#include "ct/ct_int.h"
 #include "l4_frames.h"
-#include "nat/established.h"
 #include "nat/nat_int.h"
 
 static void random_addr(int family, union pt_addr *a)
@@ -126,155 +121,10 @@ static void test_fast_equals_general(void **state)
 	assert_true(udp_none > 50);
 }
 
-/* The packet's own endpoint on side m (what conntrack's tuple of its direction holds), or,
- * sometimes, another address or port. */
-static void own_side(const struct pkt *p, struct ct_tuple *t)
-{
-	ct_tuple_zero(t);
-	t->family = p->info.family;
-	t->l4proto = p->info.l4proto;
-	t->src = p->info.src;
-	t->dst = p->info.dst;
-	t->s.port = p->info.sport;
-	t->d.port = p->info.dport;
-	switch (rnd() % 8) {
-	case 0:
-		t->src.b[rnd() % (t->family == AF_INET ? 4 : 16)] ^= (uint8_t)(1 + rnd() % 255);
-		break;
-	case 1:
-		t->dst.b[rnd() % (t->family == AF_INET ? 4 : 16)] ^= (uint8_t)(1 + rnd() % 255);
-		break;
-	case 2:
-		t->s.port ^= (uint16_t)(1 + rnd() % 0xffff);
-		break;
-	case 3:
-		t->d.port ^= (uint16_t)(1 + rnd() % 0xffff);
-		break;
-	}
-}
-
-static void test_planned_equals_fast(void **state)
-{
-	unsigned planned = 0, declined = 0, mismatch = 0, same_port = 0, v6 = 0, ipcsum_kept = 0;
-
-	(void)state;
-	rng_state = 0x5851f42d4c957f2dull;
-	for (unsigned round = 0; round < 40000; round++) {
-		struct frame f;
-		uint32_t chunk = rnd() % 8 == 0 ? 1 + rnd() % 60 : 0;
-		struct pkt *g, *q;
-		struct ct_entry *e = calloc(1, sizeof(*e));
-		struct nat_binding b;
-		enum nat_manip m = rnd() & 1 ? NAT_MANIP_SRC : NAT_MANIP_DST;
-		enum ct_dir dir = rnd() & 1 ? CT_DIR_REPLY : CT_DIR_ORIGINAL;
-		struct ct_tuple *cur = &e->th[dir].tuple, *other = &e->th[!dir].tuple;
-		const union pt_addr *nw;
-		unsigned s = NAT_PLAN_SLOT(m, dir), act;
-		uint16_t np;
-		int rp, rf;
-
-		assert_non_null(e);
-		make_frame(&f);
-		g = packet(&f, chunk);
-		q = packet(&f, chunk);
-		if (rnd() % 16 == 0)
-			g->csum_partial = q->csum_partial = true;
-		/* the entry: this direction's tuple the packet's (or not), the other one's the
-		 * new endpoint on side m, the rest of it the inverse */
-		own_side(g, cur);
-		*other = *cur;
-		other->src = cur->dst, other->dst = cur->src;
-		other->s.port = cur->d.port, other->d.port = cur->s.port;
-		if (rnd() % 4 != 0) {
-			union pt_addr *a = m == NAT_MANIP_SRC ? &other->dst : &other->src;
-
-			random_addr(f.family, a);
-			if (f.family == AF_INET && rnd() % 16 == 0)
-				a->b[9] = 1; /* bytes after the IPv4 address */
-		}
-		if (rnd() % 3 != 0)
-			*(m == NAT_MANIP_SRC ? &other->d.port : &other->s.port) = val16();
-		/* a binding that changes side m for this direction */
-		memset(&b, 0, sizeof(b));
-		b.status = (uint8_t)(dir == CT_DIR_ORIGINAL ? 1u << m : 1u << !m);
-		nat_plan_make(&b, e);
-		act = b.plan.act[s];
-		assert_true(act & NAT_DO_REWRITE);
-		nw = m == NAT_MANIP_SRC ? &other->dst : &other->src;
-		np = m == NAT_MANIP_SRC ? other->d.port : other->s.port;
-
-		rp = act & NAT_DO_RW_PLANNED ? rewrite_planned(q, e, &b.plan, s, act, m, dir) : 1;
-		rf = cur->l4proto == IPPROTO_TCP || cur->l4proto == IPPROTO_UDP
-			 ? nat_rewrite_fast(g, nw, np, m)
-			 : 1;
-		if (rp == 1) {
-			struct pkt *u = packet(&f, chunk);
-			const union pt_addr *old = m == NAT_MANIP_SRC ? &cur->src : &cur->dst;
-			uint16_t op = m == NAT_MANIP_SRC ? cur->s.port : cur->d.port;
-
-			u->csum_partial = q->csum_partial;
-			assert_same(q, u); /* declined: nothing touched */
-			pkt_free(u);
-			declined++;
-			/* declined where rewrite_fast takes it: only for other bytes than the
-			 * plan's */
-			if (rf == 0) {
-				uint8_t *d = q->seg[0].data;
-				uint32_t aoff =
-				    q->info.l3off +
-				    (f.family == AF_INET ? (m ? 16u : 12u) : (m ? 24u : 8u));
-
-				assert_true(pkt_get16(d + q->info.l4off + (m ? 2 : 0)) != op ||
-					    memcmp(d + aoff, old->b, f.family == AF_INET ? 4 : 16));
-				mismatch++;
-			}
-		} else {
-			assert_int_equal(rp, 0);
-			assert_int_equal(rf, 0);
-			assert_same(g, q);
-			assert_int_equal(g->written, q->written);
-			planned++;
-			same_port += b.plan.old_port[s] == b.plan.new_port[s];
-			v6 += f.family == AF_INET6;
-			ipcsum_kept += f.family == AF_INET && !(act & NAT_DO_RW_IPCSUM);
-		}
-		pkt_free(g);
-		pkt_free(q);
-		free(e);
-	}
-	print_message("planned %u declined %u (bytes not the plan's %u), port kept %u, IPv6 %u, "
-		      "IPv4 address kept %u\n",
-		      planned, declined, mismatch, same_port, v6, ipcsum_kept);
-	assert_true(planned > 12000);
-	assert_true(mismatch > 3000);
-	assert_true(same_port > 2000);
-	assert_true(v6 > 5000);
-	assert_true(ipcsum_kept > 500);
-}
-
-/* nat_csum_fold2 is pkt_csum_fold for every 32-bit sum: the corners and random ones. */
-static void test_fold2(void **state)
-{
-	static const uint32_t corner[] = {0,	   1,	       0xffff,	   0x10000,   0x1fffe,
-					  0x1ffff, 0xfffeffff, 0xffff0000, 0xffffffff};
-
-	(void)state;
-	rng_state = 0x2545f4914f6cdd1dull;
-	for (unsigned i = 0; i < sizeof(corner) / sizeof(corner[0]); i++)
-		assert_int_equal(nat_csum_fold2(corner[i]), pkt_csum_fold(corner[i]));
-	for (unsigned i = 0; i < 1000000; i++) {
-		uint32_t v = i & 1 ? (uint32_t)rnd() << 16 ^ rnd() : rnd() >> (rnd() % 32);
-
-		assert_int_equal(nat_csum_fold2(v), pkt_csum_fold(v));
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_fast_equals_general),
-	    cmocka_unit_test(test_planned_equals_fast),
-	    cmocka_unit_test(test_fold2),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
