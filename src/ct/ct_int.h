@@ -145,8 +145,8 @@ void ct_ext_register_core(struct ct_table *t);
 /* ---- entries and the table --------------------------------------------------------------- */
 
 /*
- * One direction's place in the hash: the kernel's nf_conntrack_tuple_hash. 64 bytes, a cache
- * line of its own in an entry from ct_entry_alloc: a chain walk reads one line per node it
+ * One direction's place in the hash: the kernel's nf_conntrack_tuple_hash. 64 bytes (a cache
+ * line of its own in an entry on a line boundary): a chain walk reads one or two lines per node it
  * visits (the hash is compared before the tuple; both are in the node's line). The last 8
  * bytes belong to the entry (struct ct_entry puts cold fields there); a lookup never reads them.
  */
@@ -161,7 +161,8 @@ struct ct_thash {
 enum ct_list_id { CT_LIST_NONE, CT_LIST_UNCONFIRMED, CT_LIST_UNASSURED, CT_LIST_ASSURED };
 
 /*
- * An entry: 256 bytes, four cache lines when allocated on a 64-byte boundary (ct_entry_alloc),
+ * An entry: 256 bytes in four 64-byte parts (cache lines when the entry sits on a line boundary,
+ * which ct_entry_alloc does not ask for: it says why),
  * laid out by what an established packet touches (docs/performance.md, "hot/cold entry"):
  *
  *   line 0  th[0]: next, tuple, hash, dir (a packet of the original direction)   | id

@@ -135,14 +135,16 @@ void ct_list_del(struct ct_table *t, struct ct_entry *e)
 
 /* ---- lifetime ---------------------------------------------------------------------------- */
 
+/*
+ * Not on a line boundary: entries from aligned_alloc(64, ...) made bench_stack's `full` row take
+ * 1.8-2.9 times as long per packet on this machine's AMD EPYC (1.30-2.06 Mpps against
+ * 3.23-3.85, the same binary otherwise; callgrind's instruction and simulated miss counts say
+ * the opposite, so the cause is in the hardware and was not found). docs/performance.md,
+ * "hot/cold entry", has the runs.
+ */
 struct ct_entry *ct_entry_alloc(void)
 {
-	/* the layout's lines are cache lines only on a line boundary (ct_int.h) */
-	struct ct_entry *e = aligned_alloc(CT_LINE, sizeof(*e));
-
-	if (e)
-		memset(e, 0, sizeof(*e));
-	return e;
+	return calloc(1, sizeof(struct ct_entry));
 }
 
 void ct_put_last(struct ct_table *t, struct ct_entry *e)

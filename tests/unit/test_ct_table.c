@@ -30,9 +30,9 @@ static void test_entry_size(void **state)
 	ct_table_free(t);
 }
 
-/* The hot/cold layout (ct_int.h) holds only for an entry on a cache-line boundary: every entry
- * the table makes is on one (from a packet or made over the control socket, ct_entry_create), so
- * each hash node is a line of its own and an established packet's fields share line 2. */
+/* The hot/cold layout (ct_int.h): the fields an established packet reads lie together, and the
+ * cold fields put in the nodes' spare bytes keep their meaning. Entries come from calloc, not
+ * on a line boundary (ct_entry_alloc says why), so only distances are checked. */
 static void test_entry_layout(void **state)
 {
 	struct ct_table *t = ct_test_table(64);
@@ -45,12 +45,9 @@ static void test_entry_layout(void **state)
 		ct_test_feed(t, udp_flow(b, sizeof(b), i, false), 0);
 		e[i] = ct_test_find(t, udp_flow(b, sizeof(b), i, false), 0);
 		assert_non_null(e[i]);
-		assert_int_equal((uintptr_t)e[i] % CT_LINE, 0);
-		assert_int_equal((uintptr_t)&e[i]->th[1] % CT_LINE, 0);
-		assert_int_equal((uintptr_t)&e[i]->expires / CT_LINE,
-				 (uintptr_t)&e[i]->mark / CT_LINE);
-		assert_int_equal((uintptr_t)&e[i]->expires / CT_LINE,
-				 (uintptr_t)&e[i]->proto.udp.stream_ts / CT_LINE);
+		assert_int_equal((uintptr_t)&e[i]->th[1] - (uintptr_t)e[i], CT_LINE);
+		assert_true((uintptr_t)&e[i]->proto.udp.stream_ts - (uintptr_t)&e[i]->expires <
+			    CT_LINE);
 		/* the cold fields keep their meaning where they now live */
 		assert_int_equal(ct_entry_id(e[i]), i + 1);
 		assert_null(e[i]->master);
