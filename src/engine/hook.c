@@ -361,11 +361,10 @@ int box_run_hook_all(struct box *b, const struct box_hook_vec *v, int family, un
 		     int out, struct pkt **pp, struct box_drop *drop)
 {
 	const struct rules_ruleset *rs = b->cur[box_fam_index(family)];
-	struct box_hook_state st = hook_state(b, family, hook, in, out);
 
 	if (v->gen != b->hook_gen || v->rs_serial != (rs ? rs->serial : 0))
 		v = hook_vec_build(b, (unsigned)box_fam_index(family), hook);
-	return run_list(b, v->e, NULL, &st, pp, drop);
+	return box_run_hook_vec(b, v, family, hook, in, out, pp, drop);
 }
 
 int box_run_hook_vec(struct box *b, const struct box_hook_vec *v, int family, unsigned hook, int in,
