@@ -20,6 +20,7 @@
 
 #include "io/afxdp.h"
 #include "io/clock.h"
+#include "pkt/pkt.h"
 
 #define RX_FRAMES (AFXDP_FRAMES / 2)
 #define RING_SIZE 2048 /* rx, tx, fill and completion rings: powers of two */
@@ -225,11 +226,6 @@ const char *afxdp_mode(const struct afxdp *x)
 	return x->mode;
 }
 
-static uint16_t get16(const uint8_t *b)
-{
-	return (uint16_t)(b[0] << 8 | b[1]);
-}
-
 /*
  * AF_XDP hands over the bytes only, and XDP has no checksum metadata, so the field tells: a
  * partial one holds the pseudo-header sum, folded and not complemented (afxdp.h). A complete
@@ -245,32 +241,32 @@ bool afxdp_csum_partial(const uint8_t *d, uint32_t len, struct afpacket_offload 
 
 	if (len < 18 + 20) /* a tag and an IPv4 header: each case checks its own length below */
 		return false;
-	type = get16(d + 12);
+	type = pkt_get16(d + 12);
 	if (type == 0x8100 || type == 0x88a8) {
-		type = get16(d + 16);
+		type = pkt_get16(d + 16);
 		l3 = 18;
 	}
 	if (type == 0x0800) {
-		uint32_t ihl = (d[l3] & 0xfu) * 4u, tot = get16(d + l3 + 2);
+		uint32_t ihl = (d[l3] & 0xfu) * 4u, tot = pkt_get16(d + l3 + 2);
 
 		if (len < l3 + 20 || d[l3] >> 4 != 4 || ihl < 20 || tot < ihl || l3 + tot > len ||
-		    (get16(d + l3 + 6) & 0x3fff))
+		    (pkt_get16(d + l3 + 6) & 0x3fff))
 			return false; /* a fragment's checksum was finished before it was cut */
 		proto = d[l3 + 9];
 		l4 = l3 + ihl;
 		l4len = tot - ihl;
 		sum = 0;
 		for (uint32_t i = 12; i < 20; i += 2)
-			sum += get16(d + l3 + i);
+			sum += pkt_get16(d + l3 + i);
 	} else if (type == 0x86dd) {
-		if (len < l3 + 40 || d[l3] >> 4 != 6 || l3 + 40 + get16(d + l3 + 4) > len)
+		if (len < l3 + 40 || d[l3] >> 4 != 6 || l3 + 40 + pkt_get16(d + l3 + 4) > len)
 			return false;
 		proto = d[l3 + 6];
 		l4 = l3 + 40;
-		l4len = get16(d + l3 + 4);
+		l4len = pkt_get16(d + l3 + 4);
 		sum = 0;
 		for (uint32_t i = 8; i < 40; i += 2)
-			sum += get16(d + l3 + i);
+			sum += pkt_get16(d + l3 + i);
 	} else {
 		return false;
 	}
@@ -283,7 +279,7 @@ bool afxdp_csum_partial(const uint8_t *d, uint32_t len, struct afpacket_offload 
 	sum += proto + (l4len >> 16) + (l4len & 0xffff);
 	while (sum >> 16)
 		sum = (sum & 0xffff) + (sum >> 16);
-	if (get16(d + l4 + field) != sum)
+	if (pkt_get16(d + l4 + field) != sum)
 		return false;
 	off->csum_start = (uint16_t)l4;
 	off->csum_offset = (uint16_t)field;
